@@ -1,0 +1,44 @@
+# Thin wrapper over CMake. `make` builds, `make test` runs every test, see README.md for the rest.
+BUILD ?= build
+BUILD_TYPE ?= Release
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc)
+PYTHON ?= /usr/bin/python3
+DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
+       nlohmann-json3-dev catch2 zlib1g-dev libzip-dev
+TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
+
+.PHONY: all build test test-asan deps deps-tools install fixtures model bench fuzz format clean
+
+all: build
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_EXTRA)
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The same tests under AddressSanitizer + UndefinedBehaviorSanitizer, in their own build dir.
+test-asan:
+	$(MAKE) test BUILD=build-asan BUILD_TYPE=Debug CMAKE_EXTRA=-DNMT_SANITIZE=ON
+
+deps:
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEPS)
+
+deps-tools:
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(TOOLS_DEPS)
+
+install: build
+	cmake --install $(BUILD)
+
+fixtures:
+	$(PYTHON) tools/make_fixtures.py --out tests/fixtures
+
+format:
+	clang-format -i $$(git ls-files '*.h' '*.cc' '*.inl')
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz

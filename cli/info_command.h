@@ -1,0 +1,12 @@
+// `nmt info [DIR]`: a model's config, parameter count and size.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace cli {
+
+CLI::App* add_info_command(CLI::App& app, std::string& model_dir);
+int run_info(const std::string& model_dir);
+
+}  // namespace cli

@@ -1,0 +1,44 @@
+#include "cli/model_path.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <vector>
+
+namespace cli {
+
+namespace {
+
+std::string executable_dir() {
+  std::vector<char> buf(4096);
+  const ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0) return ".";
+  std::string path(buf.data(), static_cast<size_t>(n));
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+bool has_model(const std::string& dir) {
+  struct stat st;
+  return ::stat((dir + "/model.json").c_str(), &st) == 0;
+}
+
+}  // namespace
+
+std::string default_model_dir() {
+  if (const char* env = std::getenv("NMT_MODEL"); env && *env) return env;
+  const std::string exe = executable_dir();
+  const std::vector<std::string> candidates = {
+      exe + "/../share/nmt/" + kDefaultModelName,  // make install: PREFIX/bin/nmt, PREFIX/share/nmt/
+      exe + "/../data/" + kDefaultModelName,       // build tree: REPO/build/nmt
+      std::string(NMT_INSTALL_DATA_DIR) + "/" + kDefaultModelName,
+      std::string(NMT_SOURCE_DATA_DIR) + "/" + kDefaultModelName,
+  };
+  for (const auto& c : candidates) {
+    if (has_model(c)) return c;
+  }
+  return candidates.back();
+}
+
+}  // namespace cli

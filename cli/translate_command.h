@@ -1,0 +1,37 @@
+// `nmt translate`: stdin/stdout or files (stream mode), or whole directory trees (directory mode).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "cli/line_reader.h"
+#include "models/translator.h"
+
+namespace cli {
+
+struct TranslateCommandOptions {
+  std::string model_dir;
+  std::string input = "-";
+  std::string output = "-";
+  std::string input_dir;
+  std::string output_dir;
+  std::string glob;
+  std::string shard = "0/1";
+  bool overwrite = false;
+  bool scores = false;
+  int threads = 0;  // 0: all cores
+  models::TranslateOptions translate;
+};
+
+CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& options);
+int run_translate(const TranslateCommandOptions& options);
+
+// Translates every line of `reader` into `write_line(text, ending)`, window by window, calling
+// `flush()` after each window. One output line per input line (n-best: n lines), in input order.
+template <class Sink>
+void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
+                     const TranslateCommandOptions& options, uint64_t* lines_done = nullptr);
+
+}  // namespace cli
+
+#include "cli/translate_lines.inl"

@@ -1,0 +1,50 @@
+// Template body of cli::translate_lines (included by translate_command.h).
+#pragma once
+
+#include <cstdio>
+
+namespace cli {
+
+// Lines read ahead per window: enough to sort into full batches, few enough to bound memory.
+inline size_t window_lines(const models::TranslateOptions& o) { return static_cast<size_t>(o.batch_size) * 8; }
+
+inline std::string format_score(float score) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6f", score);
+  return buf;
+}
+
+template <class Sink>
+void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
+                     const TranslateCommandOptions& options, uint64_t* lines_done) {
+  const models::TranslateOptions& o = options.translate;
+  uint64_t line_number = 0;
+  for (;;) {
+    std::vector<Line> window = reader.next_batch(window_lines(o), size_t{16} << 20);
+    if (window.empty()) break;
+    std::vector<std::string> texts;
+    texts.reserve(window.size());
+    for (const Line& l : window) texts.push_back(l.text);
+    const std::vector<models::Translation> out = translator.translate(texts, o);
+    for (size_t i = 0; i < window.size(); ++i, ++line_number) {
+      const models::Translation& t = out[i];
+      const LineEnding ending = window[i].ending;
+      if (o.n_best > 1) {
+        // Marian's n-best format; every hypothesis line ends like the input line, the last exactly so.
+        for (size_t k = 0; k < t.texts.size(); ++k) {
+          const std::string line =
+              std::to_string(line_number) + " ||| " + t.texts[k] + " ||| " + format_score(t.scores[k]);
+          sink.write_line(line, k + 1 < t.texts.size() && ending == LineEnding::kNone ? LineEnding::kLf : ending);
+        }
+      } else if (options.scores) {
+        sink.write_line(format_score(t.scores[0]) + "\t" + t.texts[0], ending);
+      } else {
+        sink.write_line(t.texts[0], ending);
+      }
+    }
+    sink.flush();
+    if (lines_done) *lines_done += window.size();
+  }
+}
+
+}  // namespace cli

@@ -1,0 +1,191 @@
+#include "models/checkpoint.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include "core/half.h"
+#include "models/json_fields.h"
+#include "models/model_error.h"
+
+namespace models {
+
+namespace {
+
+constexpr uint64_t kAlignment = 64;
+constexpr int64_t kMaxDimension = int64_t{1} << 31;
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError(path + ": cannot open: " + std::strerror(errno));
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw ModelError(path + ": not valid JSON: " + e.what());
+  }
+}
+
+uint64_t item_size(DType d) { return d == DType::kF32 ? 4 : 2; }
+
+}  // namespace
+
+std::string shape_to_string(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+Checkpoint::Checkpoint(const std::string& dir) : dir_(dir), json_path_(dir + "/model.json") {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0) throw ModelError(dir + ": model directory: " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) throw ModelError(dir + ": not a directory (a model is a directory with model.json)");
+  const nlohmann::json meta = read_json(json_path_);
+  JsonObject top(meta, json_path_, "");
+  top.expect_keys({"format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"});
+  if (top.string("format") != "nmt-checkpoint") top.fail("format", "expected 'nmt-checkpoint'");
+  const int64_t version = top.integer("version", 0, 1000000);
+  if (version != 1) top.fail("version", "version " + std::to_string(version) + " is not supported (expected 1)");
+  description_ = parse_description(meta, json_path_);
+
+  JsonObject weights = top.object("weights");
+  weights.expect_keys({"file", "size", "crc32"});
+  const std::string file = weights.string("file");
+  if (file.empty() || file.find('/') != std::string::npos || file == "." || file == "..") {
+    weights.fail("file", "must be a plain file name inside the model directory");
+  }
+  const uint64_t size = static_cast<uint64_t>(weights.integer("size", 0, std::numeric_limits<int64_t>::max()));
+  const std::string crc = weights.string("crc32");
+  if (crc.size() != 8 || crc.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    weights.fail("crc32", "expected 8 lower-case hex digits");
+  }
+  blob_size_ = size;
+  parse_tensor_table(top.array("tensors"));
+  map_blob(file, size, crc);
+}
+
+Checkpoint::~Checkpoint() {
+  if (blob_ && blob_size_ > 0) ::munmap(const_cast<uint8_t*>(blob_), blob_size_);
+}
+
+void Checkpoint::parse_tensor_table(const nlohmann::json& table) {
+  for (size_t i = 0; i < table.size(); ++i) {
+    const std::string path = "tensors[" + std::to_string(i) + "]";
+    JsonObject o(table[i], json_path_, path);
+    o.expect_keys({"name", "dtype", "shape", "offset", "nbytes"});
+    TensorEntry t;
+    t.name = o.string("name");
+    t.dtype = o.choice("dtype", {"f32", "f16"}) == "f32" ? DType::kF32 : DType::kF16;
+    const auto& shape = o.array("shape");
+    if (shape.empty() || shape.size() > 4) o.fail("shape", "expected 1 to 4 dimensions");
+    uint64_t elements = 1;
+    for (const auto& dim : shape) {
+      if (!dim.is_number_integer() || dim.get<int64_t>() < 1 || dim.get<int64_t>() > kMaxDimension) {
+        o.fail("shape", "'" + t.name + "': dimensions must be integers in [1, 2^31]");
+      }
+      t.shape.push_back(dim.get<int64_t>());
+      // Each factor < 2^31 and at most 4 of them: check before it can overflow 64 bits.
+      if (elements > std::numeric_limits<uint64_t>::max() / static_cast<uint64_t>(t.shape.back())) {
+        o.fail("shape", "'" + t.name + "': too many elements");
+      }
+      elements *= static_cast<uint64_t>(t.shape.back());
+    }
+    t.offset = static_cast<uint64_t>(o.integer("offset", 0, std::numeric_limits<int64_t>::max()));
+    t.nbytes = static_cast<uint64_t>(o.integer("nbytes", 0, std::numeric_limits<int64_t>::max()));
+    if (elements > std::numeric_limits<uint64_t>::max() / 4 || t.nbytes != elements * item_size(t.dtype)) {
+      o.fail("nbytes", "'" + t.name + "': " + std::to_string(t.nbytes) + " bytes does not match shape " +
+                           shape_to_string(t.shape) + " x " + std::to_string(item_size(t.dtype)) + " bytes");
+    }
+    if (t.offset % kAlignment != 0) o.fail("offset", "'" + t.name + "': not 64-byte aligned");
+    if (t.offset > blob_size_ || t.nbytes > blob_size_ - t.offset) {
+      o.fail("offset", "'" + t.name + "': bytes [" + std::to_string(t.offset) + ", " +
+                           std::to_string(t.offset + t.nbytes) + ") lie outside the " +
+                           std::to_string(blob_size_) + "-byte blob");
+    }
+    if (index_.count(t.name)) o.fail("name", "tensor '" + t.name + "' appears twice");
+    index_[t.name] = tensors_.size();
+    tensors_.push_back(std::move(t));
+  }
+  std::vector<const TensorEntry*> by_offset;
+  for (const auto& t : tensors_) by_offset.push_back(&t);
+  std::sort(by_offset.begin(), by_offset.end(),
+            [](const TensorEntry* a, const TensorEntry* b) { return a->offset < b->offset; });
+  for (size_t i = 1; i < by_offset.size(); ++i) {
+    if (by_offset[i - 1]->offset + by_offset[i - 1]->nbytes > by_offset[i]->offset) {
+      throw ModelError(json_path_ + ": tensors '" + by_offset[i - 1]->name + "' and '" + by_offset[i]->name +
+                       "' overlap in the blob");
+    }
+  }
+}
+
+void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::string& crc_hex) {
+  blob_path_ = dir_ + "/" + file;
+  const int fd = ::open(blob_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ModelError(blob_path_ + ": cannot open: " + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw ModelError(blob_path_ + ": not a regular file");
+  }
+  if (static_cast<uint64_t>(st.st_size) != size) {
+    ::close(fd);
+    throw ModelError(blob_path_ + ": " + std::to_string(st.st_size) + " bytes, but model.json says " +
+                     std::to_string(size) + (static_cast<uint64_t>(st.st_size) < size ? " (truncated?)" : ""));
+  }
+  if (size > 0) {
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      const int err = errno;
+      ::close(fd);
+      throw ModelError(blob_path_ + ": cannot map: " + std::strerror(err));
+    }
+    blob_ = static_cast<const uint8_t*>(p);
+  }
+  ::close(fd);
+  const uLong crc = crc32_z(crc32_z(0L, Z_NULL, 0), blob_, size);
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc & 0xffffffffUL));
+  if (crc_hex != hex) {
+    throw ModelError(blob_path_ + ": checksum mismatch (crc32 " + hex + ", model.json says " + crc_hex +
+                     "): the file is corrupt or from another model");
+  }
+}
+
+const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>& shape) {
+  auto it = index_.find(name);
+  if (it == index_.end()) {
+    throw ModelError(json_path_ + ": missing tensor '" + name + "' (expected shape " + shape_to_string(shape) + ")");
+  }
+  const TensorEntry& t = tensors_[it->second];
+  if (t.shape != shape) {
+    throw ModelError(json_path_ + ": tensor '" + name + "': expected shape " + shape_to_string(shape) + ", got " +
+                     shape_to_string(t.shape));
+  }
+  used_.insert(name);
+  const uint8_t* data = blob_ + t.offset;
+  if (t.dtype == DType::kF32) return reinterpret_cast<const float*>(data);
+  auto& converted = converted_[name];
+  if (converted.empty()) {
+    converted.resize(t.nbytes / 2);
+    core::half_to_float(reinterpret_cast<const uint16_t*>(data), converted.data(), converted.size());
+  }
+  return converted.data();
+}
+
+void Checkpoint::check_all_used() const {
+  for (const auto& t : tensors_) {
+    if (!used_.count(t.name)) {
+      throw ModelError(json_path_ + ": unexpected tensor '" + t.name + "' for this configuration");
+    }
+  }
+}
+
+}  // namespace models

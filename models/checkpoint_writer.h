@@ -1,0 +1,25 @@
+// Writes checkpoint format v1 (used by `nmt convert` and by tests).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/checkpoint.h"
+#include "models/model_config.h"
+
+namespace models {
+
+struct NamedTensor {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::vector<float> values;  // product(shape) values, row-major
+};
+
+// Writes DIR/weights.bin and DIR/model.json (each via a temp file + rename; model.json last, so a
+// directory with model.json always has its complete blob). DIR must exist. Tokenizer files are the
+// caller's job. Throws core::Error on I/O failure.
+void write_checkpoint(const std::string& dir, const ModelDescription& description,
+                      const std::vector<NamedTensor>& tensors, DType dtype);
+
+}  // namespace models

@@ -1,0 +1,131 @@
+#include "models/decoder_state.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/gemm.h"
+#include "core/kernels.h"
+#include "models/layers.h"
+
+namespace models {
+
+DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded, int max_rows, int max_steps)
+    : model_(model), encoded_(encoded), d_(model.config().d_model), max_rows_(max_rows), max_steps_(max_steps) {
+  const ModelConfig& c = model.config();
+  const size_t cache = static_cast<size_t>(max_rows) * max_steps * d_;
+  for (int l = 0; l < c.decoder_layers; ++l) {
+    self_k_.emplace_back(cache);
+    self_v_.emplace_back(cache);
+    self_k_spare_.emplace_back(cache);
+    self_v_spare_.emplace_back(cache);
+  }
+  const int src_rows = static_cast<int>(encoded.memory.size() / d_);
+  for (const DecoderLayerWeights& layer : model.weights().decoder) {
+    cross_k_.emplace_back(static_cast<size_t>(src_rows) * d_);
+    cross_v_.emplace_back(static_cast<size_t>(src_rows) * d_);
+    const AttentionWeights& a = layer.cross_attn;
+    core::linear(encoded.memory.data(), src_rows, d_, a.k.weight, a.k.bias, d_, cross_k_.back().data());
+    core::linear(encoded.memory.data(), src_rows, d_, a.v.weight, a.v.bias, d_, cross_v_.back().data());
+  }
+  const size_t rows_d = static_cast<size_t>(max_rows) * d_;
+  for (auto* b : {&x_, &normed_, &q_, &k_, &v_, &ctx_, &tmp_}) b->resize(rows_d);
+  hidden_.resize(static_cast<size_t>(max_rows) * c.ffn_dim);
+  const int longest = encoded.lengths.empty() ? 1 : *std::max_element(encoded.lengths.begin(), encoded.lengths.end());
+  scores_.resize(static_cast<size_t>(std::max(max_steps, longest)));
+}
+
+void DecoderState::start(int n_sentences) {
+  if (n_sentences > max_rows_) throw std::invalid_argument("DecoderState: more sentences than rows");
+  n_rows_ = n_sentences;
+  filled_ = 0;
+}
+
+void DecoderState::select_rows(const std::vector<int>& src_rows) {
+  const int n = static_cast<int>(src_rows.size());
+  if (n > max_rows_) throw std::invalid_argument("DecoderState: too many rows selected");
+  bool identity_prefix = true;
+  for (int i = 0; i < n; ++i) identity_prefix = identity_prefix && src_rows[i] == i;
+  if (!identity_prefix && filled_ > 0) {
+    // Gather each new row's cache from its source row into the spare buffers, then swap.
+    const size_t row_stride = static_cast<size_t>(max_steps_) * d_;
+    const size_t bytes = static_cast<size_t>(filled_) * d_ * sizeof(float);
+    for (size_t l = 0; l < self_k_.size(); ++l) {
+      for (int i = 0; i < n; ++i) {
+        std::memcpy(self_k_spare_[l].data() + i * row_stride, self_k_[l].data() + src_rows[i] * row_stride, bytes);
+        std::memcpy(self_v_spare_[l].data() + i * row_stride, self_v_[l].data() + src_rows[i] * row_stride, bytes);
+      }
+      self_k_[l].swap(self_k_spare_[l]);
+      self_v_[l].swap(self_v_spare_[l]);
+    }
+  }
+  n_rows_ = n;
+}
+
+void DecoderState::self_attention(int layer, const float* in, int position, float* result) {
+  const ModelConfig& c = model_.config();
+  const AttentionWeights& a = model_.weights().decoder[layer].self_attn;
+  const int rows = n_rows_;
+  core::linear(in, rows, d_, a.q.weight, a.q.bias, d_, q_.data());
+  core::linear(in, rows, d_, a.k.weight, a.k.bias, d_, k_.data());
+  core::linear(in, rows, d_, a.v.weight, a.v.bias, d_, v_.data());
+  const size_t row_stride = static_cast<size_t>(max_steps_) * d_;
+  for (int r = 0; r < rows; ++r) {
+    float* kc = self_k_[layer].data() + r * row_stride;
+    float* vc = self_v_[layer].data() + r * row_stride;
+    std::memcpy(kc + static_cast<size_t>(position) * d_, k_.data() + static_cast<size_t>(r) * d_, d_ * sizeof(float));
+    std::memcpy(vc + static_cast<size_t>(position) * d_, v_.data() + static_cast<size_t>(r) * d_, d_ * sizeof(float));
+    attend(q_.data() + static_cast<size_t>(r) * d_, kc, vc, 1, position + 1, d_, c.n_heads, false, scores_.data(),
+           ctx_.data() + static_cast<size_t>(r) * d_);
+  }
+  core::linear(ctx_.data(), rows, d_, a.o.weight, a.o.bias, d_, result);
+}
+
+void DecoderState::cross_attention(int layer, const float* in, const std::vector<int>& sentence_of_row,
+                                   float* result) {
+  const ModelConfig& c = model_.config();
+  const AttentionWeights& a = model_.weights().decoder[layer].cross_attn;
+  const int rows = n_rows_;
+  core::linear(in, rows, d_, a.q.weight, a.q.bias, d_, q_.data());
+  for (int r = 0; r < rows; ++r) {
+    const int s = sentence_of_row[r];
+    const size_t off = static_cast<size_t>(encoded_.offsets[s]) * d_;
+    attend(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off, cross_v_[layer].data() + off, 1,
+           encoded_.lengths[s], d_, c.n_heads, false, scores_.data(), ctx_.data() + static_cast<size_t>(r) * d_);
+  }
+  core::linear(ctx_.data(), rows, d_, a.o.weight, a.o.bias, d_, result);
+}
+
+void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row, int position,
+                        float* logits) {
+  const ModelConfig& c = model_.config();
+  const TransformerWeights& w = model_.weights();
+  const int rows = n_rows_;
+  if (static_cast<int>(tokens.size()) != rows || static_cast<int>(sentence_of_row.size()) != rows) {
+    throw std::invalid_argument("DecoderState::step: one token and one sentence per row expected");
+  }
+  if (position != filled_ || position >= max_steps_ || position >= c.max_positions) {
+    throw std::invalid_argument("DecoderState::step: position " + std::to_string(position) + " out of order");
+  }
+  embed(w.tgt_embed, model_.embedding_scale(), tokens.data(), rows, d_,
+        w.tgt_positions + static_cast<size_t>(position) * d_, 0, x_.data());
+  for (int l = 0; l < c.decoder_layers; ++l) {
+    const DecoderLayerWeights& layer = w.decoder[l];
+    residual(x_.data(), rows, d_, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(), tmp_.data(),
+             [&](const float* in, float* result) { self_attention(l, in, position, result); });
+    residual(x_.data(), rows, d_, layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(), tmp_.data(),
+             [&](const float* in, float* result) { cross_attention(l, in, sentence_of_row, result); });
+    residual(x_.data(), rows, d_, layer.ffn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(), tmp_.data(),
+             [&](const float* in, float* result) {
+               feed_forward(layer.fc1, layer.fc2, c.activation, in, rows, hidden_.data(), result);
+             });
+  }
+  if (c.final_norm) {
+    core::layer_norm(x_.data(), rows, d_, w.decoder_final.gamma, w.decoder_final.beta, c.layer_norm_eps, x_.data());
+  }
+  core::linear(x_.data(), rows, d_, w.output.weight, w.output.bias, c.tgt_vocab_size, logits);
+  filled_ = position + 1;
+}
+
+}  // namespace models

@@ -1,0 +1,48 @@
+#include "models/layers.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/gemm.h"
+
+namespace models {
+
+void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int n_heads, bool causal,
+            float* scores, float* ctx) {
+  const int dh = d / n_heads;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  for (int h = 0; h < n_heads; ++h) {
+    const int col = h * dh;
+    // scores[q_len, k_len] = (Q_h * scale) K_h^T
+    core::gemm(false, true, q_len, k_len, dh, scale, q + col, d, k + col, d, 0.0f, scores, k_len);
+    for (int i = 0; i < q_len; ++i) {
+      float* row = scores + static_cast<size_t>(i) * k_len;
+      if (causal) {
+        for (int j = i + 1; j < k_len; ++j) row[j] = -std::numeric_limits<float>::infinity();
+      }
+      core::softmax(row, k_len);
+    }
+    // ctx_h[q_len, dh] = P V_h
+    core::gemm(false, false, q_len, dh, k_len, 1.0f, scores, k_len, v + col, d, 0.0f, ctx + col, d);
+  }
+}
+
+void embed(const float* table, float scale, const int32_t* ids, int n, int d, const float* positions,
+           size_t position_stride, float* out) {
+  for (int i = 0; i < n; ++i) {
+    const float* e = table + static_cast<size_t>(ids[i]) * d;
+    const float* p = positions + i * position_stride;
+    float* o = out + static_cast<size_t>(i) * d;
+    for (int j = 0; j < d; ++j) o[j] = e[j] * scale + p[j];
+  }
+}
+
+void feed_forward(const Linear& fc1, const Linear& fc2, core::Activation act, const float* x, int rows,
+                  float* hidden, float* out) {
+  core::linear(x, rows, fc1.in, fc1.weight, fc1.bias, fc1.out, hidden);
+  core::activate(hidden, static_cast<size_t>(rows) * fc1.out, act);
+  core::linear(hidden, rows, fc2.in, fc2.weight, fc2.bias, fc2.out, out);
+}
+
+}  // namespace models

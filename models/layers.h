@@ -1,0 +1,42 @@
+// Building blocks shared by the encoder, the full (teacher-forced) decoder and the incremental decoder.
+#pragma once
+
+#include "core/kernels.h"
+#include "models/transformer_weights.h"
+
+namespace models {
+
+// Scaled dot-product attention of one sentence, all heads.
+// q: [q_len rows, stride d], k/v: [k_len rows, stride d] (head h = columns [h*dh, (h+1)*dh)).
+// ctx: [q_len rows, stride d]. scores: scratch of q_len*k_len floats. Causal: query i sees keys 0..i.
+void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int n_heads, bool causal,
+            float* scores, float* ctx);
+
+// Embeds ids: out[i] = E[ids[i]] * scale + positions[i * position_stride .. + d).
+// position_stride = d walks the table (a whole sequence), 0 repeats one position (one decoder step).
+void embed(const float* table, float scale, const int32_t* ids, int n, int d, const float* positions,
+           size_t position_stride, float* out);
+
+// One residual sublayer around `sublayer(in, out)`, which writes rows x d values.
+//   post-norm: x = LN(x + f(x));   pre-norm: x = x + f(LN(x)).
+// `normed` and `out` are scratch of rows*d floats.
+template <class Sublayer>
+void residual(float* x, int rows, int d, const Norm& norm, bool pre_norm, float eps, float* normed, float* out,
+              Sublayer&& sublayer) {
+  const size_t n = static_cast<size_t>(rows) * d;
+  if (pre_norm) {
+    core::layer_norm(x, rows, d, norm.gamma, norm.beta, eps, normed);
+    sublayer(static_cast<const float*>(normed), out);
+    core::add_in_place(x, out, n);
+  } else {
+    sublayer(static_cast<const float*>(x), out);
+    core::add_in_place(x, out, n);
+    core::layer_norm(x, rows, d, norm.gamma, norm.beta, eps, x);
+  }
+}
+
+// out = fc2(act(fc1(x))); hidden: scratch of rows*ffn floats.
+void feed_forward(const Linear& fc1, const Linear& fc2, core::Activation act, const float* x, int rows,
+                  float* hidden, float* out);
+
+}  // namespace models

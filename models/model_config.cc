@@ -1,0 +1,165 @@
+#include "models/model_config.h"
+
+#include "models/json_fields.h"
+#include "models/model_error.h"
+
+namespace models {
+
+namespace {
+
+constexpr int64_t kMaxDim = 1 << 20;  // generous upper bounds that still reject nonsense
+constexpr int64_t kMaxVocab = 1 << 24;
+
+core::Activation parse_activation(const std::string& s) {
+  if (s == "relu") return core::Activation::kRelu;
+  if (s == "gelu") return core::Activation::kGelu;
+  return core::Activation::kSwish;
+}
+
+Positions parse_positions(const std::string& s) {
+  if (s == "sinusoidal-interleaved") return Positions::kSinusoidalInterleaved;
+  if (s == "sinusoidal-concat") return Positions::kSinusoidalConcat;
+  if (s == "sinusoidal-marian") return Positions::kSinusoidalMarian;
+  return Positions::kTable;
+}
+
+ModelConfig parse_config(const JsonObject& o) {
+  o.expect_keys({"d_model", "n_heads", "encoder_layers", "decoder_layers", "ffn_dim", "activation", "norm",
+                 "final_norm", "layer_norm_eps", "positions", "max_positions", "scale_embedding",
+                 "shared_embeddings", "tied_output", "output_bias", "src_vocab_size", "tgt_vocab_size"});
+  ModelConfig c;
+  c.d_model = static_cast<int>(o.integer("d_model", 1, kMaxDim));
+  c.n_heads = static_cast<int>(o.integer("n_heads", 1, c.d_model));
+  if (c.d_model % c.n_heads != 0) o.fail("n_heads", "d_model must be divisible by n_heads");
+  c.encoder_layers = static_cast<int>(o.integer("encoder_layers", 1, 1024));
+  c.decoder_layers = static_cast<int>(o.integer("decoder_layers", 1, 1024));
+  c.ffn_dim = static_cast<int>(o.integer("ffn_dim", 1, kMaxDim));
+  c.activation = parse_activation(o.choice("activation", {"relu", "gelu", "swish"}));
+  c.pre_norm = o.choice("norm", {"post", "pre"}) == "pre";
+  c.final_norm = o.boolean("final_norm");
+  c.layer_norm_eps = static_cast<float>(o.number("layer_norm_eps", 1e-12, 1.0));
+  c.positions = parse_positions(
+      o.choice("positions", {"sinusoidal-interleaved", "sinusoidal-concat", "sinusoidal-marian", "table"}));
+  if (c.positions != Positions::kTable && c.d_model % 2 != 0) o.fail("positions", "sinusoids need an even d_model");
+  c.max_positions = static_cast<int>(o.integer("max_positions", 2, 1 << 20));
+  c.scale_embedding = o.boolean("scale_embedding");
+  c.shared_embeddings = o.boolean("shared_embeddings");
+  c.tied_output = o.boolean("tied_output");
+  c.output_bias = o.boolean("output_bias");
+  c.src_vocab_size = static_cast<int>(o.integer("src_vocab_size", 2, kMaxVocab));
+  c.tgt_vocab_size = static_cast<int>(o.integer("tgt_vocab_size", 2, kMaxVocab));
+  if (c.shared_embeddings && c.src_vocab_size != c.tgt_vocab_size) {
+    o.fail("shared_embeddings", "shared embeddings need src_vocab_size == tgt_vocab_size");
+  }
+  return c;
+}
+
+SpecialTokens parse_tokens(const JsonObject& o, int tgt_vocab) {
+  o.expect_keys({"pad", "unk", "eos", "decoder_start"});
+  SpecialTokens t;
+  t.pad = static_cast<int32_t>(o.integer("pad", 0, tgt_vocab - 1));
+  t.unk = static_cast<int32_t>(o.integer("unk", 0, tgt_vocab - 1));
+  t.eos = static_cast<int32_t>(o.integer("eos", 0, tgt_vocab - 1));
+  t.decoder_start = static_cast<int32_t>(o.integer("decoder_start", 0, tgt_vocab - 1));
+  if (t.eos == t.pad) o.fail("eos", "must differ from pad");
+  return t;
+}
+
+DecodingDefaults parse_decoding(const JsonObject& o) {
+  o.expect_keys({"beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk",
+                 "renormalize"});
+  DecodingDefaults d;
+  d.beam_size = static_cast<int>(o.integer("beam_size", 1, 128));
+  d.length_penalty = static_cast<float>(o.number("length_penalty", -10.0, 10.0));
+  d.max_length_a = static_cast<float>(o.number("max_length_a", 0.0, 100.0));
+  d.max_length_b = static_cast<int>(o.integer("max_length_b", 0, 1 << 20));
+  d.max_length = static_cast<int>(o.integer("max_length", 1, 1 << 20));
+  d.ban_unk = o.boolean("ban_unk");
+  d.renormalize = o.boolean("renormalize");
+  return d;
+}
+
+TokenizerFiles parse_tokenizer(const JsonObject& o) {
+  o.expect_keys({"source_spm", "target_spm", "source_vocab", "target_vocab", "add_eos"});
+  TokenizerFiles t;
+  t.source_spm = o.string("source_spm");
+  t.target_spm = o.string("target_spm");
+  t.source_vocab = o.string_or_empty("source_vocab");
+  t.target_vocab = o.string_or_empty("target_vocab");
+  t.add_eos = o.boolean("add_eos");
+  for (const auto* name : {&t.source_spm, &t.target_spm, &t.source_vocab, &t.target_vocab}) {
+    if (name->find('/') != std::string::npos || *name == "..") {
+      o.fail("source_spm", "'" + *name + "': tokenizer files must be plain names inside the model directory");
+    }
+  }
+  if (t.source_spm.empty() || t.target_spm.empty()) o.fail("source_spm", "SentencePiece model names are required");
+  return t;
+}
+
+}  // namespace
+
+ModelDescription parse_description(const nlohmann::json& meta, const std::string& where) {
+  JsonObject top(meta, where, "");
+  ModelDescription d;
+  d.config = parse_config(top.object("config"));
+  d.tokens = parse_tokens(top.object("tokens"), d.config.tgt_vocab_size);
+  d.decoding = parse_decoding(top.object("decoding"));
+  d.tokenizer = parse_tokenizer(top.object("tokenizer"));
+  return d;
+}
+
+const char* positions_name(Positions p) {
+  switch (p) {
+    case Positions::kSinusoidalInterleaved: return "sinusoidal-interleaved";
+    case Positions::kSinusoidalConcat: return "sinusoidal-concat";
+    case Positions::kSinusoidalMarian: return "sinusoidal-marian";
+    case Positions::kTable: return "table";
+  }
+  return "?";
+}
+
+const char* activation_name(core::Activation a) {
+  switch (a) {
+    case core::Activation::kRelu: return "relu";
+    case core::Activation::kGelu: return "gelu";
+    case core::Activation::kSwish: return "swish";
+  }
+  return "?";
+}
+
+nlohmann::json description_to_json(const ModelDescription& d) {
+  const ModelConfig& c = d.config;
+  nlohmann::json j;
+  j["config"] = {{"d_model", c.d_model},
+                 {"n_heads", c.n_heads},
+                 {"encoder_layers", c.encoder_layers},
+                 {"decoder_layers", c.decoder_layers},
+                 {"ffn_dim", c.ffn_dim},
+                 {"activation", activation_name(c.activation)},
+                 {"norm", c.pre_norm ? "pre" : "post"},
+                 {"final_norm", c.final_norm},
+                 {"layer_norm_eps", c.layer_norm_eps},
+                 {"positions", positions_name(c.positions)},
+                 {"max_positions", c.max_positions},
+                 {"scale_embedding", c.scale_embedding},
+                 {"shared_embeddings", c.shared_embeddings},
+                 {"tied_output", c.tied_output},
+                 {"output_bias", c.output_bias},
+                 {"src_vocab_size", c.src_vocab_size},
+                 {"tgt_vocab_size", c.tgt_vocab_size}};
+  j["tokens"] = {{"pad", d.tokens.pad}, {"unk", d.tokens.unk}, {"eos", d.tokens.eos},
+                 {"decoder_start", d.tokens.decoder_start}};
+  j["decoding"] = {{"beam_size", d.decoding.beam_size},       {"length_penalty", d.decoding.length_penalty},
+                   {"max_length_a", d.decoding.max_length_a}, {"max_length_b", d.decoding.max_length_b},
+                   {"max_length", d.decoding.max_length},     {"ban_unk", d.decoding.ban_unk},
+                   {"renormalize", d.decoding.renormalize}};
+  auto name_or_null = [](const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
+  j["tokenizer"] = {{"source_spm", d.tokenizer.source_spm},
+                    {"target_spm", d.tokenizer.target_spm},
+                    {"source_vocab", name_or_null(d.tokenizer.source_vocab)},
+                    {"target_vocab", name_or_null(d.tokenizer.target_vocab)},
+                    {"add_eos", d.tokenizer.add_eos}};
+  return j;
+}
+
+}  // namespace models

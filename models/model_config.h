@@ -1,0 +1,78 @@
+// What model.json says besides the tensor table: architecture, special ids, decoding defaults,
+// tokenizer files. Parsed strictly (see docs/checkpoint.md).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/kernels.h"
+
+namespace models {
+
+enum class Positions { kSinusoidalInterleaved, kSinusoidalConcat, kSinusoidalMarian, kTable };
+
+struct ModelConfig {
+  int d_model = 0;
+  int n_heads = 0;
+  int encoder_layers = 0;
+  int decoder_layers = 0;
+  int ffn_dim = 0;
+  core::Activation activation = core::Activation::kRelu;
+  bool pre_norm = false;
+  bool final_norm = false;
+  float layer_norm_eps = 1e-5f;
+  Positions positions = Positions::kSinusoidalInterleaved;
+  int max_positions = 0;
+  bool scale_embedding = true;
+  bool shared_embeddings = true;
+  bool tied_output = true;
+  bool output_bias = false;
+  int src_vocab_size = 0;
+  int tgt_vocab_size = 0;
+
+  int head_dim() const { return d_model / n_heads; }
+};
+
+struct SpecialTokens {
+  int32_t pad = 0;
+  int32_t unk = 1;
+  int32_t eos = 2;
+  int32_t decoder_start = 0;
+};
+
+struct DecodingDefaults {
+  int beam_size = 4;
+  float length_penalty = 1.0f;
+  float max_length_a = 0.0f;
+  int max_length_b = 512;
+  int max_length = 512;
+  bool ban_unk = false;
+  bool renormalize = true;
+};
+
+struct TokenizerFiles {  // file names relative to the model directory; vocab names may be empty
+  std::string source_spm;
+  std::string target_spm;
+  std::string source_vocab;
+  std::string target_vocab;
+  bool add_eos = true;
+};
+
+struct ModelDescription {
+  ModelConfig config;
+  SpecialTokens tokens;
+  DecodingDefaults decoding;
+  TokenizerFiles tokenizer;
+};
+
+// `where` names the file in error messages. Checks ranges and cross-field consistency.
+ModelDescription parse_description(const nlohmann::json& meta, const std::string& where);
+
+// The inverse, for writers (converters, tests).
+nlohmann::json description_to_json(const ModelDescription& description);
+
+const char* positions_name(Positions p);
+const char* activation_name(core::Activation a);
+
+}  // namespace models

@@ -1,0 +1,13 @@
+// Position tables: sinusoids in the three layouts of docs/checkpoint.md (computed in double, stored f32).
+#pragma once
+
+#include <vector>
+
+#include "models/model_config.h"
+
+namespace models {
+
+// [n_positions, d] row-major. `layout` must not be Positions::kTable.
+std::vector<float> sinusoid_table(Positions layout, int n_positions, int d);
+
+}  // namespace models

@@ -1,0 +1,120 @@
+#include "models/transformer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+#include "core/gemm.h"
+#include "models/layers.h"
+
+namespace models {
+
+Transformer::Transformer(const std::string& model_dir)
+    : checkpoint_(std::make_unique<Checkpoint>(model_dir)), weights_(load_weights(*checkpoint_)) {}
+
+float Transformer::embedding_scale() const {
+  return config().scale_embedding ? std::sqrt(static_cast<float>(config().d_model)) : 1.0f;
+}
+
+EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& sources) const {
+  const ModelConfig& c = config();
+  const int d = c.d_model;
+  EncodedBatch out;
+  int rows = 0, longest = 0;
+  for (const auto& s : sources) {
+    const int len = static_cast<int>(s.size());
+    if (len < 1 || len > c.max_positions) {
+      throw core::Error("source of " + std::to_string(len) + " tokens: must be 1.." +
+                        std::to_string(c.max_positions));
+    }
+    for (int32_t id : s) {
+      if (id < 0 || id >= c.src_vocab_size) throw core::Error("source token id " + std::to_string(id) + " out of range");
+    }
+    out.offsets.push_back(rows);
+    out.lengths.push_back(len);
+    rows += len;
+    longest = std::max(longest, len);
+  }
+  const size_t n = static_cast<size_t>(rows) * d;
+  out.memory.resize(n);
+  std::vector<float> normed(n), q(n), k(n), v(n), ctx(n), tmp(n);
+  std::vector<float> hidden(static_cast<size_t>(rows) * c.ffn_dim);
+  std::vector<float> scores(static_cast<size_t>(longest) * longest);
+  float* x = out.memory.data();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    embed(weights_.src_embed, embedding_scale(), sources[i].data(), out.lengths[i], d, weights_.src_positions, d,
+          x + static_cast<size_t>(out.offsets[i]) * d);
+  }
+  for (const EncoderLayerWeights& layer : weights_.encoder) {
+    residual(x, rows, d, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
+             [&](const float* in, float* result) {
+               const AttentionWeights& a = layer.self_attn;
+               core::linear(in, rows, d, a.q.weight, a.q.bias, d, q.data());
+               core::linear(in, rows, d, a.k.weight, a.k.bias, d, k.data());
+               core::linear(in, rows, d, a.v.weight, a.v.bias, d, v.data());
+               for (size_t i = 0; i < sources.size(); ++i) {
+                 const size_t off = static_cast<size_t>(out.offsets[i]) * d;
+                 attend(q.data() + off, k.data() + off, v.data() + off, out.lengths[i], out.lengths[i], d, c.n_heads,
+                        false, scores.data(), ctx.data() + off);
+               }
+               core::linear(ctx.data(), rows, d, a.o.weight, a.o.bias, d, result);
+             });
+    residual(x, rows, d, layer.ffn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
+             [&](const float* in, float* result) {
+               feed_forward(layer.fc1, layer.fc2, c.activation, in, rows, hidden.data(), result);
+             });
+  }
+  if (c.final_norm) {
+    core::layer_norm(x, rows, d, weights_.encoder_final.gamma, weights_.encoder_final.beta, c.layer_norm_eps, x);
+  }
+  return out;
+}
+
+std::vector<float> Transformer::decode_full(const EncodedBatch& encoded, int sentence,
+                                            const std::vector<int32_t>& tokens) const {
+  const ModelConfig& c = config();
+  const int d = c.d_model;
+  const int t = static_cast<int>(tokens.size());
+  const int src_len = encoded.lengths.at(sentence);
+  const float* memory = encoded.memory.data() + static_cast<size_t>(encoded.offsets.at(sentence)) * d;
+  const size_t n = static_cast<size_t>(t) * d;
+  std::vector<float> x(n), normed(n), q(n), k(n), v(n), ctx(n), tmp(n);
+  std::vector<float> mk(static_cast<size_t>(src_len) * d), mv(mk.size());
+  std::vector<float> hidden(static_cast<size_t>(t) * c.ffn_dim);
+  std::vector<float> scores(static_cast<size_t>(t) * std::max(t, src_len));
+  if (t > c.max_positions) throw core::Error("decode_full: more tokens than max_positions");
+  embed(weights_.tgt_embed, embedding_scale(), tokens.data(), t, d, weights_.tgt_positions, d, x.data());
+  for (const DecoderLayerWeights& layer : weights_.decoder) {
+    residual(x.data(), t, d, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
+             [&](const float* in, float* result) {
+               const AttentionWeights& a = layer.self_attn;
+               core::linear(in, t, d, a.q.weight, a.q.bias, d, q.data());
+               core::linear(in, t, d, a.k.weight, a.k.bias, d, k.data());
+               core::linear(in, t, d, a.v.weight, a.v.bias, d, v.data());
+               attend(q.data(), k.data(), v.data(), t, t, d, c.n_heads, true, scores.data(), ctx.data());
+               core::linear(ctx.data(), t, d, a.o.weight, a.o.bias, d, result);
+             });
+    residual(x.data(), t, d, layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
+             [&](const float* in, float* result) {
+               const AttentionWeights& a = layer.cross_attn;
+               core::linear(in, t, d, a.q.weight, a.q.bias, d, q.data());
+               core::linear(memory, src_len, d, a.k.weight, a.k.bias, d, mk.data());
+               core::linear(memory, src_len, d, a.v.weight, a.v.bias, d, mv.data());
+               attend(q.data(), mk.data(), mv.data(), t, src_len, d, c.n_heads, false, scores.data(), ctx.data());
+               core::linear(ctx.data(), t, d, a.o.weight, a.o.bias, d, result);
+             });
+    residual(x.data(), t, d, layer.ffn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
+             [&](const float* in, float* result) {
+               feed_forward(layer.fc1, layer.fc2, c.activation, in, t, hidden.data(), result);
+             });
+  }
+  if (c.final_norm) {
+    core::layer_norm(x.data(), t, d, weights_.decoder_final.gamma, weights_.decoder_final.beta, c.layer_norm_eps,
+                     x.data());
+  }
+  std::vector<float> logits(static_cast<size_t>(t) * c.tgt_vocab_size);
+  core::linear(x.data(), t, d, weights_.output.weight, weights_.output.bias, c.tgt_vocab_size, logits.data());
+  return logits;
+}
+
+}  // namespace models

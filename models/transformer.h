@@ -1,0 +1,44 @@
+// The Transformer encoder-decoder: an immutable loaded model. Per-request state lives in
+// EncodedBatch (encoder output) and DecoderState (caches), so one model serves many threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/checkpoint.h"
+#include "models/transformer_weights.h"
+
+namespace models {
+
+// Encoder output for a batch, packed without padding: sentence i owns rows [offsets[i], offsets[i] + lengths[i]).
+struct EncodedBatch {
+  std::vector<float> memory;  // [total_rows, d_model]
+  std::vector<int> offsets;
+  std::vector<int> lengths;
+};
+
+class Transformer {
+ public:
+  explicit Transformer(const std::string& model_dir);
+
+  const ModelDescription& description() const { return checkpoint_->description(); }
+  const ModelConfig& config() const { return checkpoint_->description().config; }
+  const TransformerWeights& weights() const { return weights_; }
+  const Checkpoint& checkpoint() const { return *checkpoint_; }
+  float embedding_scale() const;
+
+  // sources[i]: token ids incl. EOS, 1..max_positions long, each id < src_vocab_size (checked).
+  EncodedBatch encode(const std::vector<std::vector<int32_t>>& sources) const;
+
+  // Teacher-forced decoder over `tokens` (decoder start first) for one encoded sentence, recomputing
+  // everything with a causal mask: logits [tokens.size(), tgt_vocab]. The reference for the incremental path.
+  std::vector<float> decode_full(const EncodedBatch& encoded, int sentence, const std::vector<int32_t>& tokens) const;
+
+ private:
+  std::unique_ptr<Checkpoint> checkpoint_;
+  TransformerWeights weights_;
+};
+
+}  // namespace models

@@ -1,0 +1,57 @@
+// Raw pointers into the checkpoint for every weight, looked up by name and shape-checked.
+#pragma once
+
+#include <vector>
+
+#include "models/checkpoint.h"
+
+namespace models {
+
+struct Linear {  // y = x W^T + b
+  const float* weight = nullptr;  // [out, in]
+  const float* bias = nullptr;    // [out] or null
+  int out = 0;
+  int in = 0;
+};
+
+struct Norm {
+  const float* gamma = nullptr;  // [d]
+  const float* beta = nullptr;   // [d]
+};
+
+struct AttentionWeights {
+  Linear q, k, v, o;  // each [d, d]
+};
+
+struct EncoderLayerWeights {
+  AttentionWeights self_attn;
+  Norm self_attn_norm;
+  Linear fc1, fc2;  // [ffn, d], [d, ffn]
+  Norm ffn_norm;
+};
+
+struct DecoderLayerWeights {
+  AttentionWeights self_attn;
+  Norm self_attn_norm;
+  AttentionWeights cross_attn;
+  Norm cross_attn_norm;
+  Linear fc1, fc2;
+  Norm ffn_norm;
+};
+
+struct TransformerWeights {
+  const float* src_embed = nullptr;  // [src_vocab, d]
+  const float* tgt_embed = nullptr;  // [tgt_vocab, d]
+  const float* src_positions = nullptr;  // [max_positions, d]
+  const float* tgt_positions = nullptr;
+  Linear output;  // [tgt_vocab, d], bias [tgt_vocab] or null
+  std::vector<EncoderLayerWeights> encoder;
+  std::vector<DecoderLayerWeights> decoder;
+  Norm encoder_final, decoder_final;  // null unless config.final_norm
+  std::vector<float> sinusoids;       // owned table when positions are sinusoidal
+};
+
+// Looks up every tensor the config requires; throws ModelError naming a missing, misshapen or unexpected one.
+TransformerWeights load_weights(Checkpoint& checkpoint);
+
+}  // namespace models

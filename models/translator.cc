@@ -1,0 +1,178 @@
+#include "models/translator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <numeric>
+
+#include "core/error.h"
+#include "models/decoder_state.h"
+#include "models/long_input.h"
+#include "models/model_error.h"
+
+namespace models {
+
+namespace {
+
+bool is_blank(const std::string& s) {
+  return s.find_first_not_of(" \t\r\n\v\f") == std::string::npos;
+}
+
+}  // namespace
+
+Translator::Translator(const std::string& model_dir) : model_(std::make_unique<Transformer>(model_dir)) {
+  const ModelDescription& d = model_->description();
+  tokenizer::TokenizerSpec spec;
+  spec.source_spm = model_dir + "/" + d.tokenizer.source_spm;
+  spec.target_spm = model_dir + "/" + d.tokenizer.target_spm;
+  spec.source_vocab = d.tokenizer.source_vocab.empty() ? "" : model_dir + "/" + d.tokenizer.source_vocab;
+  spec.target_vocab = d.tokenizer.target_vocab.empty() ? "" : model_dir + "/" + d.tokenizer.target_vocab;
+  spec.unk_id = d.tokens.unk;
+  spec.skip_on_decode = {d.tokens.eos, d.tokens.pad, d.tokens.decoder_start};
+  try {
+    tokenizer_ = std::make_unique<tokenizer::Tokenizer>(spec);
+  } catch (const core::Error& e) {
+    throw ModelError(e.what());
+  }
+  const int32_t src_vocab = tokenizer_->source_vocab_size(), tgt_vocab = tokenizer_->target_vocab_size();
+  if (src_vocab > d.config.src_vocab_size || tgt_vocab > d.config.tgt_vocab_size) {
+    throw ModelError(model_->checkpoint().json_path() + ": tokenizer vocabularies (" + std::to_string(src_vocab) +
+                     " source, " + std::to_string(tgt_vocab) + " target pieces) exceed the embeddings (" +
+                     std::to_string(d.config.src_vocab_size) + ", " + std::to_string(d.config.tgt_vocab_size) + ")");
+  }
+}
+
+TranslateOptions Translator::resolve(const TranslateOptions& o) const {
+  const DecodingDefaults& d = model_->description().decoding;
+  TranslateOptions r = o;
+  if (r.beam_size < 0) r.beam_size = d.beam_size;
+  if (r.length_penalty < -1e29f) r.length_penalty = d.length_penalty;
+  if (r.max_length_a < 0) r.max_length_a = d.max_length_a;
+  if (r.max_length_b < 0) r.max_length_b = d.max_length_b;
+  if (r.max_length < 0) r.max_length = d.max_length;
+  if (r.beam_size < 1 || r.beam_size > 256) throw core::UsageError("--beam-size must be in 1..256");
+  if (r.n_best < 1 || r.n_best > r.beam_size) {
+    throw core::UsageError("--n-best must be in 1..beam size (" + std::to_string(r.beam_size) + ")");
+  }
+  if (r.batch_size < 1 || r.batch_size > 4096) throw core::UsageError("--batch-size must be in 1..4096");
+  if (r.max_length < 1) throw core::UsageError("--max-length must be at least 1");
+  if (!std::isfinite(r.length_penalty)) throw core::UsageError("--length-penalty must be a finite number");
+  return r;
+}
+
+int Translator::max_output_length(int n, const TranslateOptions& o) const {
+  const double by_source = std::floor(static_cast<double>(o.max_length_a) * n + o.max_length_b);
+  const double limit = std::min({static_cast<double>(o.max_length), by_source,
+                                 static_cast<double>(model_->config().max_positions)});
+  return std::max(1, static_cast<int>(limit));
+}
+
+std::vector<int32_t> Translator::source_ids(const std::string& line, const TranslateOptions& options) const {
+  std::vector<int32_t> ids =
+      tokenizer_->encode(options.target_lang.empty() ? line : ">>" + options.target_lang + "<< " + line);
+  if (model_->description().tokenizer.add_eos) ids.push_back(model_->description().tokens.eos);
+  return ids;
+}
+
+std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(const std::vector<std::vector<int32_t>>& sources,
+                                                                     const TranslateOptions& options) const {
+  const TranslateOptions o = resolve(options);
+  const ModelDescription& d = model_->description();
+  core::SearchOptions search;
+  search.beam_size = o.beam_size;
+  search.n_best = o.n_best;
+  search.length_penalty = o.length_penalty;
+  search.renormalize = d.decoding.renormalize;
+  search.eos_id = d.tokens.eos;
+  search.start_id = d.tokens.decoder_start;
+  search.banned = {d.tokens.pad};
+  if (d.tokens.decoder_start != d.tokens.eos && d.tokens.decoder_start != d.tokens.pad) {
+    search.banned.push_back(d.tokens.decoder_start);
+  }
+  if (d.decoding.ban_unk) search.banned.push_back(d.tokens.unk);
+
+  // Sort by length so each batch holds similar lengths; results go back to input order.
+  std::vector<size_t> order(sources.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
+  std::vector<std::vector<core::Hypothesis>> results(sources.size());
+  for (size_t begin = 0; begin < order.size(); begin += o.batch_size) {
+    const size_t end = std::min(order.size(), begin + o.batch_size);
+    std::vector<std::vector<int32_t>> batch;
+    std::vector<int> max_lengths;
+    for (size_t i = begin; i < end; ++i) {
+      batch.push_back(sources[order[i]]);
+      max_lengths.push_back(max_output_length(static_cast<int>(batch.back().size()), o));
+    }
+    const EncodedBatch encoded = model_->encode(batch);
+    const int max_steps = *std::max_element(max_lengths.begin(), max_lengths.end());
+    DecoderState state(*model_, encoded, static_cast<int>(batch.size()) * o.beam_size, max_steps);
+    auto hyps = core::search(state, max_lengths, search);
+    for (size_t i = begin; i < end; ++i) results[order[i]] = std::move(hyps[i - begin]);
+  }
+  return results;
+}
+
+std::vector<Translation> Translator::translate(const std::vector<std::string>& lines,
+                                               const TranslateOptions& options) const {
+  const TranslateOptions o = resolve(options);
+  const int limit = model_->config().max_positions;
+  // Every non-blank line becomes one or more segments that fit the model; remember whose they are.
+  std::vector<std::vector<int32_t>> segments;
+  std::vector<std::vector<size_t>> segments_of_line(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (is_blank(lines[i])) continue;
+    std::vector<int32_t> ids = source_ids(lines[i], o);
+    if (static_cast<int>(ids.size()) <= limit) {
+      segments_of_line[i].push_back(segments.size());
+      segments.push_back(std::move(ids));
+      continue;
+    }
+    const std::vector<std::string> parts = split_long_line(lines[i], limit, [&](const std::string& s) {
+      return static_cast<int>(source_ids(s, o).size());
+    });
+    std::cerr << "nmt: warning: line " << i + 1 << " has " << ids.size() << " tokens, more than the model's "
+              << limit << "; translating it in " << parts.size() << " pieces\n";
+    for (const std::string& part : parts) {
+      segments_of_line[i].push_back(segments.size());
+      segments.push_back(source_ids(part, o));
+    }
+  }
+  const auto hyps = translate_ids(segments, o);
+  std::vector<Translation> out(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    Translation& t = out[i];
+    if (segments_of_line[i].empty()) {  // blank line: one blank translation
+      t.texts = {""};
+      t.scores = {0.0f};
+      t.ids = {{}};
+      continue;
+    }
+    if (segments_of_line[i].size() == 1) {
+      for (const auto& h : hyps[segments_of_line[i][0]]) {
+        t.texts.push_back(tokenizer_->decode(h.tokens));
+        t.scores.push_back(h.score);
+        t.ids.push_back(h.tokens);
+      }
+      continue;
+    }
+    // A split line: join the best translation of each piece (its n-best list has that one entry).
+    std::string text;
+    std::vector<int32_t> ids;
+    float score = 0.0f;
+    for (size_t s : segments_of_line[i]) {
+      const core::Hypothesis& h = hyps[s].front();
+      const std::string piece = tokenizer_->decode(h.tokens);
+      text += (text.empty() || piece.empty() ? "" : " ") + piece;
+      ids.insert(ids.end(), h.tokens.begin(), h.tokens.end());
+      score += h.score / static_cast<float>(segments_of_line[i].size());
+    }
+    t.texts = {text};
+    t.scores = {score};
+    t.ids = {ids};
+  }
+  return out;
+}
+
+}  // namespace models

@@ -1,0 +1,135 @@
+// Checkpoint format v1: round trip, and one test per validation error (each must name the file).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "models/checkpoint.h"
+#include "models/model_error.h"
+#include "models/transformer.h"
+#include "test_support.h"
+
+namespace {
+
+using nlohmann::json;
+
+// Writes a random model, lets `edit` change its model.json (and blob), then loads it as a Transformer.
+// Returns the error message ("" if it loaded).
+template <class Edit>
+std::string load_error(Edit&& edit) {
+  test::TempDir dir;
+  test::write_random_model(dir.path(), test::small_description(), 1);
+  json meta = json::parse(test::read_file(dir.file("model.json")));
+  std::string blob = test::read_file(dir.file("weights.bin"));
+  edit(meta, blob);
+  test::write_file(dir.file("model.json"), meta.dump());
+  test::write_file(dir.file("weights.bin"), blob);
+  try {
+    models::Transformer model(dir.path());
+  } catch (const models::ModelError& e) {
+    const std::string msg = e.what();
+    REQUIRE(msg.find(dir.path()) != std::string::npos);  // names the file
+    REQUIRE(msg.find('\n') == std::string::npos);        // one line
+    return msg;
+  }
+  return "";
+}
+
+json& tensor(json& meta, const std::string& name) {
+  for (auto& t : meta["tensors"]) {
+    if (t["name"] == name) return t;
+  }
+  throw std::runtime_error("no tensor " + name);
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint round trip keeps every tensor exactly (f32) and closely (f16)", "[checkpoint]") {
+  const auto d = test::small_description();
+  const auto tensors = test::random_tensors(d, 3);
+  for (auto dtype : {models::DType::kF32, models::DType::kF16}) {
+    test::TempDir dir;
+    models::write_checkpoint(dir.path(), d, tensors, dtype);
+    models::Checkpoint ckpt(dir.path());
+    REQUIRE(ckpt.tensors().size() == tensors.size());
+    REQUIRE(ckpt.description().config.d_model == d.config.d_model);
+    REQUIRE(ckpt.description().decoding.max_length_a == d.decoding.max_length_a);
+    for (const auto& t : tensors) {
+      const float* got = ckpt.get(t.name, t.shape);
+      for (size_t i = 0; i < t.values.size(); ++i) {
+        if (dtype == models::DType::kF32) {
+          REQUIRE(got[i] == t.values[i]);
+        } else {
+          REQUIRE(got[i] == Approx(t.values[i]).epsilon(1e-3).margin(1e-4));
+        }
+      }
+    }
+    for (const auto& e : ckpt.tensors()) REQUIRE(e.offset % 64 == 0);
+  }
+}
+
+TEST_CASE("a valid checkpoint loads", "[checkpoint]") {
+  REQUIRE(load_error([](json&, std::string&) {}) == "");
+}
+
+TEST_CASE("bad checkpoints give one-line errors naming the file and the problem", "[checkpoint]") {
+  using Catch::Matchers::Contains;
+  CHECK_THAT(load_error([](json&, std::string& b) { b.resize(b.size() / 2); }), Contains("truncated"));
+  CHECK_THAT(load_error([](json&, std::string& b) { b[100] ^= 1; }), Contains("checksum mismatch"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m = json::array({1, 2}); }), Contains("expected a JSON object"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["config"].erase("d_model"); }),
+             Contains("config.d_model: missing"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["colour"] = "blue"; }),
+             Contains("config.colour: unknown field"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["extra"] = 1; }), Contains("extra: unknown field"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["version"] = 2; }), Contains("not supported"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["activation"] = "tanh"; }),
+             Contains("'tanh' is not supported"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["d_model"] = -16; }), Contains("out of range"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["n_heads"] = 3; }), Contains("divisible"));
+  CHECK_THAT(load_error([](json& m, std::string&) { tensor(m, "encoder.embed_tokens")["dtype"] = "f64"; }),
+             Contains("'f64' is not supported"));
+  CHECK_THAT(load_error([](json& m, std::string&) { tensor(m, "encoder.embed_tokens")["shape"] = {-40, 16}; }),
+             Contains("dimensions must be integers"));
+  CHECK_THAT(load_error([](json& m, std::string&) {
+               tensor(m, "encoder.embed_tokens")["shape"] = {2000000000, 2000000000};
+             }),
+             Contains("does not match shape"));
+  CHECK_THAT(load_error([](json& m, std::string&) { tensor(m, "encoder.embed_tokens")["offset"] = 1 << 30; }),
+             Contains("outside the"));
+  CHECK_THAT(load_error([](json& m, std::string&) { tensor(m, "encoder.embed_tokens")["offset"] = 32; }),
+             Contains("64-byte aligned"));
+  CHECK_THAT(load_error([](json& m, std::string&) {
+               tensor(m, "encoder.layers.0.fc1.bias")["offset"] = tensor(m, "encoder.embed_tokens")["offset"];
+             }),
+             Contains("overlap"));
+  CHECK_THAT(load_error([](json& m, std::string&) {
+               auto& t = m["tensors"];
+               for (size_t i = 0; i < t.size(); ++i) {
+                 if (t[i]["name"] == "decoder.layers.1.fc2.weight") t.erase(i);
+               }
+             }),
+             Contains("missing tensor 'decoder.layers.1.fc2.weight'"));
+  CHECK_THAT(load_error([](json& m, std::string&) {
+               auto& t = tensor(m, "encoder.layers.0.fc1.weight");
+               t["shape"] = {16, 32};
+             }),
+             Contains("expected shape [32,16], got [16,32]"));
+  CHECK_THAT(load_error([](json& m, std::string&) { tensor(m, "encoder.layers.0.fc1.bias")["name"] = "mystery"; }),
+             Contains("missing tensor 'encoder.layers.0.fc1.bias'"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["tied_output"] = false; }),
+             Contains("missing tensor 'output.weight'"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["encoder_layers"] = 1; }),
+             Contains("unexpected tensor 'encoder.layers.1"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["weights"]["file"] = "../etc/passwd"; }),
+             Contains("plain file name"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["weights"]["file"] = "nothere.bin"; }),
+             Contains("cannot open"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["tokens"]["eos"] = 99; }), Contains("tokens.eos"));
+}
+
+TEST_CASE("model.json that is not JSON, or absent, is reported", "[checkpoint]") {
+  test::TempDir dir;
+  REQUIRE_THROWS_WITH(models::Checkpoint(dir.path()), Catch::Matchers::Contains("model.json: cannot open"));
+  test::write_file(dir.file("model.json"), "{\"format\": ");
+  REQUIRE_THROWS_WITH(models::Checkpoint(dir.path()), Catch::Matchers::Contains("not valid JSON"));
+  REQUIRE_THROWS_WITH(models::Checkpoint(dir.file("model.json")), Catch::Matchers::Contains("not a directory"));
+}

@@ -1,0 +1,141 @@
+#include "test_support.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace test {
+
+TempDir::TempDir() {
+  const char* base = std::getenv("TMPDIR");
+  std::string tmpl = std::string(base && *base ? base : "/tmp") + "/nmt-test-XXXXXX";
+  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+models::ModelDescription small_description() {
+  models::ModelDescription d;
+  auto& c = d.config;
+  c.d_model = 16;
+  c.n_heads = 2;
+  c.encoder_layers = 2;
+  c.decoder_layers = 2;
+  c.ffn_dim = 32;
+  c.max_positions = 64;
+  c.src_vocab_size = 40;
+  c.tgt_vocab_size = 40;
+  d.tokens = {0, 1, 2, 3};
+  d.decoding.beam_size = 3;
+  d.decoding.max_length_a = 1.5f;
+  d.decoding.max_length_b = 5;
+  d.decoding.max_length = 60;
+  d.tokenizer.source_spm = "spm.model";
+  d.tokenizer.target_spm = "spm.model";
+  return d;
+}
+
+std::vector<models::NamedTensor> random_tensors(const models::ModelDescription& d, unsigned seed) {
+  const auto& c = d.config;
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 0.3f);
+  std::vector<models::NamedTensor> out;
+  auto add = [&](const std::string& name, std::vector<int64_t> shape, float offset = 0.0f) {
+    models::NamedTensor t{name, shape, {}};
+    size_t n = 1;
+    for (auto s : shape) n *= static_cast<size_t>(s);
+    for (size_t i = 0; i < n; ++i) t.values.push_back(offset + normal(rng));
+    out.push_back(std::move(t));
+  };
+  const int64_t dm = c.d_model;
+  add("encoder.embed_tokens", {c.src_vocab_size, dm});
+  if (!c.shared_embeddings) add("decoder.embed_tokens", {c.tgt_vocab_size, dm});
+  if (c.positions == models::Positions::kTable) {
+    add("encoder.positions", {c.max_positions, dm});
+    add("decoder.positions", {c.max_positions, dm});
+  }
+  if (!c.tied_output) add("output.weight", {c.tgt_vocab_size, dm});
+  if (c.output_bias) add("output.bias", {c.tgt_vocab_size});
+  auto attention = [&](const std::string& s) {
+    for (const char* p : {"q_proj", "k_proj", "v_proj", "out_proj"}) {
+      add(s + "." + p + ".weight", {dm, dm});
+      add(s + "." + p + ".bias", {dm});
+    }
+  };
+  auto norm = [&](const std::string& s) {
+    add(s + ".weight", {dm}, 1.0f);
+    add(s + ".bias", {dm});
+  };
+  auto ffn = [&](const std::string& s) {
+    add(s + ".fc1.weight", {c.ffn_dim, dm});
+    add(s + ".fc1.bias", {c.ffn_dim});
+    add(s + ".fc2.weight", {dm, c.ffn_dim});
+    add(s + ".fc2.bias", {dm});
+  };
+  for (int i = 0; i < c.encoder_layers; ++i) {
+    const std::string s = "encoder.layers." + std::to_string(i);
+    attention(s + ".self_attn");
+    norm(s + ".self_attn_norm");
+    ffn(s);
+    norm(s + ".ffn_norm");
+  }
+  for (int i = 0; i < c.decoder_layers; ++i) {
+    const std::string s = "decoder.layers." + std::to_string(i);
+    attention(s + ".self_attn");
+    norm(s + ".self_attn_norm");
+    attention(s + ".cross_attn");
+    norm(s + ".cross_attn_norm");
+    ffn(s);
+    norm(s + ".ffn_norm");
+  }
+  if (c.final_norm) {
+    norm("encoder.final_norm");
+    norm("decoder.final_norm");
+  }
+  return out;
+}
+
+void write_random_model(const std::string& dir, const models::ModelDescription& d, unsigned seed,
+                        models::DType dtype) {
+  models::write_checkpoint(dir, d, random_tensors(d, seed), dtype);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << data;
+}
+
+RunResult run(const std::string& command, const std::string& input) {
+  TempDir tmp;
+  write_file(tmp.file("in"), input);
+  const std::string full =
+      "(" + command + ") < '" + tmp.file("in") + "' > '" + tmp.file("out") + "' 2> '" + tmp.file("err") + "'";
+  const int status = std::system(full.c_str());
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(tmp.file("out"));
+  r.err = read_file(tmp.file("err"));
+  return r;
+}
+
+std::string nmt_binary() { return NMT_BINARY; }
+std::string fixtures_dir() { return NMT_TEST_FIXTURES; }
+
+}  // namespace test

@@ -1,0 +1,50 @@
+// Helpers shared by the tests: temporary directories, tiny random models, running the nmt binary.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/checkpoint.h"
+#include "models/checkpoint_writer.h"
+#include "models/model_config.h"
+
+namespace test {
+
+// A fresh directory under $TMPDIR, removed (recursively) on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// A small description: d 16, 2 heads, 2+2 layers, ffn 32, vocab 40/40.
+models::ModelDescription small_description();
+
+// Every tensor the description requires, filled with deterministic pseudo-random values.
+std::vector<models::NamedTensor> random_tensors(const models::ModelDescription& d, unsigned seed);
+
+// Writes a random model (weights only, no tokenizer files) into `dir`.
+void write_random_model(const std::string& dir, const models::ModelDescription& d, unsigned seed,
+                        models::DType dtype = models::DType::kF32);
+
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& data);
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+// Runs `command` with /bin/sh, `input` on stdin; captures stdout and stderr.
+RunResult run(const std::string& command, const std::string& input = "");
+
+// Path of the built nmt binary and of the checked-in fixtures.
+std::string nmt_binary();
+std::string fixtures_dir();
+
+}  // namespace test
