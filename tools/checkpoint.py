@@ -1,0 +1,248 @@
+#!/usr/bin/python3
+"""Write and read nmt checkpoints, format v1 (docs/checkpoint.md).
+
+A checkpoint is a directory holding `model.json` (description + tensor table) and `weights.bin`
+(little-endian tensors, each at a 64-byte aligned offset, f32 or f16). The writer validates the
+tensor set against the config before writing anything, so a bad checkpoint is never produced; the
+reader validates everything the C++ loader validates (fields, names, shapes, offsets, size, CRC-32).
+
+  write_checkpoint(out_dir, config, tokens, decoding, tokenizer, tensors, dtype="f32")
+  meta, tensors = read_checkpoint(model_dir)      # tensors: name -> float32 numpy array
+"""
+import json
+import os
+import zlib
+from collections import OrderedDict
+
+import numpy as np
+
+FORMAT = "nmt-checkpoint"
+VERSION = 1
+ALIGN = 64
+WEIGHTS_FILE = "weights.bin"
+
+CONFIG_KEYS = ["d_model", "n_heads", "encoder_layers", "decoder_layers", "ffn_dim", "activation", "norm",
+               "final_norm", "layer_norm_eps", "positions", "max_positions", "scale_embedding",
+               "shared_embeddings", "tied_output", "output_bias", "src_vocab_size", "tgt_vocab_size"]
+TOKEN_KEYS = ["pad", "unk", "eos", "decoder_start"]
+DECODING_KEYS = ["beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk",
+                 "renormalize"]
+TOKENIZER_KEYS = ["source_spm", "target_spm", "source_vocab", "target_vocab", "add_eos"]
+TOP_KEYS = ["format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"]
+
+ACTIVATIONS = ("relu", "gelu", "swish")
+NORMS = ("post", "pre")
+POSITIONS = ("sinusoidal-interleaved", "sinusoidal-concat", "sinusoidal-marian", "table")
+DTYPES = {"f32": np.dtype("<f4"), "f16": np.dtype("<f2")}
+
+
+class CheckpointError(Exception):
+    pass
+
+
+def _check_keys(where, obj, keys):
+    """Exactly `keys` must be present: a missing or an unknown key is an error."""
+    if not isinstance(obj, dict):
+        raise CheckpointError(f"{where}: expected an object")
+    missing = [k for k in keys if k not in obj]
+    unknown = [k for k in obj if k not in keys]
+    if missing:
+        raise CheckpointError(f"{where}: missing field '{missing[0]}'")
+    if unknown:
+        raise CheckpointError(f"{where}: unknown field '{unknown[0]}'")
+
+
+def validate_config(config):
+    _check_keys("config", config, CONFIG_KEYS)
+    c = config
+    if c["activation"] not in ACTIVATIONS:
+        raise CheckpointError(f"config: activation '{c['activation']}' is not one of {ACTIVATIONS}")
+    if c["norm"] not in NORMS:
+        raise CheckpointError(f"config: norm '{c['norm']}' is not one of {NORMS}")
+    if c["positions"] not in POSITIONS:
+        raise CheckpointError(f"config: positions '{c['positions']}' is not one of {POSITIONS}")
+    if c["d_model"] % c["n_heads"] != 0:
+        raise CheckpointError(f"config: d_model {c['d_model']} is not a multiple of n_heads {c['n_heads']}")
+    if c["positions"] != "table" and c["d_model"] % 2 != 0:
+        raise CheckpointError("config: sinusoidal positions need an even d_model")
+    if c["shared_embeddings"] and c["src_vocab_size"] != c["tgt_vocab_size"]:
+        raise CheckpointError("config: shared_embeddings needs src_vocab_size == tgt_vocab_size")
+
+
+def expected_tensors(config):
+    """name -> shape of every tensor a model with this config must have (and no others)."""
+    c = config
+    d, f = c["d_model"], c["ffn_dim"]
+    out = OrderedDict()
+    out["encoder.embed_tokens"] = [c["src_vocab_size"], d]
+    if not c["shared_embeddings"]:
+        out["decoder.embed_tokens"] = [c["tgt_vocab_size"], d]
+    if c["positions"] == "table":
+        out["encoder.positions"] = [c["max_positions"], d]
+        out["decoder.positions"] = [c["max_positions"], d]
+    if not c["tied_output"]:
+        out["output.weight"] = [c["tgt_vocab_size"], d]
+    if c["output_bias"]:
+        out["output.bias"] = [c["tgt_vocab_size"]]
+
+    def attention(prefix):
+        for p in ("q_proj", "k_proj", "v_proj", "out_proj"):
+            out[f"{prefix}.{p}.weight"] = [d, d]
+            out[f"{prefix}.{p}.bias"] = [d]
+
+    def norm(prefix):
+        out[f"{prefix}.weight"] = [d]
+        out[f"{prefix}.bias"] = [d]
+
+    for stack, n_layers in (("encoder", c["encoder_layers"]), ("decoder", c["decoder_layers"])):
+        for n in range(n_layers):
+            p = f"{stack}.layers.{n}"
+            attention(f"{p}.self_attn")
+            norm(f"{p}.self_attn_norm")
+            if stack == "decoder":
+                attention(f"{p}.cross_attn")
+                norm(f"{p}.cross_attn_norm")
+            out[f"{p}.fc1.weight"] = [f, d]
+            out[f"{p}.fc1.bias"] = [f]
+            out[f"{p}.fc2.weight"] = [d, f]
+            out[f"{p}.fc2.bias"] = [d]
+            norm(f"{p}.ffn_norm")
+        if c["final_norm"]:
+            norm(f"{stack}.final_norm")
+    return out
+
+
+def _shape_str(shape):
+    return "[" + ",".join(str(int(s)) for s in shape) + "]"
+
+
+def validate_tensor_shapes(config, shapes, where="model.json"):
+    """shapes: name -> shape. Raises on a missing, unknown or wrongly shaped tensor."""
+    expected = expected_tensors(config)
+    for name, shape in shapes.items():
+        if name not in expected:
+            raise CheckpointError(f"{where}: unknown tensor '{name}'")
+        if list(shape) != expected[name]:
+            raise CheckpointError(f"{where}: tensor '{name}': expected shape {_shape_str(expected[name])}, "
+                                  f"got {_shape_str(shape)}")
+    for name in expected:
+        if name not in shapes:
+            raise CheckpointError(f"{where}: missing tensor '{name}'")
+
+
+def _format_model_json(meta):
+    """Pretty JSON with one line per tensor (the table is the long part)."""
+    head = {k: v for k, v in meta.items() if k != "tensors"}
+    text = json.dumps(head, indent=2)
+    rows = ",\n".join("    " + json.dumps(t) for t in meta["tensors"])
+    return text[:-2] + ',\n  "tensors": [\n' + rows + "\n  ]\n}\n"
+
+
+def write_checkpoint(out_dir, config, tokens, decoding, tokenizer, tensors, dtype="f32",
+                     weights_file=WEIGHTS_FILE):
+    """Write `model.json` + `weights_file` into out_dir (created if needed).
+
+    tensors: ordered mapping name -> numpy array (any float dtype; converted to `dtype`).
+    The tokenizer files named in `tokenizer` must be copied into out_dir by the caller.
+    Returns the model.json dict.
+    """
+    if dtype not in DTYPES:
+        raise CheckpointError(f"dtype '{dtype}' is not one of {list(DTYPES)}")
+    validate_config(config)
+    _check_keys("tokens", tokens, TOKEN_KEYS)
+    _check_keys("decoding", decoding, DECODING_KEYS)
+    _check_keys("tokenizer", tokenizer, TOKENIZER_KEYS)
+    validate_tensor_shapes(config, {k: list(v.shape) for k, v in tensors.items()})
+
+    np_dtype = DTYPES[dtype]
+    table, blob = [], bytearray()
+    for name, array in tensors.items():
+        data = np.ascontiguousarray(np.asarray(array, dtype=np.float32).astype(np_dtype))
+        if not np.all(np.isfinite(data)):
+            raise CheckpointError(f"tensor '{name}': not finite in {dtype}")
+        blob.extend(b"\0" * (-len(blob) % ALIGN))  # pad to the next 64-byte boundary
+        table.append({"name": name, "dtype": dtype, "shape": [int(s) for s in data.shape],
+                      "offset": len(blob), "nbytes": data.nbytes})
+        blob.extend(data.tobytes())
+
+    meta = OrderedDict([
+        ("format", FORMAT), ("version", VERSION),
+        ("config", config), ("tokens", tokens), ("decoding", decoding), ("tokenizer", tokenizer),
+        ("weights", {"file": weights_file, "size": len(blob), "crc32": "%08x" % (zlib.crc32(blob) & 0xFFFFFFFF)}),
+        ("tensors", table),
+    ])
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, weights_file), "wb") as f:
+        f.write(blob)
+    with open(os.path.join(out_dir, "model.json"), "w", encoding="utf-8") as f:
+        f.write(_format_model_json(meta))
+    return meta
+
+
+def read_checkpoint(model_dir, check_crc=True):
+    """Validate and load a checkpoint dir. Returns (meta dict, OrderedDict name -> float32 array)."""
+    path = os.path.join(model_dir, "model.json")
+    where = path
+    try:
+        with open(path, encoding="utf-8") as f:
+            meta = json.load(f)
+    except (OSError, ValueError) as e:
+        raise CheckpointError(f"{where}: {e}")
+    try:
+        _check_keys("top level", meta, TOP_KEYS)
+        if meta["format"] != FORMAT or meta["version"] != VERSION:
+            raise CheckpointError(f"not an {FORMAT} version {VERSION} (format '{meta['format']}', "
+                                  f"version {meta['version']})")
+        validate_config(meta["config"])
+        _check_keys("tokens", meta["tokens"], TOKEN_KEYS)
+        _check_keys("decoding", meta["decoding"], DECODING_KEYS)
+        _check_keys("tokenizer", meta["tokenizer"], TOKENIZER_KEYS)
+        _check_keys("weights", meta["weights"], ["file", "size", "crc32"])
+        table = meta["tensors"]
+        validate_tensor_shapes(meta["config"], {t["name"]: t["shape"] for t in table})
+    except CheckpointError as e:
+        raise CheckpointError(f"{where}: {e}" if not str(e).startswith(where) else str(e))
+
+    w = meta["weights"]
+    blob_path = os.path.join(model_dir, w["file"])
+    with open(blob_path, "rb") as f:
+        blob = f.read()
+    if len(blob) != w["size"]:
+        raise CheckpointError(f"{blob_path}: size {len(blob)} bytes, model.json says {w['size']}")
+    if check_crc:
+        crc = "%08x" % (zlib.crc32(blob) & 0xFFFFFFFF)
+        if crc != w["crc32"]:
+            raise CheckpointError(f"{blob_path}: CRC-32 {crc}, model.json says {w['crc32']}")
+
+    tensors, spans = OrderedDict(), []
+    for t in table:
+        _check_keys(f"{where}: tensor entry", t, ["name", "dtype", "shape", "offset", "nbytes"])
+        name = t["name"]
+        if t["dtype"] not in DTYPES:
+            raise CheckpointError(f"{where}: tensor '{name}': dtype '{t['dtype']}' is not f32 or f16")
+        np_dtype = DTYPES[t["dtype"]]
+        count = int(np.prod(t["shape"], dtype=np.int64))
+        if t["nbytes"] != count * np_dtype.itemsize:
+            raise CheckpointError(f"{where}: tensor '{name}': nbytes {t['nbytes']} != {count * np_dtype.itemsize}")
+        if t["offset"] % ALIGN != 0:
+            raise CheckpointError(f"{where}: tensor '{name}': offset {t['offset']} is not 64-byte aligned")
+        if t["offset"] + t["nbytes"] > len(blob):
+            raise CheckpointError(f"{where}: tensor '{name}': ends at {t['offset'] + t['nbytes']}, "
+                                  f"past the blob's {len(blob)} bytes")
+        if name in tensors:
+            raise CheckpointError(f"{where}: tensor '{name}' listed twice")
+        spans.append((t["offset"], t["offset"] + t["nbytes"], name))
+        data = np.frombuffer(blob, dtype=np_dtype, count=count, offset=t["offset"])
+        tensors[name] = data.reshape(t["shape"]).astype(np.float32)
+    spans.sort()
+    for (b0, e0, n0), (b1, e1, n1) in zip(spans, spans[1:]):
+        if b1 < e0:
+            raise CheckpointError(f"{where}: tensors '{n0}' and '{n1}' overlap")
+    return meta, tensors
+
+
+if __name__ == "__main__":
+    import sys
+    m, ts = read_checkpoint(sys.argv[1])
+    print(json.dumps(m["config"]))
+    print(f"{len(ts)} tensors, {sum(t.size for t in ts.values())} parameters: OK")
