@@ -1,0 +1,61 @@
+// Directory mode: which input files to translate and which outputs are already done.
+// (Splitting the list between shards: cli/shard.h.)
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+struct InputFile {
+  std::string path;      // root + "/" + relative: what to open
+  std::string relative;  // '/'-separated path below the root: where the output goes
+  dev_t dev = 0;
+  ino_t ino = 0;
+  std::uint64_t size = 0;
+};
+
+struct WalkOptions {
+  // fnmatch() pattern; empty = every file. A pattern with a '/' matches the relative path with
+  // FNM_PATHNAME ('*' stops at '/', like a shell: "docs/*.txt" is docs' direct children only);
+  // a pattern without '/' matches the basename ("*.txt" matches at any depth).
+  std::string glob;
+  // Never descended into (compared by device and inode, so any spelling of it works). Set it to the
+  // output directory: if it lies inside the input directory its files are not input. If it is the
+  // root itself, walk_files throws core::UsageError.
+  std::string exclude_dir;
+  // Skip files that is_probably_binary() flags (with a warning).
+  bool skip_binary = true;
+};
+
+struct WalkResult {
+  std::vector<InputFile> files;       // sorted by relative path (byte order), each inode once
+  std::vector<std::string> warnings;  // one line each: "PATH: skipped: why"
+};
+
+// Lists the regular files under `root`, following symlinks. Each directory (by device and inode) is
+// walked once, which ends symlink loops; the real tree is walked before any symlinked directory, so
+// a symlink into the tree adds nothing. A file reached under several names (symlinks, hard links)
+// is listed once, preferring a name with no symlink on the way, then the smallest relative path.
+// Dangling symlinks, FIFOs, sockets, devices, unreadable files and directories, and binaries are
+// skipped with a warning. Throws IoError only if `root` itself is missing or not a directory.
+WalkResult walk_files(const std::string& root, const WalkOptions& options = {});
+
+// True if `path` is `dir` or lies below it, comparing resolved paths (symlinks, "." and ".."); a
+// part that does not exist yet is taken literally. For the CLI to refuse an input directory inside
+// the output directory, where an output could overwrite an input file not yet read.
+bool path_is_within(const std::string& path, const std::string& dir);
+
+// NUL bytes in the first 8 KiB, or more than 30% of those bytes being invalid UTF-8 or control
+// characters other than \t \n \v \f \r \b ESC (Latin-1 text stays well under that). Empty = text.
+// Throws IoError if the file cannot be opened or read.
+bool is_probably_binary(const std::string& path);
+
+// Resume: dst is done iff it exists as a regular file (outputs are only ever created complete, by
+// rename). Missing -> false; a directory or other non-file there, or a failing stat -> IoError.
+bool output_is_complete(const std::string& dst);
+
+}  // namespace cli

@@ -1,0 +1,186 @@
+#include "cli/line_reader.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+#include "cli/io_error.h"
+
+namespace cli {
+
+std::string_view line_ending_chars(LineEnding ending) {
+  switch (ending) {
+    case LineEnding::kLf:
+      return "\n";
+    case LineEnding::kCrLf:
+      return "\r\n";
+    case LineEnding::kNone:
+      break;
+  }
+  return "";
+}
+
+LineReader::LineReader(Source source, std::string name, LineReaderOptions options)
+    : source_(source), name_(std::move(name)), options_(options) {
+  if (options_.buffer_size == 0) throw std::invalid_argument("LineReader: buffer_size must be > 0");
+  buffer_.resize(options_.buffer_size);
+}
+
+LineReader::LineReader(int fd, std::string name, LineReaderOptions options)
+    : LineReader(Source::kFd, std::move(name), options) {
+  fd_ = fd;
+}
+
+LineReader::LineReader(std::FILE* file, std::string name, LineReaderOptions options)
+    : LineReader(Source::kFile, std::move(name), options) {
+  file_ = file;
+}
+
+LineReader LineReader::open(const std::string& path, LineReaderOptions options) {
+  if (path == "-") return LineReader(STDIN_FILENO, "<stdin>", options);
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) throw_io_error(path, "cannot open for reading", errno);
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) throw_io_error(path, "cannot stat", errno);
+  if (S_ISDIR(st.st_mode)) throw IoError(printable_path(path) + ": is a directory, not a text file");
+  LineReader reader(fd.get(), path, options);
+  reader.owned_fd_ = std::move(fd);
+  return reader;
+}
+
+LineReader LineReader::from_string(std::string data, std::string name, LineReaderOptions options) {
+  LineReader reader(Source::kMemory, std::move(name), options);
+  reader.memory_ = std::move(data);
+  return reader;
+}
+
+std::size_t LineReader::read_some(char* dst, std::size_t size) {
+  switch (source_) {
+    case Source::kMemory: {
+      std::size_t n = std::min(size, memory_.size() - memory_pos_);
+      std::memcpy(dst, memory_.data() + memory_pos_, n);
+      memory_pos_ += n;
+      return n;
+    }
+    case Source::kFile: {
+      // Stop after a newline so an interactive FILE* stream does not wait for a full buffer.
+      std::size_t n = 0;
+      while (n < size) {
+        int c = getc(file_);
+        if (c == EOF) {
+          if (std::ferror(file_)) throw_io_error(name_, "read failed", errno ? errno : EIO);
+          break;
+        }
+        dst[n++] = static_cast<char>(c);
+        if (c == '\n') break;
+      }
+      return n;
+    }
+    case Source::kFd:
+      break;
+  }
+  for (;;) {
+    ssize_t n = ::read(fd_, dst, size);
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {  // inherited non-blocking stdin: wait for data
+      pollfd pfd{fd_, POLLIN, 0};
+      ::poll(&pfd, 1, -1);
+      continue;
+    }
+    throw_io_error(name_, "read failed", errno);
+  }
+}
+
+bool LineReader::fill() {
+  if (eof_) return false;
+  std::size_t n = read_some(buffer_.data(), buffer_.size());
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  pos_ = 0;
+  end_ = n;
+  return true;
+}
+
+void LineReader::throw_too_long() const {
+  throw IoError(printable_path(name_) + ": line " + std::to_string(lines_read_ + 1) +
+                " is longer than the maximum of " + std::to_string(options_.max_line_bytes) + " bytes");
+}
+
+void LineReader::emit(std::string_view raw, LineEnding ending, Line& line) {
+  if (raw.size() > options_.max_line_bytes) throw_too_long();
+  if (lines_read_ == 0 && options_.strip_bom && raw.substr(0, 3) == "\xEF\xBB\xBF") {
+    raw.remove_prefix(3);
+    had_bom_ = true;
+  }
+  line.text = sanitize_utf8(raw);
+  line.ending = ending;
+  ++lines_read_;
+}
+
+bool LineReader::next(Line& line) {
+  partial_.clear();
+  for (;;) {
+    if (pos_ == end_ && !fill()) {
+      if (partial_.empty()) return false;
+      emit(partial_, LineEnding::kNone, line);
+      return true;
+    }
+    const char* start = buffer_.data() + pos_;
+    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end_ - pos_));
+    std::size_t len = newline ? static_cast<std::size_t>(newline - start) : end_ - pos_;
+    // +1: the CR of a CRLF is still in the bytes here and does not count against the limit.
+    if (partial_.size() + len > options_.max_line_bytes + 1) throw_too_long();
+    if (!newline) {
+      partial_.append(start, len);
+      pos_ = end_;
+      continue;
+    }
+    pos_ += len + 1;
+    std::string_view raw(start, len);  // common case: the whole line is inside this chunk
+    if (!partial_.empty()) raw = partial_.append(start, len);
+    LineEnding ending = LineEnding::kLf;
+    if (!raw.empty() && raw.back() == '\r') {
+      raw.remove_suffix(1);
+      ending = LineEnding::kCrLf;
+    }
+    emit(raw, ending, line);
+    // A past giant line should not pin its memory for the rest of the input.
+    if (partial_.capacity() > (std::size_t{1} << 20)) std::string().swap(partial_);
+    return true;
+  }
+}
+
+bool LineReader::next_line_ready() {
+  if (eof_ || source_ != Source::kFd) return true;  // memory never blocks; FILE* buffers are opaque
+  if (std::memchr(buffer_.data() + pos_, '\n', end_ - pos_) != nullptr) return true;
+  pollfd pfd{fd_, POLLIN, 0};
+  while (::poll(&pfd, 1, 0) < 0) {
+    if (errno != EINTR) return true;  // let read() report the problem
+  }
+  return pfd.revents != 0;  // data, end of file (POLLHUP) or an error read() will report
+}
+
+std::vector<Line> LineReader::next_batch(std::size_t max_lines, std::size_t max_bytes) {
+  if (max_lines == 0) throw std::invalid_argument("LineReader::next_batch: max_lines must be >= 1");
+  std::vector<Line> batch;
+  std::size_t bytes = 0;
+  Line line;
+  while (batch.size() < max_lines && bytes < max_bytes &&
+         (batch.empty() || !options_.stop_batch_when_idle || next_line_ready()) && next(line)) {
+    bytes += line.text.size();
+    batch.push_back(std::move(line));
+  }
+  return batch;
+}
+
+}  // namespace cli

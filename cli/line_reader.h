@@ -1,0 +1,101 @@
+// Streaming line reader for the CLI input: bounded memory, exact line endings, valid UTF-8 out.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/unique_fd.h"
+#include "cli/utf8.h"  // sanitize_utf8(), exposed here for reuse and fuzzing
+
+namespace cli {
+
+// How a line ended in the input; writers reproduce it byte for byte.
+// A CR not directly followed by LF is content, not an ending (old Mac files are one long line).
+enum class LineEnding : std::uint8_t {
+  kNone,  // last line of the input, no newline after it
+  kLf,    // "\n"
+  kCrLf,  // "\r\n"
+};
+
+std::string_view line_ending_chars(LineEnding ending);
+
+struct Line {
+  std::string text;  // sanitize_utf8() of the bytes, ending removed
+  LineEnding ending = LineEnding::kNone;
+};
+
+struct LineReaderOptions {
+  std::size_t buffer_size = 64 * 1024;                 // bytes per read(); tests use tiny values
+  std::size_t max_line_bytes = std::size_t{64} << 20;  // longer lines throw IoError (ending not counted)
+  bool strip_bom = true;                               // drop a UTF-8 BOM at the very start (see had_bom())
+  // next_batch() returns early, with the lines it has, rather than block on an fd with no data ready:
+  // a client that writes one line and waits for its translation must not deadlock. Regular files
+  // are always ready, so their batches do not depend on timing; pipes and terminals may.
+  bool stop_batch_when_idle = true;
+};
+
+// Reads lines one at a time. Memory is the buffer plus the current line, never the whole input.
+// Not thread-safe. Movable, not copyable.
+class LineReader {
+ public:
+  // Reads a descriptor it does not own (e.g. 0). Blocking reads return per chunk, so interactive
+  // stdin yields each line as soon as it is typed.
+  LineReader(int fd, std::string name, LineReaderOptions options = {});
+  // Reads a FILE* it does not own, via getc so that data already buffered in it is not lost.
+  LineReader(std::FILE* file, std::string name, LineReaderOptions options = {});
+  // Opens and owns `path`; "-" means stdin (fd 0). Throws IoError (missing, unreadable, directory).
+  static LineReader open(const std::string& path, LineReaderOptions options = {});
+  // Reads from a copy of `data` (tests, fuzzing), in buffer_size chunks like a file.
+  static LineReader from_string(std::string data, std::string name = "<memory>",
+                                LineReaderOptions options = {});
+
+  LineReader(LineReader&&) = default;
+  LineReader& operator=(LineReader&&) = default;
+
+  // Next line into `line`; false (line untouched) at end of input. Empty input gives no lines; a
+  // final newline does not start an extra empty line. Throws IoError on read errors and on a line
+  // longer than max_line_bytes (after which the reader must not be used again).
+  bool next(Line& line);
+
+  // Up to `max_lines` next lines (>= 1), stopping early once the lines hold >= `max_bytes` of text,
+  // or when no more input has arrived yet (stop_batch_when_idle): it waits for the first line only.
+  // Empty result = end of input. On an exception the lines already read for this batch are lost.
+  std::vector<Line> next_batch(std::size_t max_lines, std::size_t max_bytes = SIZE_MAX);
+
+  const std::string& name() const { return name_; }
+  std::uint64_t lines_read() const { return lines_read_; }
+  // True if the input started with a UTF-8 BOM that was stripped; a writer that wants to keep the
+  // file byte-identical in shape writes one back.
+  bool had_bom() const { return had_bom_; }
+
+ private:
+  enum class Source { kFd, kFile, kMemory };
+  LineReader(Source source, std::string name, LineReaderOptions options);
+  bool fill();             // next chunk into buffer_; false at end of input
+  bool next_line_ready();  // next() would not block
+  std::size_t read_some(char* dst, std::size_t size);
+  void emit(std::string_view raw, LineEnding ending, Line& line);
+  [[noreturn]] void throw_too_long() const;
+
+  Source source_;
+  std::string name_;
+  LineReaderOptions options_;
+  UniqueFd owned_fd_;  // set when we opened the file ourselves
+  int fd_ = -1;
+  std::FILE* file_ = nullptr;
+  std::string memory_;
+  std::size_t memory_pos_ = 0;
+
+  std::vector<char> buffer_;
+  std::size_t pos_ = 0, end_ = 0;  // unread bytes are buffer_[pos_, end_)
+  bool eof_ = false;
+  std::string partial_;  // bytes of a line that spans chunks
+  std::uint64_t lines_read_ = 0;
+  bool had_bom_ = false;
+};
+
+}  // namespace cli

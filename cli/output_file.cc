@@ -1,0 +1,190 @@
+#include "cli/output_file.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <stdexcept>
+#include <utility>
+
+#include "cli/io_error.h"
+
+namespace cli {
+namespace {
+
+constexpr std::size_t kStdoutAutoFlush = std::size_t{1} << 20;
+// Keeps ".NAME.tmp.PID.K" under NAME_MAX (255) even for a 255-byte NAME.
+constexpr std::size_t kMaxTempBase = 200;
+
+// Splits "a/b/c.txt" into "a/b" and "c.txt"; "c.txt" into "" and "c.txt"; "/c" into "/" and "c".
+std::pair<std::string, std::string> split_path(const std::string& path) {
+  std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return {"", path};
+  return {slash == 0 ? "/" : path.substr(0, slash), path.substr(slash + 1)};
+}
+
+void fsync_dir(const std::string& dir, const std::string& final_path) {
+  UniqueFd fd(::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd.valid()) throw_io_error(final_path, "cannot open directory to sync it", errno);
+  // Some filesystems cannot sync directories (EINVAL); the rename itself has happened.
+  if (::fsync(fd.get()) != 0 && errno != EINVAL)
+    throw_io_error(final_path, "fsync of directory failed", errno);
+}
+
+}  // namespace
+
+void append_line(std::string& out, std::string_view text, LineEnding ending) {
+  std::size_t start = out.size();
+  out.append(text);
+  for (std::size_t i = start; i < out.size(); ++i) {
+    if (out[i] == '\n') out[i] = ' ';
+  }
+  out.append(line_ending_chars(ending));
+}
+
+int write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n > 0) {
+      data.remove_prefix(static_cast<std::size_t>(n));
+    } else if (n == 0) {
+      return EIO;  // no progress and no error: do not spin
+    } else if (errno == EINTR) {
+      continue;
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      pollfd pfd{fd, POLLOUT, 0};
+      ::poll(&pfd, 1, -1);
+    } else {
+      return errno;
+    }
+  }
+  return 0;
+}
+
+// ---- AtomicOutputFile ----
+
+AtomicOutputFile::AtomicOutputFile(std::string path, std::size_t buffer_size)
+    : path_(std::move(path)), buffer_size_(buffer_size == 0 ? 1 : buffer_size) {
+  auto [dir, base] = split_path(path_);
+  if (base.empty() || base == "." || base == "..") {
+    throw IoError(printable_path(path_) + ": not a file name");
+  }
+  std::string prefix = (dir.empty()  ? ""
+                        : dir == "/" ? "/"
+                                     : dir + "/") +
+                       "." + base.substr(0, kMaxTempBase) + ".tmp." + std::to_string(::getpid());
+  // O_EXCL: never adopt a file someone else is writing; a stale one just makes us pick another name.
+  for (int attempt = 0; !fd_.valid(); ++attempt) {
+    temp_path_ = attempt == 0 ? prefix : prefix + "." + std::to_string(attempt);
+    fd_.reset(::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+    if (!fd_.valid() && (errno != EEXIST || attempt >= 1000)) {
+      int err = errno;
+      temp_path_.clear();  // nothing of ours to remove
+      throw_io_error(path_, "cannot create temporary file in " + (dir.empty() ? "." : dir), err);
+    }
+  }
+  buffer_.reserve(buffer_size_);
+}
+
+AtomicOutputFile::~AtomicOutputFile() {
+  if (committed_) return;
+  fd_.reset();
+  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+}
+
+void AtomicOutputFile::fail(std::string_view what, int err) {
+  failed_ = true;
+  buffer_.clear();
+  throw_io_error(path_, what, err);
+}
+
+void AtomicOutputFile::flush_buffer() {
+  if (buffer_.empty()) return;
+  int err = write_all(fd_.get(), buffer_);
+  buffer_.clear();
+  if (err != 0) fail("write failed", err);
+}
+
+void AtomicOutputFile::write(std::string_view data) {
+  if (committed_) throw std::logic_error("AtomicOutputFile::write after commit: " + path_);
+  if (failed_) throw IoError(printable_path(path_) + ": write after an earlier write error");
+  buffer_.append(data);
+  if (buffer_.size() >= buffer_size_) flush_buffer();
+}
+
+void AtomicOutputFile::write_line(std::string_view text, LineEnding ending) {
+  if (committed_) throw std::logic_error("AtomicOutputFile::write_line after commit: " + path_);
+  if (failed_) throw IoError(printable_path(path_) + ": write after an earlier write error");
+  append_line(buffer_, text, ending);
+  if (buffer_.size() >= buffer_size_) flush_buffer();
+}
+
+void AtomicOutputFile::commit() {
+  if (committed_) throw std::logic_error("AtomicOutputFile::commit twice: " + path_);
+  if (failed_) throw IoError(printable_path(path_) + ": not committed: an earlier write failed");
+  flush_buffer();
+  if (::fsync(fd_.get()) != 0) fail("fsync failed", errno);
+  if (int err = fd_.close_checked(); err != 0) fail("close failed", err);
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    fail("cannot rename " + printable_path(temp_path_) + " into place", errno);
+  }
+  committed_ = true;
+  fsync_dir(split_path(path_).first, path_);
+}
+
+// ---- StdoutWriter ----
+
+StdoutWriter::StdoutWriter(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+
+StdoutWriter::~StdoutWriter() {
+  if (!broken_ && !buffer_.empty()) write_all(fd_, buffer_);
+}
+
+void StdoutWriter::write(std::string_view data) {
+  if (broken_) throw BrokenPipe(printable_path(name_) + ": broken pipe (the reader went away)");
+  buffer_.append(data);
+  if (buffer_.size() >= kStdoutAutoFlush) flush();
+}
+
+void StdoutWriter::write_line(std::string_view text, LineEnding ending) {
+  if (broken_) throw BrokenPipe(printable_path(name_) + ": broken pipe (the reader went away)");
+  append_line(buffer_, text, ending);
+  if (buffer_.size() >= kStdoutAutoFlush) flush();
+}
+
+void StdoutWriter::flush() {
+  if (broken_) throw BrokenPipe(printable_path(name_) + ": broken pipe (the reader went away)");
+  if (buffer_.empty()) return;
+  int err = write_all(fd_, buffer_);
+  buffer_.clear();
+  if (err == EPIPE) {
+    broken_ = true;
+    throw BrokenPipe(printable_path(name_) + ": broken pipe (the reader went away)");
+  }
+  if (err != 0) throw_io_error(name_, "write failed", err);
+}
+
+void ignore_sigpipe() { std::signal(SIGPIPE, SIG_IGN); }
+
+void ensure_parent_dir(const std::string& path) {
+  std::string dir = split_path(path).first;
+  if (dir.empty() || dir == "/") return;
+  // Create each prefix in turn; EEXIST is fine only if it really is a directory.
+  for (std::size_t pos = 1; pos <= dir.size(); ++pos) {
+    if (pos != dir.size() && dir[pos] != '/') continue;
+    std::string prefix = dir.substr(0, pos);
+    if (::mkdir(prefix.c_str(), 0777) == 0) continue;
+    int err = errno;
+    struct stat st;
+    if (err == EEXIST && ::stat(prefix.c_str(), &st) == 0) {
+      if (S_ISDIR(st.st_mode)) continue;
+      throw IoError(printable_path(prefix) + ": exists and is not a directory");
+    }
+    throw_io_error(prefix, "cannot create directory", err);
+  }
+}
+
+}  // namespace cli

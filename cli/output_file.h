@@ -1,0 +1,85 @@
+// Output sinks: an all-or-nothing file (temp file + rename) and a stdout writer that knows EPIPE.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "cli/line_reader.h"  // LineEnding
+#include "cli/unique_fd.h"
+
+namespace cli {
+
+// Writes `text` then `ending`, with any '\n' inside `text` replaced by a space: one input line must
+// stay exactly one output line, whatever a model emits.
+void append_line(std::string& out, std::string_view text, LineEnding ending);
+
+// A file that appears under its final name complete or not at all. Data goes to ".NAME.tmp.PID"
+// (".NAME.tmp.PID.K" if taken) in the same directory; commit() fsyncs it and renames it onto NAME
+// (replacing an existing file), then fsyncs the directory. Destroyed uncommitted (error, exception),
+// it removes the temp file. A crash or SIGKILL can leave a stale temp file behind; it is never read
+// as output. New files get mode 0666 & ~umask. Errors throw IoError naming the final path.
+class AtomicOutputFile {
+ public:
+  // Creates the temp file now, so an unwritable directory fails before any work is done.
+  explicit AtomicOutputFile(std::string path, std::size_t buffer_size = 64 * 1024);
+  ~AtomicOutputFile();
+  AtomicOutputFile(const AtomicOutputFile&) = delete;
+  AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
+
+  void write(std::string_view data);
+  void write_line(std::string_view text, LineEnding ending);
+  // After a failed write, commit() refuses (the data is incomplete) and the temp file is removed.
+  void commit();
+
+  const std::string& path() const { return path_; }
+  const std::string& temp_path() const { return temp_path_; }
+  bool committed() const { return committed_; }
+
+ private:
+  void flush_buffer();
+  [[noreturn]] void fail(std::string_view what, int err);
+
+  std::string path_;
+  std::string temp_path_;
+  UniqueFd fd_;
+  std::string buffer_;
+  std::size_t buffer_size_;
+  bool committed_ = false;
+  bool failed_ = false;
+};
+
+// Buffered writer over stdout (or any fd). Call flush() after each batch so downstream sees results
+// promptly; the buffer also flushes itself past 1 MiB. A write failing with EPIPE throws BrokenPipe
+// (and so do all later calls); other failures (ENOSPC from /dev/full, EIO) throw IoError.
+class StdoutWriter {
+ public:
+  explicit StdoutWriter(int fd = 1, std::string name = "<stdout>");
+  // Best-effort flush with errors ignored: call flush() yourself to learn about them.
+  ~StdoutWriter();
+  StdoutWriter(const StdoutWriter&) = delete;
+  StdoutWriter& operator=(const StdoutWriter&) = delete;
+
+  void write(std::string_view data);
+  void write_line(std::string_view text, LineEnding ending);
+  void flush();
+
+ private:
+  int fd_;
+  std::string name_;
+  std::string buffer_;
+  bool broken_ = false;
+};
+
+// main calls this first: SIGPIPE would kill the process before StdoutWriter can see EPIPE.
+void ignore_sigpipe();
+
+// mkdir -p of the directory part of `path` (mode 0777 & ~umask). Throws IoError naming the
+// directory that could not be created, or a component that exists but is not a directory.
+void ensure_parent_dir(const std::string& path);
+
+// Writes all of `data`, retrying on EINTR, partial writes and EAGAIN (non-blocking fds).
+// Returns 0 or the errno of the failure; the caller decides which exception that is.
+int write_all(int fd, std::string_view data);
+
+}  // namespace cli

@@ -1,0 +1,37 @@
+// UTF-8 validation and repair. Input text may be anything; everything past the reader is valid UTF-8.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace cli {
+
+inline constexpr std::string_view kReplacementChar = "\xEF\xBF\xBD";  // U+FFFD
+
+// One decoding step at the start of a non-empty byte range.
+struct Utf8Step {
+  std::size_t length;  // bytes consumed: the character, or the maximal subpart replaced by one U+FFFD
+  bool valid;          // a well-formed character (Unicode Table 3-7)
+  bool truncated;      // invalid only because the range ended inside a possibly valid sequence
+};
+
+// Decodes one character per Unicode "maximal subpart" practice: an ill-formed prefix of a valid
+// sequence is one error; a byte that can start no sequence (80..C1, F5..FF) is one error on its own.
+// Overlongs (C0, C1, E0 80..9F, F0 80..8F), surrogates (ED A0..BF) and > U+10FFFF (F4 90.., F5..)
+// are thereby invalid. Requires n >= 1.
+Utf8Step utf8_step(const unsigned char* p, std::size_t n);
+
+bool is_valid_utf8(std::string_view s);
+
+// Bytes belonging to ill-formed sequences. A sequence cut off by the end of `s` is not counted
+// when `ignore_truncated_tail` (for samples taken from the start of a longer file).
+std::size_t count_invalid_utf8_bytes(std::string_view s, bool ignore_truncated_tail);
+
+// Valid UTF-8 out of any bytes: each maximal ill-formed subpart becomes one U+FFFD, and each NUL
+// byte becomes U+FFFD too (NUL is valid UTF-8 but breaks C strings and tokenizers; U+FFFD rather
+// than a space so damaged input stays visible in the output and is never silently re-tokenized).
+// Everything else, including CR and other control characters, is kept as is.
+std::string sanitize_utf8(std::string_view s);
+
+}  // namespace cli

@@ -1,0 +1,263 @@
+// cli::walk_files, is_probably_binary, sharding and resume checks.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/file_walker.h"
+#include "cli/io_error.h"
+#include "cli/shard.h"
+#include "core/error.h"
+#include "tests/unit/cli_temp_dir.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> relatives(const cli::WalkResult& result) {
+  std::vector<std::string> out;
+  for (const auto& f : result.files) out.push_back(f.relative);
+  return out;
+}
+
+bool any_warning(const cli::WalkResult& result, const std::string& needle) {
+  for (const auto& w : result.warnings) {
+    if (w.find(needle) != std::string::npos) return true;
+  }
+  return false;
+}
+
+using Names = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("file_walker: nested folders in sorted relative-path order", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  dir.write("z.txt", "z\n");
+  dir.write("b/d/e.txt", "e\n");
+  dir.write("b/c.txt", "c\n");
+  dir.write("a.txt", "a\n");
+  dir.write("a-c", "x\n");
+  dir.write("a/b", "x\n");
+  dir.write("empty.txt", "");
+  fs::create_directories(dir / "b/empty_dir");
+  auto result = cli::walk_files(dir.path());
+  CHECK(relatives(result) == Names{"a-c", "a.txt", "a/b", "b/c.txt", "b/d/e.txt", "empty.txt", "z.txt"});
+  CHECK(result.warnings.empty());
+  CHECK(result.files[3].path == dir / "b/c.txt");
+  CHECK(result.files[3].size == 2);
+  // A trailing slash on the root changes nothing.
+  CHECK(relatives(cli::walk_files(dir.path() + "/")) == relatives(result));
+  CHECK(cli::walk_files(dir.path() + "/").files[0].path == dir / "a-c");
+}
+
+TEST_CASE("file_walker: glob on basename or relative path", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  dir.write("a.txt", "a\n");
+  dir.write("a.md", "a\n");
+  dir.write("docs/b.txt", "b\n");
+  dir.write("docs/deep/c.txt", "c\n");
+  cli::WalkOptions options;
+  options.glob = "*.txt";
+  CHECK(relatives(cli::walk_files(dir.path(), options)) == Names{"a.txt", "docs/b.txt", "docs/deep/c.txt"});
+  options.glob = "docs/*.txt";
+  CHECK(relatives(cli::walk_files(dir.path(), options)) == Names{"docs/b.txt"});
+  options.glob = "docs/*/*";
+  CHECK(relatives(cli::walk_files(dir.path(), options)) == Names{"docs/deep/c.txt"});
+  options.glob = "*.none";
+  CHECK(cli::walk_files(dir.path(), options).files.empty());
+}
+
+TEST_CASE("file_walker: the output directory inside the input is skipped", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  dir.write("in.txt", "a\n");
+  dir.write("out/in.txt", "translated\n");
+  dir.write("out/sub/x.txt", "translated\n");
+  cli::WalkOptions options;
+  options.exclude_dir = dir.path() + "/./out/";  // any spelling of it
+  CHECK(relatives(cli::walk_files(dir.path(), options)) == Names{"in.txt"});
+  options.exclude_dir = dir / "not-yet-created";
+  CHECK(relatives(cli::walk_files(dir.path(), options)).size() == 3);
+}
+
+TEST_CASE("file_walker: symlink loops end and duplicates are listed once", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  dir.write("real/f.txt", "f\n");
+  dir.write("real/g.txt", "g\n");
+  fs::create_directory_symlink("..", dir / "real/up");         // loop back to the root
+  fs::create_directory_symlink(dir.path(), dir / "real/abs");  // same, absolute
+  fs::create_directory_symlink("real", dir / "alias");         // sorts before "real"
+  fs::create_symlink("real/f.txt", dir / "f-link.txt");        // same file again
+  fs::create_hard_link(dir / "real/g.txt", dir / "real/g-hard.txt");
+  fs::create_symlink("self", dir / "self");  // a symlink pointing at itself
+  auto result = cli::walk_files(dir.path());
+  // The real names win over symlinks; the hard link pair keeps its smaller relative path.
+  CHECK(relatives(result) == Names{"real/f.txt", "real/g-hard.txt"});
+  CHECK(any_warning(result, dir / "self: skipped: symlink loop"));
+  CHECK(result.warnings.size() == 1);
+
+  // Files reached only through a symlinked directory are listed under the symlink's name.
+  cli_test::TempDir outside;
+  outside.write("o.txt", "o\n");
+  fs::create_directory_symlink(outside.path(), dir / "ext");
+  CHECK(relatives(cli::walk_files(dir.path())) == Names{"ext/o.txt", "real/f.txt", "real/g-hard.txt"});
+}
+
+TEST_CASE("file_walker: dangling links, FIFOs and binaries are skipped with warnings", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  dir.write("good.txt", "hello\n");
+  dir.write("latin1.txt",
+            "caf\xE9 cr\xE8me br\xFBl\xE9"
+            "e, na\xEFve fa\xE7"
+            "ade\n");
+  dir.write("nul.bin", std::string("ab\0cd", 5));
+  fs::create_symlink("nowhere", dir / "dangling.txt");
+  REQUIRE(::mkfifo((dir / "fifo.txt").c_str(), 0644) == 0);  // opening it would block forever
+  auto result = cli::walk_files(dir.path());
+  CHECK(relatives(result) == Names{"good.txt", "latin1.txt"});
+  CHECK(any_warning(result, dir / "dangling.txt: skipped: dangling symlink"));
+  CHECK(any_warning(result, dir / "fifo.txt: skipped: not a regular file"));
+  CHECK(any_warning(result, dir / "nul.bin: skipped: looks like a binary file"));
+  CHECK(result.warnings.size() == 3);
+
+  cli::WalkOptions keep_binary;
+  keep_binary.skip_binary = false;
+  CHECK(relatives(cli::walk_files(dir.path(), keep_binary)) == Names{"good.txt", "latin1.txt", "nul.bin"});
+}
+
+TEST_CASE("file_walker: unreadable entries are reported (non-root only)", "[cli][file_walker]") {
+  if (::geteuid() == 0) return;  // root reads everything; the FIFO/dangling cases cover the warning path
+  cli_test::TempDir dir;
+  dir.write("ok.txt", "x\n");
+  dir.write("secret.txt", "x\n");
+  dir.write("closed/inner.txt", "x\n");
+  ::chmod((dir / "secret.txt").c_str(), 0);
+  ::chmod((dir / "closed").c_str(), 0);
+  auto result = cli::walk_files(dir.path());
+  ::chmod((dir / "closed").c_str(), 0755);
+  CHECK(relatives(result) == Names{"ok.txt"});
+  CHECK(any_warning(result, dir / "secret.txt: skipped: cannot open: Permission denied"));
+  CHECK(any_warning(result, dir / "closed: skipped: cannot open directory: Permission denied"));
+}
+
+TEST_CASE("file_walker: a bad root is an error", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  CHECK_THROWS_WITH(cli::walk_files(dir / "missing"),
+                    dir / "missing: cannot read input directory: No such file or directory");
+  dir.write("file.txt", "x");
+  CHECK_THROWS_WITH(cli::walk_files(dir / "file.txt"), dir / "file.txt: not a directory");
+}
+
+TEST_CASE("is_probably_binary", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  std::mt19937 rng(7);
+  std::string noise(8192, '\0');
+  for (char& c : noise) c = static_cast<char>(1 + rng() % 255);  // random, but without NUL
+  std::string utf8_text;
+  while (utf8_text.size() < 20000)
+    utf8_text +=
+        "Gr\xC3\xBC\xC3\x9F"
+        "e \xE2\x80\x94 \xE4\xBD\xA0\xE5\xA5\xBD\n";
+  CHECK_FALSE(cli::is_probably_binary(dir.write("empty", "")));
+  CHECK_FALSE(cli::is_probably_binary(dir.write("utf8", utf8_text)));  // 8 KiB cut mid-character is fine
+  CHECK_FALSE(cli::is_probably_binary(dir.write("tabs", "a\tb\r\n\x1b[1mbold\x1b[0m\f\n")));
+  CHECK(cli::is_probably_binary(dir.write("nul", std::string("text\0", 5))));
+  CHECK(cli::is_probably_binary(dir.write("noise", noise)));
+  CHECK(cli::is_probably_binary(dir.write("utf16", std::string("h\0i\0\n\0", 6))));
+  CHECK_THROWS_WITH(cli::is_probably_binary(dir / "missing"),
+                    Catch::StartsWith(dir / "missing: cannot open"));
+}
+
+TEST_CASE("shard: every file in exactly one shard, stable under additions", "[cli][shard]") {
+  std::vector<cli::InputFile> files;
+  for (int i = 0; i < 200; ++i)
+    files.push_back({"/in/" + std::to_string(i), "dir/file" + std::to_string(i) + ".txt"});
+  for (int n = 1; n <= 5; ++n) {
+    CAPTURE(n);
+    std::map<std::string, int> owner;
+    for (int i = 0; i < n; ++i) {
+      auto part = cli::shard(files, i, n);
+      CHECK(part.size() > 0);
+      for (const auto& f : part) {
+        CHECK(owner.emplace(f.relative, i).second);  // never in two shards
+        CHECK(cli::shard_of(f.relative, n) == i);
+      }
+    }
+    CHECK(owner.size() == files.size());  // and never in none
+    // Adding files moves none of the existing ones.
+    auto more = files;
+    more.push_back({"/in/new", "aaa-new.txt"});
+    for (int i = 0; i < n; ++i) {
+      for (const auto& f : cli::shard(more, i, n)) {
+        if (f.relative != "aaa-new.txt") CHECK(owner.at(f.relative) == i);
+      }
+    }
+  }
+  CHECK(cli::shard(files, 0, 1).size() == files.size());
+  CHECK_THROWS_AS(cli::shard(files, 2, 2), std::invalid_argument);
+  // Pinned values: other tools reproducing the split must agree.
+  CHECK(cli::shard_of("a.txt", 4) == 1);
+  CHECK(cli::shard_of("docs/b.txt", 7) == 1);
+  CHECK(cli::shard_of("", 3) == 0);
+}
+
+TEST_CASE("parse_shard", "[cli][shard]") {
+  CHECK(cli::parse_shard("0/1").index == 0);
+  CHECK(cli::parse_shard("0/1").count == 1);
+  CHECK(cli::parse_shard("3/4").index == 3);
+  CHECK(cli::parse_shard("3/4").count == 4);
+  CHECK(cli::parse_shard("007/10").index == 7);
+  for (const char* bad : {"", "1", "/", "4/4", "5/4", "-1/4", "0/0", "a/b", "1/2/3", " 1/2", "1/2 ", "+1/2",
+                          "1/", "/2", "9999999999/2", "0x1/2"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(cli::parse_shard(bad), core::UsageError);
+  }
+  CHECK_THROWS_WITH(
+      cli::parse_shard("4/4"),
+      "--shard '4/4': i must be less than n (shards are numbered from 0) (expected i/n with 0 <= i "
+      "< n, e.g. 0/4)");
+}
+
+TEST_CASE("output_is_complete", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  CHECK_FALSE(cli::output_is_complete(dir / "out.txt"));
+  dir.write(".out.txt.tmp.123", "partial");  // a crashed run's temp file is not output
+  CHECK_FALSE(cli::output_is_complete(dir / "out.txt"));
+  dir.write("out.txt", "");
+  CHECK(cli::output_is_complete(dir / "out.txt"));  // empty input, empty output: done
+  CHECK_FALSE(cli::output_is_complete(dir / "missing/out.txt"));
+  fs::create_directory(dir / "d");
+  CHECK_THROWS_WITH(cli::output_is_complete(dir / "d"),
+                    dir / "d: output path exists but is not a regular file");
+  CHECK_THROWS_AS(cli::output_is_complete(dir / "out.txt/x"), cli::IoError);  // ENOTDIR
+}
+
+TEST_CASE("file_walker: output dir equal to the input dir is a usage error", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  dir.write("a.txt", "a\n");
+  cli::WalkOptions options;
+  options.exclude_dir = dir.path() + "/.";
+  CHECK_THROWS_AS(cli::walk_files(dir.path(), options), core::UsageError);
+}
+
+TEST_CASE("path_is_within", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  fs::create_directories(dir / "in/sub");
+  fs::create_directory_symlink(dir / "in", dir / "link");
+  CHECK(cli::path_is_within(dir / "in", dir / "in"));
+  CHECK(cli::path_is_within(dir / "in/sub", dir / "in"));
+  CHECK(cli::path_is_within(dir / "link/sub", dir / "in"));  // through a symlink
+  CHECK(cli::path_is_within(dir / "in/sub/../sub/", dir / "link/"));
+  CHECK(cli::path_is_within(dir / "in/new/deeper", dir / "in"));  // not created yet
+  CHECK(cli::path_is_within(dir / "in/new/..", dir / "in"));
+  CHECK_FALSE(cli::path_is_within(dir / "in", dir / "in/sub"));
+  CHECK_FALSE(cli::path_is_within(dir / "in2", dir / "in"));  // a prefix is not a parent
+  CHECK_FALSE(cli::path_is_within(dir / "in/new/../..", dir / "in"));
+  CHECK(cli::path_is_within(dir / "anything", "/"));
+}
