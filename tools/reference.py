@@ -460,6 +460,22 @@ def top_candidates(flat, n):
     return [p[0] for p in pairs], [p[1] for p in pairs]
 
 
+def top_candidates_rows(cand, n):
+    """top_candidates for every row of cand [S, C] at once (fast path: one topk for all sentences); a row
+    whose n-th value ties with an unselected one is redone exactly."""
+    n = min(n, cand.shape[1])
+    vals, idx = torch.topk(cand, n, dim=1)
+    ties = ((cand >= vals[:, -1:]).sum(dim=1) > n).tolist()
+    out = []
+    for r, (iv, vv) in enumerate(zip(idx.tolist(), vals.tolist())):
+        if ties[r]:
+            out.append(top_candidates(cand[r], n))
+        else:
+            pairs = sorted(zip(iv, vv), key=lambda p: (-p[1], p[0]))
+            out.append(([p[0] for p in pairs], [p[1] for p in pairs]))
+    return out
+
+
 def beam_search(decoder, max_lengths, opts):
     """Hugging Face beam search (num_beams K, early_stopping False), one start beam per sentence.
 
@@ -478,6 +494,7 @@ def beam_search(decoder, max_lengths, opts):
     row_tokens = [[] for _ in range(n)]             # generated ids so far
     cum = torch.zeros(n, dtype=torch.float32)       # running scores
     feed = [opts.start_id] * n
+    nb = 1                                          # rows per active sentence
     t = 0
     while row_sent:
         logits = decoder.step(feed, row_sent, t)
@@ -487,11 +504,11 @@ def beam_search(decoder, max_lengths, opts):
         cand = cum[:, None] + lp                    # [R, V] float32
         cur_len = t + 1
         new_src, new_tokens, new_cum, new_sent = [], [], [], []
-        r0 = 0
-        while r0 < len(row_sent):
-            s = row_sent[r0]
-            nb = row_sent.count(s)
-            idx, vals = top_candidates(cand[r0:r0 + nb].reshape(-1), 2 * k)
+        sents = row_sent[::nb]                      # every active sentence has nb rows (1 at t=0, else K)
+        tops = top_candidates_rows(cand.view(len(sents), nb * vocab), 2 * k)
+        for j, s in enumerate(sents):
+            r0 = j * nb
+            idx, vals = tops[j]
             mine = []                               # (src row, tokens, cum)
             for rank, (i, v) in enumerate(zip(idx, vals)):
                 beam, tok = divmod(i, vocab)
@@ -503,6 +520,7 @@ def beam_search(decoder, max_lengths, opts):
                 if len(mine) == k:
                     break
             done = finished[s].is_done(max(vals), cur_len)
+            assert len(mine) == k or done, "fewer than K continuing candidates (vocabulary too small?)"
             if not done and cur_len >= max_lengths[s]:
                 for _, toks, v in mine:             # HF finalize: running beams join (never when -inf)
                     if math.isfinite(v):
@@ -516,12 +534,12 @@ def beam_search(decoder, max_lengths, opts):
                     new_tokens.append(toks)
                     new_cum.append(v)
                     new_sent.append(s)
-            r0 += nb
         if new_src:
             decoder.select_rows(new_src)
         row_sent, row_tokens = new_sent, new_tokens
         cum = torch.tensor(new_cum, dtype=torch.float32)
         feed = [toks[-1] for toks in new_tokens]
+        nb = k
         t += 1
     return results
 
