@@ -1,0 +1,279 @@
+// Beam search with Hugging Face's rules (BeamSearchScorer / BeamHypotheses, early_stopping=False).
+// See docs/search.md for the exact semantics this must keep.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/search_internal.h"
+
+namespace core {
+namespace search_detail {
+namespace {
+
+// One expansion of a sentence's beams: `index` = beam * vocab_size + token, beams local to the sentence.
+struct Candidate {
+  float cum_logprob;
+  int index;
+};
+
+// Rank order: higher score first, ties broken by lower flattened index (a stable top-k).
+bool ranks_before(const Candidate& a, const Candidate& b) {
+  return a.cum_logprob > b.cum_logprob || (a.cum_logprob == b.cum_logprob && a.index < b.index);
+}
+
+// Fills `top` with the best `k` of cum_logprobs[beam] + logprobs[beam][token], best first.
+// A bounded heap whose front is the worst kept candidate; `top` must have capacity k. Candidates come in
+// increasing index order, so once the heap is full one that merely ties the worst ranks after it: a single
+// float comparison rejects almost everything.
+void select_top(const float* logprobs, const float* cum_logprobs, int n_beams, int vocab_size, int k,
+                std::vector<Candidate>& top) {
+  top.clear();
+  float worst_kept = 0.0f;  // valid once the heap is full
+  for (int beam = 0; beam < n_beams; ++beam) {
+    const float* row = logprobs + static_cast<size_t>(beam) * vocab_size;
+    const float cum_logprob = cum_logprobs[beam];
+    for (int token = 0; token < vocab_size; ++token) {
+      const float value = cum_logprob + row[token];
+      if (static_cast<int>(top.size()) < k) {
+        top.push_back({value, beam * vocab_size + token});
+        std::push_heap(top.begin(), top.end(), ranks_before);
+        worst_kept = top.front().cum_logprob;
+      } else if (value > worst_kept) {
+        std::pop_heap(top.begin(), top.end(), ranks_before);
+        top.back() = {value, beam * vocab_size + token};
+        std::push_heap(top.begin(), top.end(), ranks_before);
+        worst_kept = top.front().cum_logprob;
+      }
+    }
+  }
+  std::sort_heap(top.begin(), top.end(), ranks_before);
+}
+
+// Token history as a shared tree: each running beam points at its last token's node.
+struct TraceNode {
+  int parent;  // -1: the token follows the start token
+  int32_t token;
+};
+
+struct Finished {
+  int last_node;  // last generated token before EOS, -1 for the empty output
+  double score;
+};
+
+// Per-sentence state; its rows are [first_row, first_row + n_rows) of the current batch.
+struct SentenceState {
+  int first_row = 0;
+  int n_rows = 0;
+  std::vector<Finished> finished;  // insertion order, at most beam_size (HF BeamHypotheses)
+  double worst_score = 1e9;        // HF's initial value; only meaningful once `finished` is full
+
+  // HF BeamHypotheses.add: keep the best beam_size; when over, drop the worst (earliest on ties).
+  void add(const Finished& hypothesis, int beam_size) {
+    const int size = static_cast<int>(finished.size());
+    if (size >= beam_size && !(hypothesis.score > worst_score)) return;
+    finished.push_back(hypothesis);
+    if (size + 1 <= beam_size) {
+      worst_score = std::min(hypothesis.score, worst_score);
+      return;
+    }
+    auto worst = std::min_element(finished.begin(), finished.end(),
+                                  [](const Finished& a, const Finished& b) { return a.score < b.score; });
+    finished.erase(worst);
+    worst_score =
+        std::min_element(finished.begin(), finished.end(), [](const Finished& a, const Finished& b) {
+          return a.score < b.score;
+        })->score;
+  }
+};
+
+std::vector<int32_t> trace_tokens(const std::vector<TraceNode>& nodes, int last_node) {
+  std::vector<int32_t> tokens;
+  for (int node = last_node; node >= 0; node = nodes[node].parent) tokens.push_back(nodes[node].token);
+  std::reverse(tokens.begin(), tokens.end());
+  return tokens;
+}
+
+// Best n_best finished hypotheses, best first, earlier-finished first on ties. -inf scores are dropped:
+// they contain a banned or forced-out token (only possible when a beam had no finite candidate left).
+std::vector<Hypothesis> best_hypotheses(std::vector<Finished>& finished, const std::vector<TraceNode>& nodes,
+                                        int n_best) {
+  std::stable_sort(finished.begin(), finished.end(),
+                   [](const Finished& a, const Finished& b) { return a.score > b.score; });
+  std::vector<Hypothesis> result;
+  for (const Finished& f : finished) {
+    if (static_cast<int>(result.size()) == n_best || !(f.score > -std::numeric_limits<double>::infinity()))
+      break;
+    result.push_back(Hypothesis{trace_tokens(nodes, f.last_node), static_cast<float>(f.score)});
+  }
+  return result;
+}
+
+// Rows of the next step, built while walking the current one (swapped in afterwards).
+struct Rows {
+  std::vector<int> sentence;
+  std::vector<int> node;
+  std::vector<float> cum_logprob;
+  std::vector<int32_t> token;   // decoder input
+  std::vector<int> source_row;  // row of the previous step it continues
+
+  void reserve(size_t n) {
+    sentence.reserve(n);
+    node.reserve(n);
+    cum_logprob.reserve(n);
+    token.reserve(n);
+    source_row.reserve(n);
+  }
+  void clear() { resize(0); }
+  void resize(size_t n) {  // only ever shrinks, so never allocates
+    sentence.resize(n);
+    node.resize(n);
+    cum_logprob.resize(n);
+    token.resize(n);
+    source_row.resize(n);
+  }
+};
+
+// The search state of one batch; run() is the whole search.
+class BeamSearch {
+ public:
+  BeamSearch(DecoderStep& decoder, const std::vector<int>& max_lengths, const SearchOptions& options)
+      : decoder_(decoder),
+        max_lengths_(max_lengths),
+        options_(options),
+        beam_size_(options.beam_size),
+        vocab_size_(decoder.vocab_size()),
+        log_probs_(vocab_size_, options),
+        sentences_(max_lengths.size()) {
+    // Everything the step loop touches is sized here, once.
+    const int n_sentences = static_cast<int>(max_lengths.size());
+    const size_t max_rows = static_cast<size_t>(n_sentences) * beam_size_;
+    rows_.reserve(max_rows);
+    next_.reserve(max_rows);
+    live_.reserve(n_sentences);
+    next_live_.reserve(n_sentences);
+    size_t max_nodes = 0;
+    for (int length : max_lengths) max_nodes += static_cast<size_t>(length) * beam_size_;
+    nodes_.reserve(max_nodes);
+    top_.reserve(2 * beam_size_);
+    logits_.resize(max_rows * vocab_size_);
+
+    // One row per sentence to start: with HF's K copies scored [0, -1e9, ...], the first step's top 2K
+    // all come from copy 0 anyway (given vocab_size >= 2K), so expanding after the first step is the same.
+    for (int s = 0; s < n_sentences; ++s) {
+      sentences_[s].first_row = s;
+      sentences_[s].n_rows = 1;
+      sentences_[s].finished.reserve(beam_size_ + 1);
+      live_.push_back(s);
+      rows_.sentence.push_back(s);
+      rows_.node.push_back(-1);
+      rows_.cum_logprob.push_back(0.0f);
+      rows_.token.push_back(options.start_id);
+    }
+  }
+
+  std::vector<std::vector<Hypothesis>> run() {
+    decoder_.start(static_cast<int>(sentences_.size()));
+    for (int position = 0; !live_.empty(); ++position) {
+      decoder_.step(rows_.token, rows_.sentence, position, logits_.data());
+      next_.clear();
+      next_live_.clear();
+      for (int s : live_) {
+        if (advance(s, position + 1)) next_live_.push_back(s);
+      }
+      std::swap(live_, next_live_);
+      if (live_.empty()) break;
+      bool identity = next_.source_row.size() == rows_.sentence.size();
+      for (size_t i = 0; identity && i < next_.source_row.size(); ++i) {
+        identity = next_.source_row[i] == static_cast<int>(i);
+      }
+      if (!identity) decoder_.select_rows(next_.source_row);
+      std::swap(rows_, next_);
+    }
+    std::vector<std::vector<Hypothesis>> results(sentences_.size());
+    for (size_t s = 0; s < sentences_.size(); ++s) {
+      results[s] = best_hypotheses(sentences_[s].finished, nodes_, options_.n_best);
+    }
+    return results;
+  }
+
+ private:
+  // One step of sentence `s`, whose candidates have `generated_length` tokens (the new one included):
+  // finishes EOS candidates, appends its next rows to `next_`. Returns whether it is still searching.
+  bool advance(int s, int generated_length) {
+    SentenceState& state = sentences_[s];
+    const bool last_step = generated_length >= max_lengths_[s];
+    float* logits = logits_.data() + static_cast<size_t>(state.first_row) * vocab_size_;
+    for (int beam = 0; beam < state.n_rows; ++beam) {
+      log_probs_.apply(logits + static_cast<size_t>(beam) * vocab_size_, last_step);
+    }
+    const int k = std::min(2 * beam_size_, state.n_rows * vocab_size_);
+    select_top(logits, &rows_.cum_logprob[state.first_row], state.n_rows, vocab_size_, k, top_);
+
+    const size_t next_first = next_.sentence.size();
+    for (int rank = 0; rank < k; ++rank) {
+      const Candidate& c = top_[rank];
+      const int source_row = state.first_row + c.index / vocab_size_;
+      const int32_t token = c.index % vocab_size_;
+      if (token == options_.eos_id) {
+        // HF ignores an EOS ranked beyond the beam: K running beams are better right now.
+        if (rank < beam_size_)
+          state.add({rows_.node[source_row], score(c.cum_logprob, generated_length)}, beam_size_);
+        continue;
+      }
+      nodes_.push_back({rows_.node[source_row], token});
+      next_.sentence.push_back(s);
+      next_.node.push_back(static_cast<int>(nodes_.size()) - 1);
+      next_.cum_logprob.push_back(c.cum_logprob);
+      next_.token.push_back(token);
+      next_.source_row.push_back(source_row);
+      if (static_cast<int>(next_.sentence.size() - next_first) == beam_size_) break;
+    }
+
+    // HF is_done: this step's best candidate, normalised now, cannot beat the worst kept hypothesis.
+    bool done = static_cast<int>(state.finished.size()) == beam_size_ &&
+                state.worst_score >= score(top_[0].cum_logprob, generated_length);
+    // With vocab_size < 2K every candidate may have been an EOS: nothing left to extend.
+    if (next_.sentence.size() == next_first) done = true;
+    if (!done && last_step) {
+      // HF finalize: running beams compete too, scored as if EOS followed (only -inf ones exist here).
+      for (size_t i = next_first; i < next_.sentence.size(); ++i) {
+        state.add({next_.node[i], score(next_.cum_logprob[i], generated_length + 1)}, beam_size_);
+      }
+      done = true;
+    }
+    if (done) {
+      next_.resize(next_first);  // drop its rows from the batch
+      return false;
+    }
+    state.first_row = static_cast<int>(next_first);
+    state.n_rows = static_cast<int>(next_.sentence.size() - next_first);
+    return true;
+  }
+
+  double score(float cum_logprob, int length) const {
+    return normalized_score(cum_logprob, length, options_.length_penalty);
+  }
+
+  DecoderStep& decoder_;
+  const std::vector<int>& max_lengths_;
+  const SearchOptions& options_;
+  const int beam_size_;
+  const int vocab_size_;
+  const LogProbs log_probs_;
+  std::vector<SentenceState> sentences_;
+  std::vector<int> live_, next_live_;  // sentences still searching, in order
+  Rows rows_, next_;                   // this step's rows and the next step's
+  std::vector<TraceNode> nodes_;
+  std::vector<Candidate> top_;
+  std::vector<float> logits_;
+};
+
+}  // namespace
+
+std::vector<std::vector<Hypothesis>> beam_search(DecoderStep& decoder, const std::vector<int>& max_lengths,
+                                                 const SearchOptions& options) {
+  return BeamSearch(decoder, max_lengths, options).run();
+}
+
+}  // namespace search_detail
+}  // namespace core
