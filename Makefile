@@ -8,7 +8,7 @@ DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepi
        nlohmann-json3-dev catch2 zlib1g-dev libzip-dev
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 
-.PHONY: all build test test-asan deps deps-tools install fixtures model bench fuzz format clean
+.PHONY: all build test test-asan deps deps-tools install fixtures model bench fuzz fuzz-smoke format clean
 
 all: build
 
@@ -42,3 +42,13 @@ format:
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz
+
+# libFuzzer targets (clang, ASan + UBSan); FUZZ_SECONDS per target.
+FUZZ_SECONDS ?= 600
+fuzz:
+	cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DNMT_FUZZ=ON -DNMT_TESTS=OFF
+	cmake --build build-fuzz -j $(JOBS)
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECONDS=30

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/file_walker.h"
+#include "core/error.h"
 #include "cli/io_error.h"
 #include "cli/output_file.h"
 #include "cli/progress.h"
@@ -23,6 +24,10 @@ struct FileSink {
 int run_directory_mode(const models::Translator& translator, const TranslateCommandOptions& o) {
   const ShardSpec spec = parse_shard(o.shard);
   ensure_parent_dir(o.output_dir + "/.");
+  if (path_is_within(o.input_dir, o.output_dir)) {
+    // Outputs could overwrite inputs not yet read. (The reverse, output inside input, is fine: it is skipped.)
+    throw core::UsageError("--input-dir " + o.input_dir + " lies inside --output-dir " + o.output_dir);
+  }
   WalkOptions walk;
   walk.glob = o.glob;
   walk.exclude_dir = o.output_dir;
@@ -48,10 +53,10 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
       ensure_parent_dir(dst);
       AtomicOutputFile out(dst);
       FileSink sink{out};
-      uint64_t lines = 0;
-      translate_lines(translator, reader, sink, o, &lines);
+      TranslateStats stats;
+      translate_lines(translator, reader, sink, o, &stats);
       out.commit();
-      progress.add_lines(lines);
+      progress.add_lines(stats.lines);
       ++translated;
     } catch (const core::Error& e) {
       failures.push_back(e.what());

@@ -1,11 +1,15 @@
 #include "cli/translate_command.h"
 
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "cli/directory_mode.h"
 #include "cli/model_path.h"
 #include "cli/output_file.h"
 #include "core/error.h"
+#include "core/gemm.h"
 #include "core/threads.h"
 
 namespace cli {
@@ -18,6 +22,19 @@ struct FileSink {
   void write_line(std::string_view text, LineEnding ending) { file.write_line(text, ending); }
   void flush() {}
 };
+
+void print_stats(const TranslateStats& s, std::chrono::duration<double> load, std::chrono::duration<double> run) {
+  const core::GemmStats g = core::gemm_stats();
+  const nlohmann::json j = {{"load_s", load.count()},
+                            {"translate_s", run.count()},
+                            {"sentences", s.lines},
+                            {"target_tokens", s.target_tokens},
+                            {"tokens_per_s", s.target_tokens / std::max(run.count(), 1e-9)},
+                            {"gemm_gflop", g.flops / 1e9},
+                            {"gemm_s", g.seconds},
+                            {"threads", core::num_threads()}};
+  std::cerr << j.dump() << "\n";
+}
 
 }  // namespace
 
@@ -57,6 +74,8 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   cmd->add_flag("--scores", o.scores, "Prefix each translation with its score and a tab");
+  cmd->add_flag("--stats", o.stats,
+                "At the end, print timings and counts as one JSON line on stderr (for benchmarks)");
   cmd->add_option("--target-lang", o.translate.target_lang,
                   "Target language tag for multilingual models (prepends >>LANG<<)");
   cmd->add_option("--input-dir", o.input_dir, "Translate every text file under this directory (recursively)");
@@ -90,20 +109,25 @@ int run_translate(const TranslateCommandOptions& options) {
 
   // Open the input before loading the model, so a typo fails fast.
   LineReader reader = o.input_dir.empty() ? LineReader::open(o.input) : LineReader::from_string("");
+  const auto start = std::chrono::steady_clock::now();
   models::Translator translator(o.model_dir);
   o.translate = translator.resolve(o.translate);  // validate flags against the model before any output
+  const auto loaded = std::chrono::steady_clock::now();
 
   if (!o.input_dir.empty()) return run_directory_mode(translator, o);
+  core::set_gemm_profiling(o.stats);
+  TranslateStats stats;
   if (o.output == "-") {
     StdoutWriter out;
-    translate_lines(translator, reader, out, o);
+    translate_lines(translator, reader, out, o, &stats);
     out.flush();
   } else {
     AtomicOutputFile file(o.output);
     FileSink sink{file};
-    translate_lines(translator, reader, sink, o);
+    translate_lines(translator, reader, sink, o, &stats);
     file.commit();
   }
+  if (o.stats) print_stats(stats, loaded - start, std::chrono::steady_clock::now() - loaded);
   return 0;
 }
 

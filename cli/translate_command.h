@@ -19,6 +19,7 @@ struct TranslateCommandOptions {
   std::string shard = "0/1";
   bool overwrite = false;
   bool scores = false;
+  bool stats = false;  // print a JSON line of timings and counts on stderr at the end
   int threads = 0;  // 0: all cores
   models::TranslateOptions translate;
 };
@@ -26,11 +27,16 @@ struct TranslateCommandOptions {
 CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& options);
 int run_translate(const TranslateCommandOptions& options);
 
+struct TranslateStats {
+  uint64_t lines = 0;
+  uint64_t target_tokens = 0;  // pieces generated for the best hypotheses, EOS excluded
+};
+
 // Translates every line of `reader` into `write_line(text, ending)`, window by window, calling
 // `flush()` after each window. One output line per input line (n-best: n lines), in input order.
 template <class Sink>
 void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
-                     const TranslateCommandOptions& options, uint64_t* lines_done = nullptr);
+                     const TranslateCommandOptions& options, TranslateStats* stats = nullptr);
 
 }  // namespace cli
 

@@ -16,7 +16,7 @@ inline std::string format_score(float score) {
 
 template <class Sink>
 void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
-                     const TranslateCommandOptions& options, uint64_t* lines_done) {
+                     const TranslateCommandOptions& options, TranslateStats* stats) {
   const models::TranslateOptions& o = options.translate;
   uint64_t line_number = 0;
   for (;;) {
@@ -43,7 +43,10 @@ void translate_lines(const models::Translator& translator, LineReader& reader, S
       }
     }
     sink.flush();
-    if (lines_done) *lines_done += window.size();
+    if (stats) {
+      stats->lines += window.size();
+      for (const models::Translation& t : out) stats->target_tokens += t.ids[0].size();
+    }
   }
 }
 

@@ -11,4 +11,12 @@ void gemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const fl
 // y[rows, out] = x[rows, in] * W^T + bias, W stored [out, in] (PyTorch Linear layout). bias may be null.
 void linear(const float* x, int rows, int in, const float* weight, const float* bias, int out, float* y);
 
+// Optional accounting for benchmarks: total GEMM flops (2mnk) and seconds spent inside gemm().
+struct GemmStats {
+  double flops = 0;
+  double seconds = 0;
+};
+void set_gemm_profiling(bool enabled);
+GemmStats gemm_stats();
+
 }  // namespace core

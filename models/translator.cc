@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "core/threads.h"
 #include "models/decoder_state.h"
 #include "models/long_input.h"
 #include "models/model_error.h"
@@ -97,7 +98,10 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(const std::
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
   std::vector<std::vector<core::Hypothesis>> results(sources.size());
-  for (size_t begin = 0; begin < order.size(); begin += o.batch_size) {
+  const int n_batches = static_cast<int>((order.size() + o.batch_size - 1) / o.batch_size);
+  // Batches are independent: spread them over the threads (each batch writes its own results).
+  core::parallel_for(n_batches, [&](int b) {
+    const size_t begin = static_cast<size_t>(b) * o.batch_size;
     const size_t end = std::min(order.size(), begin + o.batch_size);
     std::vector<std::vector<int32_t>> batch;
     std::vector<int> max_lengths;
@@ -110,7 +114,7 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(const std::
     DecoderState state(*model_, encoded, static_cast<int>(batch.size()) * o.beam_size, max_steps);
     auto hyps = core::search(state, max_lengths, search);
     for (size_t i = begin; i < end; ++i) results[order[i]] = std::move(hyps[i - begin]);
-  }
+  });
   return results;
 }
 

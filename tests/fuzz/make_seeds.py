@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Seed corpora for the fuzz targets (stdlib only): a tiny valid checkpoint ("JSON\\0BLOB", CRC as
+@@@@@@@@, see fuzz_checkpoint.cc) in a few variants, and some awkward text for the line reader."""
+import json
+import os
+import struct
+import sys
+
+
+def tiny_checkpoint(dtype="f16", positions="sinusoidal-concat", tied=True):
+    d, ffn, vocab = 4, 4, 3
+    shapes = [("encoder.embed_tokens", [vocab, d])]
+    if not tied:
+        shapes.append(("output.weight", [vocab, d]))
+    for stack, attns in (("encoder", ["self_attn"]), ("decoder", ["self_attn", "cross_attn"])):
+        s = f"{stack}.layers.0"
+        for a in attns:
+            for p in ("q_proj", "k_proj", "v_proj", "out_proj"):
+                shapes += [(f"{s}.{a}.{p}.weight", [d, d]), (f"{s}.{a}.{p}.bias", [d])]
+            shapes += [(f"{s}.{a}_norm.weight", [d]), (f"{s}.{a}_norm.bias", [d])]
+        shapes += [(f"{s}.fc1.weight", [ffn, d]), (f"{s}.fc1.bias", [ffn]), (f"{s}.fc2.weight", [d, ffn]),
+                   (f"{s}.fc2.bias", [d]), (f"{s}.ffn_norm.weight", [d]), (f"{s}.ffn_norm.bias", [d])]
+    if positions == "table":
+        shapes += [("encoder.positions", [8, d]), ("decoder.positions", [8, d])]
+    item = 2 if dtype == "f16" else 4
+    blob, tensors = b"", []
+    for name, shape in shapes:
+        blob += b"\0" * (-len(blob) % 64)
+        n = 1
+        for x in shape:
+            n *= x
+        data = struct.pack(f"<{n}e" if dtype == "f16" else f"<{n}f", *([0.5] * n))
+        tensors.append({"name": name, "dtype": dtype, "shape": shape, "offset": len(blob), "nbytes": len(data)})
+        blob += data
+    meta = {
+        "format": "nmt-checkpoint", "version": 1,
+        "config": {"d_model": d, "n_heads": 2, "encoder_layers": 1, "decoder_layers": 1, "ffn_dim": ffn,
+                   "activation": "relu", "norm": "post", "final_norm": False, "layer_norm_eps": 1e-5,
+                   "positions": positions, "max_positions": 8, "scale_embedding": True,
+                   "shared_embeddings": True, "tied_output": tied, "output_bias": False,
+                   "src_vocab_size": vocab, "tgt_vocab_size": vocab},
+        "tokens": {"pad": 0, "unk": 1, "eos": 2, "decoder_start": 0},
+        "decoding": {"beam_size": 2, "length_penalty": 1.0, "max_length_a": 1.0, "max_length_b": 2,
+                     "max_length": 8, "ban_unk": False, "renormalize": True},
+        "tokenizer": {"source_spm": "s.model", "target_spm": "s.model", "source_vocab": None,
+                      "target_vocab": None, "add_eos": True},
+        "weights": {"file": "weights.bin", "size": len(blob), "crc32": "@@@@@@@@"},
+        "tensors": tensors,
+    }
+    return json.dumps(meta).encode() + b"\0" + blob
+
+
+def main(out):
+    ckpt = os.path.join(out, "fuzz_checkpoint")
+    lines = os.path.join(out, "fuzz_line_reader")
+    os.makedirs(ckpt, exist_ok=True)
+    os.makedirs(lines, exist_ok=True)
+    seeds = [tiny_checkpoint(), tiny_checkpoint("f32", "table", False), tiny_checkpoint("f16", "sinusoidal-marian")]
+    for i, s in enumerate(seeds):
+        open(os.path.join(ckpt, f"seed{i}"), "wb").write(s)
+    texts = [b"hello\nworld\n", b"a\r\nb\r\nc", b"\xff\xfe bad \xc0\xaf utf8\n\n", b"nul\0byte\n", b"\xef\xbb\xbfbom\n"]
+    for i, t in enumerate(texts):
+        open(os.path.join(lines, f"seed{i}"), "wb").write(t)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

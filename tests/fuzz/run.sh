@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs every fuzz target in BUILD_DIR for SECONDS each, from seed corpora. Fails on any finding.
+set -euo pipefail
+build=${1:?usage: run.sh BUILD_DIR SECONDS}
+seconds=${2:-600}
+here=$(cd "$(dirname "$0")" && pwd)
+corpus="$build/corpus"
+python3 "$here/make_seeds.py" "$corpus"
+for target in fuzz_checkpoint fuzz_line_reader; do
+  echo "== $target for ${seconds}s"
+  mkdir -p "$corpus/$target" "$build/findings/$target"
+  "$build/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+    -artifact_prefix="$build/findings/$target/" "$corpus/$target" 2>&1 | tail -n 12
+done
