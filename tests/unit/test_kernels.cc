@@ -127,3 +127,19 @@ TEST_CASE("half precision round trip and known values", "[kernels]") {
     REQUIRE(core::float_to_half(core::half_to_float(static_cast<uint16_t>(h))) == h);
   }
 }
+
+TEST_CASE("bulk half conversion (vectorised where the CPU can) equals the scalar one for every value",
+          "[kernels]") {
+  std::vector<uint16_t> all(65536 + 5);
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i);
+  std::vector<float> bulk(all.size());
+  core::half_to_float(all.data(), bulk.data(), all.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    const float scalar = core::half_to_float(all[i]);
+    if (std::isnan(scalar)) {
+      REQUIRE(std::isnan(bulk[i]));
+    } else {
+      REQUIRE(bulk[i] == scalar);
+    }
+  }
+}
