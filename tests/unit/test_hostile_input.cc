@@ -1,0 +1,161 @@
+// Hostile input end to end: broken text, huge lines, binaries, bad outputs, bad models, kills mid-run.
+// Every case: a clear message, the right exit code, and N lines in -> N lines out.
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "test_support.h"
+
+namespace {
+
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+std::string model() { return test::fixtures_dir() + "/opus/model"; }
+std::string nmt() { return "'" + test::nmt_binary() + "'"; }
+std::string translate(const std::string& m = model()) { return nmt() + " translate -m '" + m + "' --threads 1"; }
+
+size_t count_lines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+// A copy of the fixture model that a test may break.
+std::string copy_model(const test::TempDir& dir) {
+  const std::string dst = dir.file("model");
+  fs::copy(model(), dst);
+  return dst;
+}
+
+}  // namespace
+
+TEST_CASE("invalid UTF-8, NUL bytes and control characters never lose a line", "[hostile]") {
+  const std::string input = std::string("ok line\n\xff\xfe\xc0\xaf broken\nnul ") + '\0' + " inside\n\x01\x02\x7f\n\n";
+  const auto r = test::run(translate(), input);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(count_lines(r.out) == 5);
+}
+
+TEST_CASE("a line longer than the model's positions is split, translated whole, with a warning", "[hostile]") {
+  std::string line;
+  for (int i = 0; i < 12000; ++i) line += i % 17 == 16 ? "dog. " : i % 7 == 6 ? "house, " : "the man ";
+  const auto r = test::run(translate() + " -b 1 --max-length-a 1.0 --max-length-b 3", "short\n" + line + "\nend\n");
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(count_lines(r.out) == 3);
+  REQUIRE_THAT(r.err, Contains("warning: line 2 has"));
+  REQUIRE_THAT(r.err, Contains("pieces"));
+  // Not truncated: enough pieces to hold every token (512 positions per piece).
+  const size_t has = r.err.find(" has "), in = r.err.find(" in ", has);
+  const long tokens = std::stol(r.err.substr(has + 5)), pieces = std::stol(r.err.substr(in + 4));
+  REQUIRE(tokens > 12000);
+  REQUIRE(pieces >= (tokens + 511) / 512);
+}
+
+TEST_CASE("stdout on a full disk reports the problem and fails", "[hostile]") {
+  const auto r = test::run(translate() + " > /dev/full", "one\ntwo\n");
+  REQUIRE(r.exit_code == 1);
+  REQUIRE_THAT(r.err, Contains("No space left on device"));
+}
+
+TEST_CASE("an unwritable output file names the path and errno text, leaves nothing behind", "[hostile]") {
+  const auto r = test::run(translate() + " -o /proc/nmt-cannot-write/out.txt", "one\n");
+  REQUIRE(r.exit_code == 1);
+  REQUIRE_THAT(r.err, Contains("/proc/nmt-cannot-write/out.txt"));
+  test::TempDir dir;
+  const auto missing = test::run(translate() + " -o '" + dir.file("no/such/dir/out.txt") + "'", "one\n");
+  REQUIRE(missing.exit_code == 1);
+  REQUIRE_THAT(missing.err, Contains("no/such/dir"));
+}
+
+TEST_CASE("directory mode skips binaries, survives symlink loops, refuses input inside output", "[hostile]") {
+  test::TempDir dir;
+  const std::string src = dir.file("src"), dst = dir.file("src/out");
+  fs::create_directories(src + "/sub");
+  test::write_file(src + "/text.txt", "a sentence\n");
+  test::write_file(src + "/image.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) + std::string(100, '\0'));
+  fs::create_directory_symlink("..", src + "/sub/loop");
+  auto r = test::run(translate() + " --input-dir '" + src + "' --output-dir '" + dst + "'");
+  REQUIRE(r.exit_code == 0);
+  REQUIRE_THAT(r.err, Contains("image.png"));
+  REQUIRE(fs::exists(dst + "/text.txt"));
+  REQUIRE(!fs::exists(dst + "/image.png"));
+  // Output inside input (dst above) is fine; input inside output is refused.
+  r = test::run(translate() + " --input-dir '" + src + "/sub' --output-dir '" + src + "'");
+  REQUIRE(r.exit_code == 64);
+  REQUIRE_THAT(r.err, Contains("inside --output-dir"));
+}
+
+TEST_CASE("directory mode killed with SIGKILL and rerun finishes every file completely", "[hostile]") {
+  test::TempDir dir;
+  const std::string src = dir.file("src"), dst = dir.file("dst"), ref = dir.file("ref");
+  fs::create_directories(src);
+  std::string text;
+  for (int i = 0; i < 60; ++i) text += "the man number " + std::to_string(i) + " walks\n";
+  for (int f = 0; f < 12; ++f) test::write_file(src + "/f" + std::to_string(f) + ".txt", text);
+  const std::string args = " -b 2 --batch-size 4 --input-dir '" + src + "' --output-dir ";
+  REQUIRE(test::run(translate() + args + "'" + ref + "'").exit_code == 0);
+
+  const pid_t child = fork();
+  if (child == 0) {
+    const std::string cmd = translate() + args + "'" + dst + "' 2>/dev/null";
+    execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Kill it once it has finished a few files but not all.
+  for (int i = 0; i < 600; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (fs::exists(dst) && std::distance(fs::directory_iterator(dst), fs::directory_iterator()) >= 2) break;
+  }
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  for (const auto& e : fs::directory_iterator(dst)) {  // whatever is there under a final name is complete
+    if (e.path().filename().string()[0] != '.') {
+      REQUIRE(test::read_file(e.path()) == test::read_file(ref + "/" + e.path().filename().string()));
+    }
+  }
+  const auto r = test::run(translate() + args + "'" + dst + "'");
+  REQUIRE(r.exit_code == 0);
+  for (int f = 0; f < 12; ++f) {
+    const std::string name = "/f" + std::to_string(f) + ".txt";
+    REQUIRE(test::read_file(dst + name) == test::read_file(ref + name));
+  }
+}
+
+TEST_CASE("model problems are one-line errors naming the file, exit code 2", "[hostile]") {
+  struct Case {
+    const char* what;
+    std::function<void(const std::string&)> damage;
+    const char* expected;
+  };
+  const std::vector<Case> cases = {
+      {"truncated blob", [](const std::string& m) { fs::resize_file(m + "/weights.bin", 1000); }, "truncated"},
+      {"missing spm", [](const std::string& m) { fs::remove(m + "/source.spm"); }, "source.spm"},
+      {"json not an object", [](const std::string& m) { test::write_file(m + "/model.json", "[1,2]"); },
+       "expected a JSON object"},
+      {"vocabulary larger than the embeddings",
+       [](const std::string& m) {
+         auto j = nlohmann::json::parse(test::read_file(m + "/vocab.json"));
+         for (int i = 0; i < 400; ++i) j["extra" + std::to_string(i)] = 400 + i;
+         test::write_file(m + "/vocab.json", j.dump());
+       },
+       "exceed the embeddings"},
+      {"garbage spm", [](const std::string& m) { test::write_file(m + "/target.spm", "not a model"); },
+       "target.spm"},
+  };
+  for (const auto& c : cases) {
+    test::TempDir dir;
+    const std::string m = copy_model(dir);
+    c.damage(m);
+    const auto r = test::run(translate(m), "hello\n");
+    INFO(c.what << ": " << r.err);
+    REQUIRE(r.exit_code == 2);
+    REQUIRE_THAT(r.err, Contains(c.expected));
+    REQUIRE_THAT(r.err, Contains(m));
+    REQUIRE(count_lines(r.err) == 1);
+    REQUIRE(r.out.empty());
+  }
+}
