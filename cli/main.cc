@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/convert_command.h"
 #include "cli/exit_codes.h"
 #include "cli/info_command.h"
 #include "cli/io_error.h"
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
   CLI::App* translate_cmd = cli::add_translate_command(app, translate);
   std::string info_dir;
   CLI::App* info_cmd = cli::add_info_command(app, info_dir);
+  cli::ConvertCommandOptions convert;
+  CLI::App* convert_cmd = cli::add_convert_command(app, convert);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -31,6 +34,7 @@ int main(int argc, char** argv) {
   try {
     if (*translate_cmd) return cli::run_translate(translate);
     if (*info_cmd) return cli::run_info(info_dir);
+    if (*convert_cmd) return cli::run_convert(convert);
   } catch (const cli::BrokenPipe&) {
     return cli::kExitBrokenPipe;  // the reader is gone: nothing to say, nobody to say it to
   } catch (const core::UsageError& e) {

@@ -1,0 +1,586 @@
+#include "models/convert_hf_marian.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "models/json_fields.h"
+#include "models/model_error.h"
+#include "models/positions.h"
+#include "models/safetensors.h"
+
+namespace models {
+
+namespace fs = std::filesystem;
+
+namespace convert_detail {
+
+bool file_exists(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError(path + ": cannot open: " + std::strerror(errno));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw ModelError(path + ": read failed");
+  return ss.str();
+}
+
+void check_output_dir(const std::string& dir, const std::string& source_dir, bool force) {
+  if (dir.empty()) throw core::UsageError("convert: -o/--output is required");
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return;
+  if (!fs::is_directory(dir, ec)) throw core::UsageError("-o " + dir + ": exists and is not a directory");
+  if (fs::equivalent(dir, source_dir, ec)) {
+    throw core::UsageError("-o " + dir + ": is the source directory; write the converted model elsewhere");
+  }
+  if (!force && !fs::is_empty(dir, ec)) {
+    throw core::UsageError("-o " + dir + ": directory is not empty (use --force to replace the model in it)");
+  }
+}
+
+namespace {
+
+void write_atomically(const std::string& path, const std::string& bytes) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw core::Error(tmp + ": cannot create: " + std::strerror(errno));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) throw core::Error(tmp + ": write failed: " + std::strerror(errno));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    throw core::Error(path + ": cannot rename from " + tmp + ": " + std::strerror(errno));
+  }
+}
+
+}  // namespace
+
+void write_model(const ConvertOptions& options, const ModelDescription& description,
+                 const std::vector<NamedTensor>& tensors, DType dtype, const OutputFiles& files) {
+  const std::string& dir = options.output_dir;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw core::Error(dir + ": cannot create directory: " + ec.message());
+  // A model.json from an earlier conversion must not survive a failure of this one.
+  const std::string json_path = dir + "/model.json";
+  if (fs::exists(json_path, ec) && !fs::remove(json_path, ec)) {
+    throw core::Error(json_path + ": cannot remove: " + ec.message());
+  }
+  for (const auto& [source, name] : files.copies) {
+    std::string bytes;
+    try {
+      bytes = read_text_file(source);
+    } catch (const ModelError& e) {
+      throw core::Error(e.what());
+    }
+    write_atomically(dir + "/" + name, bytes);
+  }
+  for (const auto& [name, bytes] : files.contents) write_atomically(dir + "/" + name, bytes);
+  write_checkpoint(dir, description, tensors, dtype);
+}
+
+std::string vocab_json(const std::vector<std::pair<std::string, int32_t>>& entries) {
+  std::vector<std::pair<std::string, int32_t>> sorted = entries;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second < b.second; });
+  std::string out = "{\n";
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    out += "  " + nlohmann::json(sorted[i].first).dump() + ": " + std::to_string(sorted[i].second);
+    out += i + 1 < sorted.size() ? ",\n" : "\n";
+  }
+  return out + "}\n";
+}
+
+DType choose_dtype(ConvertDType requested, bool all_f16) {
+  switch (requested) {
+    case ConvertDType::kF32:
+      return DType::kF32;
+    case ConvertDType::kF16:
+      return DType::kF16;
+    case ConvertDType::kKeep:
+      return all_f16 ? DType::kF16 : DType::kF32;
+  }
+  return DType::kF32;
+}
+
+void check_no_nan(const std::vector<float>& values, const std::string& where, const std::string& name) {
+  for (float v : values) {
+    if (std::isnan(v)) throw ModelError(where + ": tensor '" + name + "' contains NaN");
+  }
+}
+
+ConvertReport make_report(const ModelDescription& description, const std::vector<NamedTensor>& tensors,
+                          DType dtype, std::vector<std::string> warnings) {
+  ConvertReport r;
+  r.description = description;
+  r.dtype = dtype;
+  r.tensors = tensors.size();
+  for (const auto& t : tensors) r.parameters += t.values.size();
+  r.warnings = std::move(warnings);
+  return r;
+}
+
+}  // namespace convert_detail
+
+namespace {
+
+using convert_detail::file_exists;
+using convert_detail::read_text_file;
+using nlohmann::json;
+
+json read_json(const std::string& path) {
+  const std::string text = read_text_file(path);
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    throw ModelError(path + ": not valid JSON: " + e.what());
+  }
+}
+
+bool present(const json& j, const std::string& key) {
+  return j.is_object() && j.contains(key) && !j[key].is_null();
+}
+
+// Tensors of one safetensors file, taken by name: shape-checked, NaN-checked, marked as used.
+class HfTensors {
+ public:
+  explicit HfTensors(const std::string& path) : file_(path) {}
+
+  bool has(const std::string& name) const { return file_.has(name); }
+
+  std::vector<float> take(const std::string& name, const std::vector<int64_t>& shape) {
+    if (!file_.has(name)) fail("missing tensor '" + name + "'");
+    const SafetensorsTensor& t = file_.tensor(name);
+    if (t.shape != shape) {
+      fail("tensor '" + name + "': expected shape " + shape_to_string(shape) + ", got " +
+           shape_to_string(t.shape));
+    }
+    used_.insert(name);
+    if (t.dtype != SafetensorsDType::kF16) all_f16_ = false;
+    std::vector<float> v = file_.read_f32(name);
+    convert_detail::check_no_nan(v, file_.path(), name);
+    return v;
+  }
+
+  // A tensor that must hold the same values as `primary` (tied weights stored twice).
+  void take_duplicate(const std::string& name, const std::string& primary, const std::vector<float>& values,
+                      const std::vector<int64_t>& shape) {
+    const std::vector<float> v = take(name, shape);
+    if (std::memcmp(v.data(), values.data(), v.size() * sizeof(float)) != 0) {
+      fail("tensor '" + name + "' should be tied to '" + primary + "' (same weights) but differs from it");
+    }
+  }
+
+  // Every tensor must have been used: anything else is a model variant we do not know.
+  void check_all_used() const {
+    for (const auto& t : file_.tensors()) {
+      if (!used_.count(t.name))
+        fail("unexpected tensor '" + t.name + "' (not part of a MarianMT model we can convert)");
+    }
+  }
+
+  bool all_f16() const { return all_f16_; }
+  const std::string& path() const { return file_.path(); }
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw ModelError(file_.path() + ": " + problem);
+  }
+
+ private:
+  SafetensorsFile file_;
+  std::set<std::string> used_;
+  bool all_f16_ = true;
+};
+
+// The config.json values we use, validated.
+struct HfConfig {
+  int d_model = 0, heads = 0, encoder_layers = 0, decoder_layers = 0, ffn_dim = 0;
+  core::Activation activation = core::Activation::kGelu;
+  int max_positions = 0;
+  bool scale_embedding = false, shared = true, tied = true;
+  int vocab_size = 0, decoder_vocab_size = 0;
+  int pad = 0, eos = 0, decoder_start = 0;
+};
+
+HfConfig parse_hf_config(const json& cfg, const std::string& where) {
+  JsonObject o(cfg, where, "");
+  if (present(cfg, "model_type") && o.string("model_type") != "marian") {
+    o.fail("model_type", "'" + o.string("model_type") + "' is not supported (only 'marian' models convert)");
+  }
+  if (present(cfg, "static_position_embeddings") && !o.boolean("static_position_embeddings")) {
+    o.fail("static_position_embeddings", "false (learned position embeddings) is not supported");
+  }
+  if (present(cfg, "normalize_embedding") && o.boolean("normalize_embedding")) {
+    o.fail("normalize_embedding", "true (a LayerNorm after the embeddings) is not supported");
+  }
+  HfConfig c;
+  c.d_model = static_cast<int>(o.integer("d_model", 2, 1 << 16));
+  c.encoder_layers = static_cast<int>(o.integer("encoder_layers", 1, 1024));
+  c.decoder_layers = static_cast<int>(o.integer("decoder_layers", 1, 1024));
+  const int enc_heads = static_cast<int>(o.integer("encoder_attention_heads", 1, c.d_model));
+  const int dec_heads = static_cast<int>(o.integer("decoder_attention_heads", 1, c.d_model));
+  if (enc_heads != dec_heads) {
+    o.fail("decoder_attention_heads", std::to_string(dec_heads) + " differs from encoder_attention_heads " +
+                                          std::to_string(enc_heads) + " (nmt models have one head count)");
+  }
+  c.heads = enc_heads;
+  if (c.d_model % c.heads != 0) o.fail("encoder_attention_heads", "must divide d_model");
+  if (c.d_model % 2 != 0) o.fail("d_model", "must be even (sinusoidal positions)");
+  const int enc_ffn = static_cast<int>(o.integer("encoder_ffn_dim", 1, 1 << 20));
+  const int dec_ffn = static_cast<int>(o.integer("decoder_ffn_dim", 1, 1 << 20));
+  if (enc_ffn != dec_ffn) {
+    o.fail("decoder_ffn_dim", std::to_string(dec_ffn) + " differs from encoder_ffn_dim " +
+                                  std::to_string(enc_ffn) + " (nmt models have one FFN size)");
+  }
+  c.ffn_dim = enc_ffn;
+  const std::string act = present(cfg, "activation_function") ? o.string("activation_function") : "gelu";
+  if (act == "swish" || act == "silu") {
+    c.activation = core::Activation::kSwish;
+  } else if (act == "gelu") {
+    c.activation = core::Activation::kGelu;
+  } else if (act == "relu") {
+    c.activation = core::Activation::kRelu;
+  } else {
+    o.fail("activation_function", "'" + act + "' is not supported (swish, silu, gelu, relu)");
+  }
+  c.max_positions = present(cfg, "max_position_embeddings")
+                        ? static_cast<int>(o.integer("max_position_embeddings", 2, 1 << 20))
+                        : 1024;
+  c.scale_embedding = present(cfg, "scale_embedding") ? o.boolean("scale_embedding") : false;
+  c.shared =
+      present(cfg, "share_encoder_decoder_embeddings") ? o.boolean("share_encoder_decoder_embeddings") : true;
+  c.tied = present(cfg, "tie_word_embeddings") ? o.boolean("tie_word_embeddings") : true;
+  c.vocab_size = static_cast<int>(o.integer("vocab_size", 2, 1 << 24));
+  c.decoder_vocab_size = present(cfg, "decoder_vocab_size")
+                             ? static_cast<int>(o.integer("decoder_vocab_size", 2, 1 << 24))
+                             : c.vocab_size;
+  if (c.shared && c.decoder_vocab_size != c.vocab_size) {
+    o.fail("decoder_vocab_size", "differs from vocab_size although share_encoder_decoder_embeddings is true");
+  }
+  c.pad = static_cast<int>(o.integer("pad_token_id", 0, c.decoder_vocab_size - 1));
+  c.eos = static_cast<int>(o.integer("eos_token_id", 0, std::min(c.vocab_size, c.decoder_vocab_size) - 1));
+  c.decoder_start = present(cfg, "decoder_start_token_id")
+                        ? static_cast<int>(o.integer("decoder_start_token_id", 0, c.decoder_vocab_size - 1))
+                        : c.pad;
+  if (c.eos == c.pad) o.fail("eos_token_id", "equals pad_token_id");
+  return c;
+}
+
+// A vocab.json: {"piece": id}, ids unique and below `size`.
+std::vector<std::pair<std::string, int32_t>> read_vocab(const std::string& path, int size) {
+  const json j = read_json(path);
+  if (!j.is_object()) throw ModelError(path + ": expected a JSON object {\"piece\": id}");
+  std::vector<std::pair<std::string, int32_t>> out;
+  std::set<int64_t> ids;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() >= size) {
+      throw ModelError(path + ": piece '" + it.key() + "': id must be an integer in [0, " +
+                       std::to_string(size) + ") (the model's vocabulary size)");
+    }
+    if (!ids.insert(it->get<int64_t>()).second) {
+      throw ModelError(path + ": id " + std::to_string(it->get<int64_t>()) + " is used twice");
+    }
+    out.emplace_back(it.key(), static_cast<int32_t>(it->get<int64_t>()));
+  }
+  return out;
+}
+
+int32_t piece_id(const std::vector<std::pair<std::string, int32_t>>& vocab, const std::string& piece) {
+  for (const auto& [p, id] : vocab) {
+    if (p == piece) return id;
+  }
+  return -1;
+}
+
+// Generation settings: generation_config.json wins over config.json, key by key.
+struct Generation {
+  const json& gen;
+  const json& cfg;
+  std::string gen_where, cfg_where;
+
+  bool has(const std::string& key) const { return present(gen, key) || present(cfg, key); }
+  JsonObject object_for(const std::string& key) const {
+    return present(gen, key) ? JsonObject(gen, gen_where, "") : JsonObject(cfg, cfg_where, "");
+  }
+  const json& value(const std::string& key) const { return present(gen, key) ? gen[key] : cfg[key]; }
+};
+
+DecodingDefaults parse_decoding(const Generation& g, const HfConfig& c, int32_t unk, bool* ban_unk,
+                                std::vector<std::string>& warnings) {
+  DecodingDefaults d;
+  d.beam_size =
+      g.has("num_beams") ? static_cast<int>(g.object_for("num_beams").integer("num_beams", 1, 128)) : 1;
+  d.length_penalty =
+      g.has("length_penalty")
+          ? static_cast<float>(g.object_for("length_penalty").number("length_penalty", -10, 10))
+          : 1.0f;
+  int max_length = c.max_positions;
+  if (g.has("max_length")) {
+    max_length = static_cast<int>(g.object_for("max_length").integer("max_length", 2, 1 << 20));
+  } else {
+    warnings.push_back("no max_length in the generation settings: using max_position_embeddings (" +
+                       std::to_string(c.max_positions) + ") instead of Hugging Face's default of 20");
+  }
+  // Hugging Face's max_length counts the decoder start token; ours counts generated tokens incl. EOS.
+  d.max_length = max_length - 1;
+  d.max_length_a = 0.0f;
+  d.max_length_b = max_length - 1;
+  d.renormalize =
+      g.has("renormalize_logits") ? g.object_for("renormalize_logits").boolean("renormalize_logits") : false;
+  *ban_unk = false;
+  if (g.has("bad_words_ids")) {
+    const json& bad = g.value("bad_words_ids");
+    if (!bad.is_array()) {
+      g.object_for("bad_words_ids").fail("bad_words_ids", "expected a list of lists of token ids");
+    }
+    for (const json& seq : bad) {
+      if (!seq.is_array())
+        g.object_for("bad_words_ids").fail("bad_words_ids", "expected a list of lists of token ids");
+      if (seq.size() == 1 && seq[0].is_number_integer()) {
+        const int64_t id = seq[0].get<int64_t>();
+        if (id == c.pad || id == c.decoder_start) continue;  // never generated anyway
+        if (id == unk) {
+          *ban_unk = true;
+          continue;
+        }
+      }
+      warnings.push_back("bad_words_ids entry " + seq.dump() +
+                         " cannot be expressed (only pad and <unk> can be banned): ignored");
+    }
+  }
+  if (g.has("forced_eos_token_id") && g.value("forced_eos_token_id") != json(c.eos)) {
+    warnings.push_back("forced_eos_token_id " + g.value("forced_eos_token_id").dump() +
+                       " is not the EOS id: nmt forces EOS itself on the last step");
+  }
+  auto unsupported = [&](const std::string& key, const json& neutral) {
+    if (g.has(key) && g.value(key) != neutral) {
+      warnings.push_back(key + " " + g.value(key).dump() + " is not supported by nmt's search: ignored");
+    }
+  };
+  unsupported("do_sample", false);
+  unsupported("early_stopping", false);
+  unsupported("no_repeat_ngram_size", 0);
+  unsupported("encoder_no_repeat_ngram_size", 0);
+  unsupported("repetition_penalty", 1.0);
+  unsupported("num_beam_groups", 1);
+  unsupported("diversity_penalty", 0.0);
+  unsupported("min_length", 0);
+  unsupported("min_new_tokens", nullptr);
+  unsupported("forced_bos_token_id", nullptr);
+  unsupported("suppress_tokens", nullptr);
+  unsupported("begin_suppress_tokens", nullptr);
+  unsupported("exponential_decay_length_penalty", nullptr);
+  return d;
+}
+
+}  // namespace
+
+ConvertReport convert_hf_marian(const std::string& src, const ConvertOptions& options) {
+  convert_detail::check_output_dir(options.output_dir, src, options.force);
+  std::error_code ec;
+  if (!fs::is_directory(src, ec)) throw ModelError(src + ": not a directory");
+  const std::string config_path = src + "/config.json";
+  if (!file_exists(config_path)) {
+    bool npz = false;
+    for (const auto& e : fs::directory_iterator(src, ec)) npz = npz || e.path().extension() == ".npz";
+    throw ModelError(
+        config_path + ": missing" +
+        (npz ? std::string(" (an .npz is there: for a native Marian release use --from marian-npz)") : ""));
+  }
+  const json cfg = read_json(config_path);
+  const HfConfig c = parse_hf_config(cfg, config_path);
+  const std::string gen_path = src + "/generation_config.json";
+  const json gen = file_exists(gen_path) ? read_json(gen_path) : json::object();
+  if (!gen.is_object()) throw ModelError(gen_path + ": expected a JSON object");
+  std::vector<std::string> warnings;
+
+  // Vocabularies and tokenizer files.
+  for (const char* f : {"source.spm", "target.spm"}) {
+    if (!file_exists(src + "/" + f)) throw ModelError(src + "/" + f + ": missing (SentencePiece model)");
+  }
+  if (!file_exists(src + "/model.safetensors")) {
+    std::string hint;
+    if (file_exists(src + "/pytorch_model.bin")) {
+      hint = " (only pytorch_model.bin is there: convert it with tools/bin_to_safetensors.py first)";
+    }
+    throw ModelError(src + "/model.safetensors: missing" + hint);
+  }
+  const std::string vocab_path = src + "/vocab.json";
+  const auto src_vocab = read_vocab(vocab_path, c.vocab_size);
+  std::vector<std::pair<std::string, int32_t>> tgt_vocab;
+  std::string tgt_vocab_path = vocab_path;
+  if (!c.shared) {
+    tgt_vocab_path = src + "/target_vocab.json";
+    tgt_vocab = read_vocab(tgt_vocab_path, c.decoder_vocab_size);
+  }
+  const auto& target_vocab = c.shared ? src_vocab : tgt_vocab;
+  const int32_t unk = piece_id(src_vocab, "<unk>");
+  if (unk < 0) throw ModelError(vocab_path + ": has no '<unk>' piece");
+  if (!c.shared && piece_id(tgt_vocab, "<unk>") >= 0 && piece_id(tgt_vocab, "<unk>") != unk) {
+    throw ModelError(tgt_vocab_path + ": '<unk>' has id " + std::to_string(piece_id(tgt_vocab, "<unk>")) +
+                     ", the source vocabulary " + std::to_string(unk) + " (nmt models have one unk id)");
+  }
+  if (unk >= c.decoder_vocab_size)
+    throw ModelError(vocab_path + ": '<unk>' id is outside the target vocabulary");
+  for (const auto* v : {&src_vocab, &target_vocab}) {
+    const int32_t eos_piece = piece_id(*v, "</s>");
+    if (eos_piece >= 0 && eos_piece != c.eos) {
+      throw ModelError((v == &src_vocab ? vocab_path : tgt_vocab_path) + ": '</s>' has id " +
+                       std::to_string(eos_piece) + " but config.json's eos_token_id is " +
+                       std::to_string(c.eos));
+    }
+  }
+
+  ModelDescription d;
+  ModelConfig& mc = d.config;
+  mc.d_model = c.d_model;
+  mc.n_heads = c.heads;
+  mc.encoder_layers = c.encoder_layers;
+  mc.decoder_layers = c.decoder_layers;
+  mc.ffn_dim = c.ffn_dim;
+  mc.activation = c.activation;
+  mc.pre_norm = false;
+  mc.final_norm = false;
+  mc.layer_norm_eps = 1e-5f;
+  mc.positions = Positions::kSinusoidalConcat;
+  mc.max_positions = c.max_positions;
+  mc.scale_embedding = c.scale_embedding;
+  mc.shared_embeddings = c.shared;
+  mc.tied_output = c.tied;
+  mc.output_bias = true;
+  mc.src_vocab_size = c.vocab_size;
+  mc.tgt_vocab_size = c.decoder_vocab_size;
+  d.tokens.pad = c.pad;
+  d.tokens.eos = c.eos;
+  d.tokens.unk = unk;
+  d.tokens.decoder_start = c.decoder_start;
+  bool ban_unk = false;
+  d.decoding = parse_decoding(Generation{gen, cfg, gen_path, config_path}, c, unk, &ban_unk, warnings);
+  d.decoding.ban_unk = ban_unk;
+  d.tokenizer.source_spm = "source.spm";
+  d.tokenizer.target_spm = "target.spm";
+  d.tokenizer.source_vocab = c.shared ? "vocab.json" : "source_vocab.json";
+  d.tokenizer.target_vocab = c.shared ? "vocab.json" : "target_vocab.json";
+  d.tokenizer.add_eos = true;
+
+  // Tensors.
+  HfTensors hf(src + "/model.safetensors");
+  std::vector<NamedTensor> out;
+  const int64_t dm = c.d_model, ffn = c.ffn_dim, vs = c.vocab_size, vt = c.decoder_vocab_size;
+  auto add = [&](const std::string& ours, const std::string& theirs, std::vector<int64_t> shape) {
+    out.push_back({ours, shape, hf.take(theirs, shape)});
+  };
+  // Tied embeddings: one of several names holds them; any other present copy must be identical.
+  auto add_tied = [&](const std::string& ours, const std::vector<std::string>& names,
+                      std::vector<int64_t> shape) {
+    std::string primary;
+    for (const auto& n : names) {
+      if (hf.has(n)) {
+        primary = n;
+        break;
+      }
+    }
+    if (primary.empty()) hf.fail("missing tensor '" + names[0] + "'");
+    out.push_back({ours, shape, hf.take(primary, shape)});
+    for (const auto& n : names) {
+      if (n != primary && hf.has(n)) hf.take_duplicate(n, primary, out.back().values, shape);
+    }
+  };
+  if (c.shared) {
+    std::vector<std::string> names = {"model.shared.weight", "model.encoder.embed_tokens.weight",
+                                      "model.decoder.embed_tokens.weight"};
+    if (c.tied) names.push_back("lm_head.weight");
+    add_tied("encoder.embed_tokens", names, {vs, dm});
+  } else {
+    add("encoder.embed_tokens", "model.encoder.embed_tokens.weight", {vs, dm});
+    std::vector<std::string> names = {"model.decoder.embed_tokens.weight"};
+    if (c.tied) names.push_back("lm_head.weight");
+    add_tied("decoder.embed_tokens", names, {vt, dm});
+  }
+  if (!c.tied) add("output.weight", "lm_head.weight", {vt, dm});
+  {
+    std::vector<float> bias = hf.take("final_logits_bias", {1, vt});
+    out.push_back({"output.bias", {vt}, std::move(bias)});
+  }
+  // Sinusoid tables, if the file carries them, must be the ones we compute (else they were trained).
+  for (const std::string name :
+       {"model.encoder.embed_positions.weight", "model.decoder.embed_positions.weight"}) {
+    if (!hf.has(name)) continue;
+    const std::vector<float> table = hf.take(name, {c.max_positions, dm});
+    const std::vector<float> expected =
+        sinusoid_table(Positions::kSinusoidalConcat, c.max_positions, c.d_model);
+    for (size_t i = 0; i < table.size(); ++i) {
+      if (std::fabs(table[i] - expected[i]) > 2e-3f) {
+        hf.fail("tensor '" + name + "' is not the sinusoidal table Marian models use (row " +
+                std::to_string(i / c.d_model) + ", column " + std::to_string(i % c.d_model) +
+                "): learned positions are not supported");
+      }
+    }
+  }
+  auto attention = [&](const std::string& ours, const std::string& theirs) {
+    for (const char* p : {"q_proj", "k_proj", "v_proj", "out_proj"}) {
+      add(ours + "." + p + ".weight", theirs + "." + p + ".weight", {dm, dm});
+      add(ours + "." + p + ".bias", theirs + "." + p + ".bias", {dm});
+    }
+  };
+  auto norm = [&](const std::string& ours, const std::string& theirs) {
+    add(ours + ".weight", theirs + ".weight", {dm});
+    add(ours + ".bias", theirs + ".bias", {dm});
+  };
+  auto feed_forward = [&](const std::string& ours, const std::string& theirs) {
+    add(ours + ".fc1.weight", theirs + ".fc1.weight", {ffn, dm});
+    add(ours + ".fc1.bias", theirs + ".fc1.bias", {ffn});
+    add(ours + ".fc2.weight", theirs + ".fc2.weight", {dm, ffn});
+    add(ours + ".fc2.bias", theirs + ".fc2.bias", {dm});
+  };
+  for (int i = 0; i < c.encoder_layers; ++i) {
+    const std::string ours = "encoder.layers." + std::to_string(i), theirs = "model." + ours;
+    attention(ours + ".self_attn", theirs + ".self_attn");
+    norm(ours + ".self_attn_norm", theirs + ".self_attn_layer_norm");
+    feed_forward(ours, theirs);
+    norm(ours + ".ffn_norm", theirs + ".final_layer_norm");
+  }
+  for (int i = 0; i < c.decoder_layers; ++i) {
+    const std::string ours = "decoder.layers." + std::to_string(i), theirs = "model." + ours;
+    attention(ours + ".self_attn", theirs + ".self_attn");
+    norm(ours + ".self_attn_norm", theirs + ".self_attn_layer_norm");
+    attention(ours + ".cross_attn", theirs + ".encoder_attn");
+    norm(ours + ".cross_attn_norm", theirs + ".encoder_attn_layer_norm");
+    feed_forward(ours, theirs);
+    norm(ours + ".ffn_norm", theirs + ".final_layer_norm");
+  }
+  hf.check_all_used();
+
+  // The description must satisfy our own parser before anything is written.
+  parse_description(description_to_json(d), config_path + " (converted)");
+  const DType dtype = convert_detail::choose_dtype(options.dtype, hf.all_f16());
+
+  convert_detail::OutputFiles files;
+  files.copies = {{src + "/source.spm", "source.spm"}, {src + "/target.spm", "target.spm"}};
+  try {
+    if (c.shared) {
+      files.contents.push_back({"vocab.json", convert_detail::vocab_json(src_vocab)});
+    } else {
+      files.contents.push_back({"source_vocab.json", convert_detail::vocab_json(src_vocab)});
+      files.contents.push_back({"target_vocab.json", convert_detail::vocab_json(tgt_vocab)});
+    }
+  } catch (const json::exception& e) {
+    throw ModelError(vocab_path + ": cannot write the vocabulary: " + e.what());
+  }
+  convert_detail::write_model(options, d, out, dtype, files);
+  return convert_detail::make_report(d, out, dtype, std::move(warnings));
+}
+
+}  // namespace models

@@ -1,0 +1,72 @@
+// `nmt convert --from hf-marian`: a Hugging Face MarianMT checkpoint (OPUS-MT) -> checkpoint format v1.
+// Also the pieces both converters share (output directory, dtype choice, writing). See docs/convert.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/checkpoint.h"
+#include "models/checkpoint_writer.h"
+#include "models/model_config.h"
+
+namespace models {
+
+enum class ConvertDType { kKeep, kF32, kF16 };  // kKeep: f16 if every source weight is f16, else f32
+
+struct ConvertOptions {
+  std::string output_dir;  // must be new or empty unless `force`
+  bool force = false;      // allow a non-empty output directory (its model files are replaced)
+  ConvertDType dtype = ConvertDType::kKeep;
+};
+
+struct ConvertReport {
+  ModelDescription description;
+  DType dtype = DType::kF32;
+  size_t tensors = 0;
+  uint64_t parameters = 0;
+  // Source settings that the checkpoint cannot express and were left out (decoding options only:
+  // anything that changes the network is refused instead).
+  std::vector<std::string> warnings;
+};
+
+// SRC_DIR holds config.json, model.safetensors, source.spm, target.spm, vocab.json (+ target_vocab.json
+// when the vocabularies are separate) and optionally generation_config.json. Throws ModelError for
+// unusable or unsupported source files, core::UsageError for a bad output directory, core::Error for
+// I/O failures while writing. A failed conversion leaves no model.json in the output directory.
+ConvertReport convert_hf_marian(const std::string& source_dir, const ConvertOptions& options);
+
+namespace convert_detail {
+
+// UsageError unless `dir` is absent, an empty directory, or (with force) any directory; refuses the
+// source directory itself.
+void check_output_dir(const std::string& dir, const std::string& source_dir, bool force);
+
+struct OutputFiles {
+  std::vector<std::pair<std::string, std::string>> copies;    // (source path, name in the model dir)
+  std::vector<std::pair<std::string, std::string>> contents;  // (name in the model dir, bytes)
+};
+
+// Creates the directory, removes a stale model.json (force), writes the tokenizer files, then
+// weights.bin and model.json (last).
+void write_model(const ConvertOptions& options, const ModelDescription& description,
+                 const std::vector<NamedTensor>& tensors, DType dtype, const OutputFiles& files);
+
+// {"piece": id, ...} in id order, one entry per line.
+std::string vocab_json(const std::vector<std::pair<std::string, int32_t>>& entries);
+
+DType choose_dtype(ConvertDType requested, bool all_source_weights_f16);
+
+bool file_exists(const std::string& path);
+std::string read_text_file(const std::string& path);  // ModelError naming the file if unreadable
+
+// Throws ModelError("WHERE: tensor 'NAME' contains NaN") if it does.
+void check_no_nan(const std::vector<float>& values, const std::string& where, const std::string& name);
+
+ConvertReport make_report(const ModelDescription& description, const std::vector<NamedTensor>& tensors,
+                          DType dtype, std::vector<std::string> warnings);
+
+}  // namespace convert_detail
+
+}  // namespace models

@@ -1,0 +1,234 @@
+#include "models/safetensors.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "core/half.h"
+#include "models/model_error.h"
+
+namespace models {
+
+namespace {
+
+constexpr uint64_t kMaxHeader = 100u << 20;  // the format's own limit (100 MB)
+
+struct DTypeInfo {
+  const char* name;
+  int itemsize;
+  bool supported;
+  SafetensorsDType dtype;
+};
+
+// Every dtype the format defines, so an unsupported one is named rather than called "unknown".
+const DTypeInfo kDTypes[] = {
+    {"F32", 4, true, SafetensorsDType::kF32},
+    {"F16", 2, true, SafetensorsDType::kF16},
+    {"BF16", 2, true, SafetensorsDType::kBF16},
+    {"F64", 8, false, {}},
+    {"I64", 8, false, {}},
+    {"U64", 8, false, {}},
+    {"I32", 4, false, {}},
+    {"U32", 4, false, {}},
+    {"I16", 2, false, {}},
+    {"U16", 2, false, {}},
+    {"I8", 1, false, {}},
+    {"U8", 1, false, {}},
+    {"BOOL", 1, false, {}},
+    {"F8_E5M2", 1, false, {}},
+    {"F8_E4M3", 1, false, {}},
+};
+
+int itemsize(SafetensorsDType d) { return d == SafetensorsDType::kF32 ? 4 : 2; }
+
+std::string shape_string(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+const char* safetensors_dtype_name(SafetensorsDType dtype) {
+  switch (dtype) {
+    case SafetensorsDType::kF32:
+      return "F32";
+    case SafetensorsDType::kF16:
+      return "F16";
+    case SafetensorsDType::kBF16:
+      return "BF16";
+  }
+  return "?";
+}
+
+void SafetensorsFile::fail(const std::string& problem) const { throw ModelError(path_ + ": " + problem); }
+
+SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    fail("not a regular file");
+  }
+  map_size_ = static_cast<uint64_t>(st.st_size);
+  if (map_size_ < 8) {
+    ::close(fd);
+    fail("file too short for a safetensors header (" + std::to_string(map_size_) + " bytes)");
+  }
+  void* p = ::mmap(nullptr, map_size_, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (p == MAP_FAILED) fail(std::string("cannot map: ") + std::strerror(errno));
+  map_ = static_cast<const uint8_t*>(p);
+  try {
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | map_[i];  // little-endian u64
+    if (n > kMaxHeader)
+      fail("header length " + std::to_string(n) + " is larger than the format's 100 MB limit");
+    if (n > map_size_ - 8) {
+      fail("header length " + std::to_string(n) + " exceeds the file (" + std::to_string(map_size_) +
+           " bytes)");
+    }
+    data_ = map_ + 8 + n;
+    parse_header(std::string(reinterpret_cast<const char*>(map_ + 8), n), map_size_ - 8 - n);
+  } catch (...) {
+    ::munmap(const_cast<uint8_t*>(map_), map_size_);
+    map_ = nullptr;
+    throw;
+  }
+}
+
+SafetensorsFile::~SafetensorsFile() {
+  if (map_) ::munmap(const_cast<uint8_t*>(map_), map_size_);
+}
+
+void SafetensorsFile::parse_header(const std::string& text, uint64_t data_size) {
+  if (text.empty() || text[0] != '{') fail("header is not a JSON object");
+  nlohmann::json header;
+  try {
+    header = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    fail(std::string("header is not valid JSON: ") + e.what());
+  }
+  if (!header.is_object()) fail("header is not a JSON object");
+  for (auto it = header.begin(); it != header.end(); ++it) {
+    const std::string& name = it.key();
+    const nlohmann::json& v = it.value();
+    if (name == "__metadata__") {
+      if (!v.is_object()) fail("__metadata__ must be an object of strings");
+      for (auto m = v.begin(); m != v.end(); ++m) {
+        if (!m->is_string()) fail("__metadata__." + m.key() + " must be a string");
+        metadata_[m.key()] = m->get<std::string>();
+      }
+      continue;
+    }
+    const std::string what = "tensor '" + name + "': ";
+    if (!v.is_object()) fail(what + "entry must be an object");
+    for (auto k = v.begin(); k != v.end(); ++k) {
+      if (k.key() != "dtype" && k.key() != "shape" && k.key() != "data_offsets") {
+        fail(what + "unknown key '" + k.key() + "'");
+      }
+    }
+    if (!v.contains("dtype") || !v["dtype"].is_string()) fail(what + "dtype missing or not a string");
+    if (!v.contains("shape") || !v["shape"].is_array()) fail(what + "shape missing or not an array");
+    if (!v.contains("data_offsets") || !v["data_offsets"].is_array() || v["data_offsets"].size() != 2) {
+      fail(what + "data_offsets must be [begin, end]");
+    }
+    SafetensorsTensor t;
+    t.name = name;
+    const std::string dtype = v["dtype"].get<std::string>();
+    const DTypeInfo* info = nullptr;
+    for (const auto& d : kDTypes) {
+      if (dtype == d.name) info = &d;
+    }
+    if (!info) fail(what + "unknown dtype '" + dtype + "'");
+    if (!info->supported) fail(what + "dtype " + dtype + " is not supported (F32, F16 or BF16 weights only)");
+    t.dtype = info->dtype;
+    uint64_t elements = 1;
+    for (const auto& d : v["shape"]) {
+      if (!d.is_number_integer() || d.get<int64_t>() < 0 || d.get<int64_t>() > (int64_t{1} << 40)) {
+        fail(what + "shape entries must be non-negative integers");
+      }
+      const uint64_t x = d.get<uint64_t>();
+      if (x != 0 && elements > (uint64_t{1} << 62) / x)
+        fail(what + "shape " + v["shape"].dump() + " is too large");
+      elements *= x;
+      t.shape.push_back(static_cast<int64_t>(x));
+    }
+    for (const auto& o : v["data_offsets"]) {
+      if (!o.is_number_unsigned()) fail(what + "data_offsets must be non-negative integers");
+    }
+    t.begin = v["data_offsets"][0].get<uint64_t>();
+    t.end = v["data_offsets"][1].get<uint64_t>();
+    if (t.begin > t.end) fail(what + "data_offsets begin > end");
+    if (t.end > data_size) {
+      fail(what + "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+           "] run past the data buffer (" + std::to_string(data_size) + " bytes)");
+    }
+    const uint64_t nbytes = elements * static_cast<uint64_t>(info->itemsize);
+    if (t.end - t.begin != nbytes) {
+      fail(what + "shape " + shape_string(t.shape) + " " + dtype + " needs " + std::to_string(nbytes) +
+           " bytes, data_offsets span " + std::to_string(t.end - t.begin));
+    }
+    index_[name] = tensors_.size();
+    tensors_.push_back(std::move(t));
+  }
+  std::vector<const SafetensorsTensor*> by_offset;
+  for (const auto& t : tensors_) {
+    if (t.end > t.begin) by_offset.push_back(&t);
+  }
+  std::sort(by_offset.begin(), by_offset.end(),
+            [](const SafetensorsTensor* a, const SafetensorsTensor* b) { return a->begin < b->begin; });
+  for (size_t i = 1; i < by_offset.size(); ++i) {
+    if (by_offset[i]->begin < by_offset[i - 1]->end) {
+      fail("tensors '" + by_offset[i - 1]->name + "' and '" + by_offset[i]->name + "' overlap");
+    }
+  }
+}
+
+const SafetensorsTensor& SafetensorsFile::tensor(const std::string& name) const {
+  auto it = index_.find(name);
+  if (it == index_.end()) fail("no tensor '" + name + "'");
+  return tensors_[it->second];
+}
+
+const uint8_t* SafetensorsFile::raw(const std::string& name, uint64_t* nbytes) const {
+  const SafetensorsTensor& t = tensor(name);
+  *nbytes = t.end - t.begin;
+  return data_ + t.begin;
+}
+
+std::vector<float> SafetensorsFile::read_f32(const std::string& name) const {
+  const SafetensorsTensor& t = tensor(name);
+  const uint8_t* src = data_ + t.begin;
+  const size_t n = static_cast<size_t>((t.end - t.begin) / itemsize(t.dtype));
+  std::vector<float> out(n);
+  switch (t.dtype) {
+    case SafetensorsDType::kF32:
+      std::memcpy(out.data(), src, n * sizeof(float));
+      break;
+    case SafetensorsDType::kF16: {
+      std::vector<uint16_t> h(n);
+      std::memcpy(h.data(), src, n * sizeof(uint16_t));
+      core::half_to_float(h.data(), out.data(), n);
+      break;
+    }
+    case SafetensorsDType::kBF16:
+      for (size_t i = 0; i < n; ++i) {
+        uint16_t b;
+        std::memcpy(&b, src + 2 * i, 2);
+        const uint32_t bits = static_cast<uint32_t>(b) << 16;
+        std::memcpy(&out[i], &bits, 4);
+      }
+      break;
+  }
+  return out;
+}
+
+}  // namespace models
