@@ -69,11 +69,13 @@ void log_softmax(float* x, int n) {
 
 float dot(const float* a, const float* b, int n) {
   float s = 0.0f;
+#pragma omp simd reduction(+ : s)
   for (int i = 0; i < n; ++i) s += a[i] * b[i];
   return s;
 }
 
 void axpy(float alpha, const float* x, float* y, int n) {
+#pragma omp simd
   for (int i = 0; i < n; ++i) y[i] += alpha * x[i];
 }
 

@@ -16,11 +16,10 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   const ModelConfig& c = model.config();
   const size_t cache = static_cast<size_t>(max_rows) * max_steps * d_;
   for (int l = 0; l < c.decoder_layers; ++l) {
-    self_k_.emplace_back(cache);
-    self_v_.emplace_back(cache);
-    self_k_spare_.emplace_back(cache);
-    self_v_spare_.emplace_back(cache);
+    self_k_.emplace_back(new float[cache]);
+    self_v_.emplace_back(new float[cache]);
   }
+  spare_.reset(new float[cache]);
   const int src_rows = static_cast<int>(encoded.memory.size() / d_);
   for (const DecoderLayerWeights& layer : model.weights().decoder) {
     cross_k_.emplace_back(static_cast<size_t>(src_rows) * d_);
@@ -33,7 +32,7 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   for (auto* b : {&x_, &normed_, &q_, &k_, &v_, &ctx_, &tmp_}) b->resize(rows_d);
   hidden_.resize(static_cast<size_t>(max_rows) * c.ffn_dim);
   const int longest = encoded.lengths.empty() ? 1 : *std::max_element(encoded.lengths.begin(), encoded.lengths.end());
-  scores_.resize(static_cast<size_t>(std::max(max_steps, longest)));
+  scores_.resize(static_cast<size_t>(c.n_heads) * std::max(max_steps, longest));
 }
 
 void DecoderState::start(int n_sentences) {
@@ -51,13 +50,13 @@ void DecoderState::select_rows(const std::vector<int>& src_rows) {
     // Gather each new row's cache from its source row into the spare buffers, then swap.
     const size_t row_stride = static_cast<size_t>(max_steps_) * d_;
     const size_t bytes = static_cast<size_t>(filled_) * d_ * sizeof(float);
-    for (size_t l = 0; l < self_k_.size(); ++l) {
-      for (int i = 0; i < n; ++i) {
-        std::memcpy(self_k_spare_[l].data() + i * row_stride, self_k_[l].data() + src_rows[i] * row_stride, bytes);
-        std::memcpy(self_v_spare_[l].data() + i * row_stride, self_v_[l].data() + src_rows[i] * row_stride, bytes);
+    for (std::vector<Buffer>* caches : {&self_k_, &self_v_}) {
+      for (Buffer& cache : *caches) {
+        for (int i = 0; i < n; ++i) {
+          std::memcpy(spare_.get() + i * row_stride, cache.get() + src_rows[i] * row_stride, bytes);
+        }
+        cache.swap(spare_);
       }
-      self_k_[l].swap(self_k_spare_[l]);
-      self_v_[l].swap(self_v_spare_[l]);
     }
   }
   n_rows_ = n;
@@ -72,12 +71,12 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
   core::linear(in, rows, d_, a.v.weight, a.v.bias, d_, v_.data());
   const size_t row_stride = static_cast<size_t>(max_steps_) * d_;
   for (int r = 0; r < rows; ++r) {
-    float* kc = self_k_[layer].data() + r * row_stride;
-    float* vc = self_v_[layer].data() + r * row_stride;
+    float* kc = self_k_[layer].get() + r * row_stride;
+    float* vc = self_v_[layer].get() + r * row_stride;
     std::memcpy(kc + static_cast<size_t>(position) * d_, k_.data() + static_cast<size_t>(r) * d_, d_ * sizeof(float));
     std::memcpy(vc + static_cast<size_t>(position) * d_, v_.data() + static_cast<size_t>(r) * d_, d_ * sizeof(float));
-    attend(q_.data() + static_cast<size_t>(r) * d_, kc, vc, 1, position + 1, d_, c.n_heads, false, scores_.data(),
-           ctx_.data() + static_cast<size_t>(r) * d_);
+    attend_one(q_.data() + static_cast<size_t>(r) * d_, kc, vc, position + 1, d_, c.n_heads, scores_.data(),
+               ctx_.data() + static_cast<size_t>(r) * d_);
   }
   core::linear(ctx_.data(), rows, d_, a.o.weight, a.o.bias, d_, result);
 }
@@ -91,8 +90,8 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
   for (int r = 0; r < rows; ++r) {
     const int s = sentence_of_row[r];
     const size_t off = static_cast<size_t>(encoded_.offsets[s]) * d_;
-    attend(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off, cross_v_[layer].data() + off, 1,
-           encoded_.lengths[s], d_, c.n_heads, false, scores_.data(), ctx_.data() + static_cast<size_t>(r) * d_);
+    attend_one(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off, cross_v_[layer].data() + off,
+               encoded_.lengths[s], d_, c.n_heads, scores_.data(), ctx_.data() + static_cast<size_t>(r) * d_);
   }
   core::linear(ctx_.data(), rows, d_, a.o.weight, a.o.bias, d_, result);
 }

@@ -3,6 +3,7 @@
 // so the decode loop allocates nothing.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "core/search.h"
@@ -33,8 +34,12 @@ class DecoderState : public core::DecoderStep {
   int n_rows_ = 0;
   int filled_ = 0;  // positions stored in the self-attention caches
 
-  // [layer] -> [max_rows, max_steps, d]; *_spare_ is the target of row reordering, then swapped in.
-  std::vector<std::vector<float>> self_k_, self_v_, self_k_spare_, self_v_spare_;
+  // Uninitialised (pages are only touched as positions fill, so RSS follows real lengths).
+  using Buffer = std::unique_ptr<float[]>;
+  // [layer] -> [max_rows, max_steps, d]. Row reordering gathers into spare_, then swaps it in: the
+  // replaced buffer becomes the spare for the next one, so one spare serves every layer.
+  std::vector<Buffer> self_k_, self_v_;
+  Buffer spare_;
   // [layer] -> [total source rows, d], packed like encoded.memory.
   std::vector<std::vector<float>> cross_k_, cross_v_;
   // Scratch [max_rows, d] / [max_rows, ffn] / [max(max_steps, longest source)].

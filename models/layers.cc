@@ -28,6 +28,22 @@ void attend(const float* q, const float* k, const float* v, int q_len, int k_len
   }
 }
 
+void attend_one(const float* q, const float* k, const float* v, int len, int d, int n_heads, float* scores,
+                float* ctx) {
+  const int dh = d / n_heads;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  for (int j = 0; j < len; ++j) {  // scores[h][j] = (q_h . k_j,h) * scale
+    const float* kj = k + static_cast<size_t>(j) * d;
+    for (int h = 0; h < n_heads; ++h) scores[h * len + j] = core::dot(q + h * dh, kj + h * dh, dh) * scale;
+  }
+  for (int h = 0; h < n_heads; ++h) core::softmax(scores + h * len, len);
+  std::memset(ctx, 0, sizeof(float) * d);
+  for (int j = 0; j < len; ++j) {  // ctx_h += p[h][j] * v_j,h
+    const float* vj = v + static_cast<size_t>(j) * d;
+    for (int h = 0; h < n_heads; ++h) core::axpy(scores[h * len + j], vj + h * dh, ctx + h * dh, dh);
+  }
+}
+
 void embed(const float* table, float scale, const int32_t* ids, int n, int d, const float* positions,
            size_t position_stride, float* out) {
   for (int i = 0; i < n; ++i) {

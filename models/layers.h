@@ -12,6 +12,11 @@ namespace models {
 void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int n_heads, bool causal,
             float* scores, float* ctx);
 
+// The decoder's per-step attention: one query row q [d] against `len` key/value rows (stride d), all
+// heads, written to ctx [d]. scores: scratch of n_heads*len floats. Streams each cached row once.
+void attend_one(const float* q, const float* k, const float* v, int len, int d, int n_heads, float* scores,
+                float* ctx);
+
 // Embeds ids: out[i] = E[ids[i]] * scale + positions[i * position_stride .. + d).
 // position_stride = d walks the table (a whole sequence), 0 repeats one position (one decoder step).
 void embed(const float* table, float scale, const int32_t* ids, int n, int d, const float* positions,
