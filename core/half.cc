@@ -3,6 +3,7 @@
 #include <cstring>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -33,6 +34,18 @@ float half_to_float(uint16_t h) {
 }
 
 #if defined(__x86_64__)
+// AVX + F16C usable: CPU flags plus the OS saving YMM state (cpuid, since clang's
+// __builtin_cpu_supports does not know "f16c").
+static bool cpu_has_avx_f16c() {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+  const bool osxsave = c & (1u << 27), avx = c & (1u << 28), f16c = c & (1u << 29);
+  if (!(osxsave && avx && f16c)) return false;
+  unsigned lo, hi;
+  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (lo & 6u) == 6u;
+}
+
 // F16C converts 8 halves per instruction: loading an f16 model is then bound by memory, not by this.
 __attribute__((target("avx,f16c"))) static void half_to_float_f16c(const uint16_t* src, float* dst, size_t n) {
   size_t i = 0;
@@ -46,7 +59,7 @@ __attribute__((target("avx,f16c"))) static void half_to_float_f16c(const uint16_
 
 void half_to_float(const uint16_t* src, float* dst, size_t n) {
 #if defined(__x86_64__)
-  static const bool has_f16c = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  static const bool has_f16c = cpu_has_avx_f16c();
   if (has_f16c) {
     half_to_float_f16c(src, dst, n);
     return;
