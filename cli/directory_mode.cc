@@ -11,16 +11,6 @@
 
 namespace cli {
 
-namespace {
-
-struct FileSink {
-  AtomicOutputFile& file;
-  void write_line(std::string_view text, LineEnding ending) { file.write_line(text, ending); }
-  void flush() {}
-};
-
-}  // namespace
-
 int run_directory_mode(const models::Translator& translator, const TranslateCommandOptions& o) {
   const ShardSpec spec = parse_shard(o.shard);
   ensure_parent_dir(o.output_dir + "/.");

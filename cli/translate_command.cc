@@ -16,13 +16,6 @@ namespace cli {
 
 namespace {
 
-// AtomicOutputFile has no per-batch flush: it is renamed into place only when complete.
-struct FileSink {
-  AtomicOutputFile& file;
-  void write_line(std::string_view text, LineEnding ending) { file.write_line(text, ending); }
-  void flush() {}
-};
-
 void print_stats(const TranslateStats& s, std::chrono::duration<double> load, std::chrono::duration<double> run) {
   const core::GemmStats g = core::gemm_stats();
   const nlohmann::json j = {{"load_s", load.count()},

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/line_reader.h"
+#include "cli/output_file.h"
 #include "models/translator.h"
 
 namespace cli {
@@ -26,6 +27,13 @@ struct TranslateCommandOptions {
 
 CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& options);
 int run_translate(const TranslateCommandOptions& options);
+
+// AtomicOutputFile as a translate_lines sink: no per-batch flush, the file appears only when complete.
+struct FileSink {
+  AtomicOutputFile& file;
+  void write_line(std::string_view text, LineEnding ending) { file.write_line(text, ending); }
+  void flush() {}
+};
 
 struct TranslateStats {
   uint64_t lines = 0;

@@ -12,8 +12,6 @@
 
 namespace models {
 
-namespace {
-
 void write_file_atomically(const std::string& path, const std::string& bytes) {
   const std::string tmp = path + ".tmp";
   {
@@ -27,8 +25,6 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
     throw core::Error(path + ": cannot rename from " + tmp + ": " + std::strerror(errno));
   }
 }
-
-}  // namespace
 
 void write_checkpoint(const std::string& dir, const ModelDescription& description,
                       const std::vector<NamedTensor>& tensors, DType dtype) {

@@ -10,6 +10,9 @@
 
 namespace models {
 
+// Writes PATH.tmp then renames it onto PATH, so PATH is either the old file or the complete new one.
+void write_file_atomically(const std::string& path, const std::string& bytes);
+
 struct NamedTensor {
   std::string name;
   std::vector<int64_t> shape;

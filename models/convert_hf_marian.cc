@@ -50,23 +50,6 @@ void check_output_dir(const std::string& dir, const std::string& source_dir, boo
   }
 }
 
-namespace {
-
-void write_atomically(const std::string& path, const std::string& bytes) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw core::Error(tmp + ": cannot create: " + std::strerror(errno));
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) throw core::Error(tmp + ": write failed: " + std::strerror(errno));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    throw core::Error(path + ": cannot rename from " + tmp + ": " + std::strerror(errno));
-  }
-}
-
-}  // namespace
 
 void write_model(const ConvertOptions& options, const ModelDescription& description,
                  const std::vector<NamedTensor>& tensors, DType dtype, const OutputFiles& files) {
@@ -86,9 +69,9 @@ void write_model(const ConvertOptions& options, const ModelDescription& descript
     } catch (const ModelError& e) {
       throw core::Error(e.what());
     }
-    write_atomically(dir + "/" + name, bytes);
+    write_file_atomically(dir + "/" + name, bytes);
   }
-  for (const auto& [name, bytes] : files.contents) write_atomically(dir + "/" + name, bytes);
+  for (const auto& [name, bytes] : files.contents) write_file_atomically(dir + "/" + name, bytes);
   write_checkpoint(dir, description, tensors, dtype);
 }
 
