@@ -10,16 +10,30 @@ torch.set_num_threads(T). Prints one JSON line: load_s, translate_s (tokenize + 
 sentences, target_tokens (pieces generated, EOS excluded), tokens_per_s, peak_rss_mb.
 """
 import argparse
+import ctypes
 import json
 import os
 import resource
 import sys
 import time
 
-import torch
+# Debian's torch runs elementwise ops on libgomp threads and GEMMs on OpenBLAS's own pthreads. By default
+# idle libgomp workers spin after each parallel region, starving OpenBLAS's threads: --threads 2 ran ~10x
+# slower than --threads 1 on a 2-core machine. Passive waiting has to be chosen before libgomp starts.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+import torch  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference as ref  # noqa: E402
+
+
+def set_openblas_threads(n):
+    """Debian's torch runs its GEMMs in the system OpenBLAS (pthreads build), which torch.set_num_threads
+    does not reach: without this, --threads 1 would still multiply on every core."""
+    try:
+        ctypes.CDLL("libopenblas.so.0").openblas_set_num_threads(n)
+    except (OSError, AttributeError):
+        pass  # another BLAS: torch.set_num_threads covers MKL; nothing else to do
 
 
 def main():
@@ -34,6 +48,7 @@ def main():
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.set_num_interop_threads(1)
+    set_openblas_threads(args.threads)
 
     t0 = time.perf_counter()
     model, meta = ref.Model.load(args.model_dir)

@@ -1,0 +1,532 @@
+#!/usr/bin/python3
+"""`make bench`: nmt against the PyTorch reference (tools/bench_reference.py), same model, input and settings.
+
+  /usr/bin/python3 tools/bench.py --nmt build/nmt [--model data/multi30k-en-de] [--quick]
+
+For each engine (nmt, PyTorch) x search (greedy = beam 1, beam 4) x threads (1, 2), batch 32, on the
+1,000 sentences of Multi30k test_2016_flickr.en: target tokens/s (SentencePiece pieces generated, EOS
+excluded, model load excluded), sentences/s, model load time, peak RSS (the child's ru_maxrss from
+os.wait4) and nmt/PyTorch tokens/s. Every measurement is run --runs times (3) and the median reported.
+
+Also:
+  * a synthetic OPUS-MT-sized model (6+6 layers, d 512, 8 heads, FFN 2048, shared/tied vocab of 58,101,
+    output bias, swish, sinusoidal-concat, post-norm; random weights, generated once into
+    build-bench/synthetic-opus-mt/) whose EOS logit is pushed far down, so every sentence runs exactly
+    max_length_b = 32 decoder steps (31 pieces + the forced EOS); 200 sentences, beam 4;
+  * this machine's sgemm ceiling through core::gemm (the sgemm_peak binary next to nmt), against which
+    the engine's achieved GEMM rate (--stats: gemm_gflop / gemm_s) is reported;
+  * the fraction of output lines identical between nmt and PyTorch, and whether nmt's output is the same
+    for every run and thread count.
+
+Prints one markdown table; appends this run (machine, commit, raw runs, medians, table) to the "runs" list
+of bench/results.json (--quick: build-bench/results-quick.json, first 100 sentences, 1 run each).
+Timing runs are meaningless while something else loads the CPU: the load average is recorded, and a
+warning is printed when it is high.
+"""
+import argparse
+import ctypes
+import datetime
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TOOLS)
+PYTHON = "/usr/bin/python3"   # Debian's, with torch
+TIME = "/usr/bin/time"         # GNU time (package `time`), for the peak RSS
+DEFAULT_INPUT = os.path.join(ROOT, "..", "shared", "data", "multi30k", "test_2016_flickr.en.gz")
+DEFAULT_MODEL = os.path.join(ROOT, "data", "multi30k-en-de")
+WORK = os.path.join(ROOT, "build-bench")
+ENGINES = ("nmt", "PyTorch")
+
+# The synthetic OPUS-MT-sized model (bump SYNTH_VERSION when its recipe changes: the cache is keyed on it).
+SYNTH_VERSION = 1
+SYNTH_VOCAB = 58101
+SYNTH_STEPS = 32
+SYNTH_CONFIG = {
+    "d_model": 512, "n_heads": 8, "encoder_layers": 6, "decoder_layers": 6, "ffn_dim": 2048,
+    "activation": "swish", "norm": "post", "final_norm": False, "layer_norm_eps": 1e-5,
+    "positions": "sinusoidal-concat", "max_positions": 512, "scale_embedding": True,
+    "shared_embeddings": True, "tied_output": True, "output_bias": True,
+    "src_vocab_size": SYNTH_VOCAB, "tgt_vocab_size": SYNTH_VOCAB,
+}
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# Running one measurement
+
+def run_measured(cmd, stdout_path, stderr_path, env=None):
+    """Run cmd to completion; returns (exit code, peak RSS MB of cmd, wall seconds).
+
+    The peak RSS comes from GNU time (-f %M), not from our own os.wait4: Linux carries the pre-exec
+    address space's high-water mark into the child's ru_maxrss (exec_mmap -> setmax_mm_hiwater_rss), and
+    a child forked from this process starts with this process's pages, so wait4 would report at least our
+    own peak (hundreds of MB after generating the synthetic model). /usr/bin/time is ~1 MB: its child's
+    ru_maxrss is the command's own peak.
+    """
+    rss_path = stdout_path + ".rss"
+    t0 = time.perf_counter()
+    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+        p = subprocess.Popen([TIME, "-f", "%M", "-o", rss_path] + cmd, stdout=out, stderr=err, env=env)
+        _, status, _ = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - t0
+    with open(rss_path) as f:
+        rss_kb = int(f.read().split()[-1])     # "Command exited with non-zero status N" may come first
+    return p.returncode, rss_kb / 1024.0, wall
+
+
+def last_json_line(path, what):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = [line.strip() for line in f if line.strip().startswith("{")]
+    if not lines:
+        raise RuntimeError(f"{what}: no JSON line in {path}")
+    return json.loads(lines[-1])
+
+
+def fail(what, cmd, code, stderr_path):
+    with open(stderr_path, encoding="utf-8", errors="replace") as f:
+        tail = f.read()[-3000:]
+    raise RuntimeError(f"{what} failed (exit {code}): {' '.join(cmd)}\n{tail}")
+
+
+def run_engine(engine, args, model, inp, out, beam, threads, tmp):
+    """One run of one engine; returns a dict of numbers (load_s, translate_s, tokens_per_s, ...)."""
+    err = os.path.join(tmp, "stderr.txt")
+    so = os.path.join(tmp, "stdout.txt")
+    if engine == "nmt":
+        cmd = [args.nmt, "translate", "-m", model, "-i", inp, "-o", out, "-b", str(beam),
+               "--batch-size", str(args.batch_size), "--threads", str(threads), "--stats"]
+        code, rss, wall = run_measured(cmd, so, err)
+        if code != 0:
+            fail("nmt", cmd, code, err)
+        s = last_json_line(err, "nmt --stats")
+    else:
+        cmd = [args.python, os.path.join(TOOLS, "bench_reference.py"), model, "--input", inp, "--beam", str(beam),
+               "--batch-size", str(args.batch_size), "--threads", str(threads), "--output", out]
+        code, rss, wall = run_measured(cmd, so, err)
+        if code != 0:
+            fail("bench_reference.py", cmd, code, err)
+        s = last_json_line(so, "bench_reference.py")
+    r = {"load_s": s["load_s"], "translate_s": s["translate_s"], "sentences": s["sentences"],
+         "target_tokens": s["target_tokens"], "tokens_per_s": s["target_tokens"] / max(s["translate_s"], 1e-9),
+         "sentences_per_s": s["sentences"] / max(s["translate_s"], 1e-9), "peak_rss_mb": rss, "wall_s": wall}
+    if engine == "nmt":
+        r["gemm_gflop"], r["gemm_s"] = s.get("gemm_gflop"), s.get("gemm_s")
+        if s.get("threads") != threads:
+            raise RuntimeError(f"nmt ran with {s.get('threads')} threads, asked for {threads}")
+    return r
+
+
+def median_of(runs):
+    keys = [k for k in runs[0] if all(isinstance(r.get(k), (int, float)) for r in runs)]
+    return {k: statistics.median(r[k] for r in runs) for k in keys}
+
+
+def read_lines(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read().split("\n")
+
+
+def identical_fraction(a_path, b_path):
+    a, b = read_lines(a_path), read_lines(b_path)
+    n = max(len(a), len(b))
+    same = sum(1 for x, y in zip(a, b) if x == y)
+    # Both end with a newline: the empty string after the last one is not a line.
+    if a and b and a[-1] == "" and b[-1] == "":
+        n, same = n - 1, same - 1
+    return same / n if n else 1.0, same, n
+
+
+# ----------------------------------------------------------------------------------------------
+# The synthetic OPUS-MT-sized model
+
+def synthetic_model(spm_path, out_dir):
+    """Generate (or reuse) the synthetic model in out_dir; returns out_dir."""
+    with open(spm_path, "rb") as f:
+        key = hashlib.sha256(f.read() + json.dumps([SYNTH_VERSION, SYNTH_CONFIG]).encode()).hexdigest()
+    key_file = out_dir + ".key"
+    if os.path.exists(os.path.join(out_dir, "model.json")) and os.path.exists(key_file):
+        with open(key_file) as f:
+            if f.read().strip() == key:
+                return out_dir
+    log(f"generating the synthetic OPUS-MT-sized model into {out_dir} (once) ...")
+    import numpy as np
+    import sentencepiece as spm
+    sys.path.insert(0, TOOLS)
+    from checkpoint import expected_tensors, write_checkpoint
+
+    # OPUS-MT ids: </s> 0, <unk> 1, <pad> = decoder start = V-1; the spm's pieces next, then fillers
+    # (never produced by the spm, but the random model generates them) so the vocabulary has V entries.
+    sp = spm.SentencePieceProcessor(model_file=spm_path)
+    vocab = {"</s>": 0, "<unk>": 1}
+    for i in range(sp.get_piece_size()):
+        piece = sp.id_to_piece(i)
+        if not (sp.is_control(i) or sp.is_unknown(i)) and piece not in vocab:
+            vocab[piece] = len(vocab)
+    k = 0
+    while len(vocab) < SYNTH_VOCAB - 1:
+        filler = f"\u2581x{k}"
+        k += 1
+        if filler not in vocab:
+            vocab[filler] = len(vocab)
+    vocab["<pad>"] = SYNTH_VOCAB - 1
+    pad, eos = SYNTH_VOCAB - 1, 0
+
+    rng = np.random.default_rng(20261122)
+    d = SYNTH_CONFIG["d_model"]
+    tensors = {}
+    for name, shape in expected_tensors(SYNTH_CONFIG).items():
+        if name.endswith("norm.weight"):
+            t = np.ones(shape, np.float32)
+        elif name.endswith("norm.bias"):
+            t = np.zeros(shape, np.float32)
+        elif name == "output.bias":
+            t = (rng.standard_normal(shape, dtype=np.float32) * 0.1)
+            t[eos] = -1e4          # EOS never wins: every sentence runs to its forced EOS
+        elif name == "encoder.embed_tokens":
+            t = rng.standard_normal(shape, dtype=np.float32) * d ** -0.5   # unit variance after * sqrt(d)
+            t[pad] = 0.0
+        elif name.endswith(".bias"):
+            t = rng.standard_normal(shape, dtype=np.float32) * 0.02
+        else:                      # Linear [out, in]
+            t = rng.standard_normal(shape, dtype=np.float32) * shape[1] ** -0.5
+        tensors[name] = t
+
+    tmp_dir = out_dir + ".tmp"
+    shutil.rmtree(tmp_dir, ignore_errors=True)
+    os.makedirs(tmp_dir)
+    shutil.copyfile(spm_path, os.path.join(tmp_dir, "spm.model"))
+    with open(os.path.join(tmp_dir, "vocab.json"), "w", encoding="utf-8") as f:
+        json.dump(vocab, f, ensure_ascii=False)
+    write_checkpoint(
+        tmp_dir, SYNTH_CONFIG, {"pad": pad, "unk": 1, "eos": eos, "decoder_start": pad},
+        {"beam_size": 4, "length_penalty": 1.0, "max_length_a": 0.0, "max_length_b": SYNTH_STEPS,
+         "max_length": 512, "ban_unk": False, "renormalize": False},
+        {"source_spm": "spm.model", "target_spm": "spm.model", "source_vocab": "vocab.json",
+         "target_vocab": "vocab.json", "add_eos": True},
+        tensors, dtype="f32")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.rename(tmp_dir, out_dir)
+    with open(key_file, "w") as f:
+        f.write(key + "\n")
+    return out_dir
+
+
+# ----------------------------------------------------------------------------------------------
+# Machine, model, peak
+
+def machine_info():
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    info = {"nproc": len(os.sched_getaffinity(0)), "cpu": cpu, "loadavg_start": os.getloadavg()[0]}
+    try:
+        lib = ctypes.CDLL("libopenblas.so.0")
+        lib.openblas_get_config.restype = ctypes.c_char_p
+        info["openblas"] = lib.openblas_get_config().decode()
+    except (OSError, AttributeError):
+        info["openblas"] = None
+    try:
+        info["torch"] = subprocess.run([PYTHON, "-c", "import torch; print(torch.__version__)"], check=True,
+                                       capture_output=True, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        info["torch"] = None
+    return info
+
+
+def git_info():
+    def git(*a):
+        return subprocess.run(["git", "-C", ROOT, *a], capture_output=True, text=True).stdout.strip()
+    return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}
+
+
+def model_info(model_dir):
+    with open(os.path.join(model_dir, "model.json"), encoding="utf-8") as f:
+        meta = json.load(f)
+    c = meta["config"]
+    params = 0
+    for t in meta["tensors"]:
+        n = 1
+        for s in t["shape"]:
+            n *= s
+        params += n
+    return {"dir": os.path.relpath(os.path.abspath(model_dir), ROOT), "params": params,
+            "shape": f"{c['encoder_layers']}+{c['decoder_layers']} layers, d {c['d_model']}, {c['n_heads']} heads, "
+                     f"FFN {c['ffn_dim']}, vocab {c['src_vocab_size']}/{c['tgt_vocab_size']}",
+            "decoding": meta["decoding"]}
+
+
+def sgemm_peak(path, quick):
+    if not os.path.exists(path):
+        log(f"warning: {path} not found (build the sgemm_peak target): no GEMM ceiling")
+        return None
+    out = subprocess.run([path, "2048", "3" if quick else "5"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# ----------------------------------------------------------------------------------------------
+# The table
+
+def fmt(x, digits):
+    return "–" if x is None else f"{x:,.{digits}f}"
+
+
+def make_table(rows, peak):
+    peak1 = peak["gflops"]["1"]["best"] if peak else None
+    runs = sorted({len(r["runs"]) for r in rows})
+    runs_text = (f"{runs[0]} run{'s' if runs[0] > 1 else ''}" if len(runs) == 1 else "the runs in column 'runs'")
+    head = [f"Every number is the median of {runs_text} (each run a separate process); batch 32; tokens/s = target "
+            "SentencePiece pieces (EOS excluded) / translate time (model load excluded); peak RSS of the process."]
+    if peak:
+        head.append("sgemm ceiling (core::gemm, 2048³, best of 5): " +
+                    ", ".join(f"{t} thread{'s' if t != '1' else ''} {v['best']:.1f} GFLOP/s"
+                              for t, v in peak["gflops"].items()) +
+                    "; GEMM GFLOP/s below is per thread (gemm_s is summed over workers), vs the 1-thread ceiling.")
+    cols = ["model", "engine", "search", "threads", "runs", "tokens/s", "sentences/s", "load (s)", "peak RSS (MB)",
+            "nmt/PyTorch", "same as PyTorch", "GEMM GFLOP/s/thread (% peak)", "GEMM share"]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join(["---"] * len(cols)) + "|"]
+    for r in rows:
+        m = r["median"]
+        gemm = share = same = ratio = "–"
+        if r["engine"] == "nmt":
+            if r.get("ratio") is not None:
+                ratio = f"{r['ratio']:.2f}×"
+            if r.get("identical") is not None:
+                same = f"{100 * r['identical']:.1f}%"
+            if m.get("gemm_s"):
+                rate = m["gemm_gflop"] / m["gemm_s"]
+                gemm = f"{rate:.1f}" + (f" ({100 * rate / peak1:.0f}%)" if peak1 else "")
+                share = f"{100 * m['gemm_s'] / (m['translate_s'] * r['threads']):.0f}%"
+        lines.append("| " + " | ".join([
+            r["model"], r["engine"], "greedy" if r["beam"] == 1 else f"beam {r['beam']}", str(r["threads"]),
+            str(len(r["runs"])),
+            fmt(m["tokens_per_s"], 0), fmt(m["sentences_per_s"], 1), fmt(m["load_s"], 3),
+            fmt(m["peak_rss_mb"], 0), ratio, same, gemm, share]) + " |")
+    return "\n".join(head) + "\n\n" + "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+
+def parse_list(text):
+    return [int(x) for x in text.split(",") if x.strip()]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--nmt", default=os.path.join(ROOT, "build", "nmt"), help="the nmt binary")
+    ap.add_argument("--sgemm-peak", default=None, help="the sgemm_peak binary (default: next to --nmt)")
+    ap.add_argument("--model", default=DEFAULT_MODEL, help="model directory (checkpoint v1)")
+    ap.add_argument("--input", default=DEFAULT_INPUT, help="source sentences, plain or .gz")
+    ap.add_argument("--python", default=PYTHON, help="python with torch, for tools/bench_reference.py")
+    ap.add_argument("--runs", type=int, default=3, help="runs per measurement (median reported)")
+    ap.add_argument("--beams", default="1,4")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--sentences", type=int, default=None, help="use the first N sentences (default: all)")
+    ap.add_argument("--synthetic-sentences", type=int, default=200)
+    ap.add_argument("--synthetic-threads", default=None,
+                    help="threads for the synthetic OPUS-MT-sized rows (default 2,1; --quick 2); '' skips them")
+    ap.add_argument("--synthetic-runs", type=int, default=None, help="default: --runs")
+    ap.add_argument("--budget-min", type=float, default=14.0,
+                    help="synthetic rows after the first get the runs that fit in this many minutes (0: no limit)")
+    ap.add_argument("--quick", action="store_true", help="smoke run: 100 sentences, 1 run each, 64 synthetic")
+    ap.add_argument("--out", default=None, help="results JSON (default: bench/results.json; "
+                                                "--quick: build-bench/results-quick.json)")
+    args = ap.parse_args()
+    if args.quick:
+        args.runs, args.sentences = 1, args.sentences or 100
+        args.synthetic_sentences = min(args.synthetic_sentences, 64)   # 2 batches: both threads busy
+    if args.synthetic_threads is None:
+        args.synthetic_threads = "2" if args.quick else "2,1"
+    synth_runs = args.synthetic_runs or args.runs
+    out_json = args.out or (os.path.join(WORK, "results-quick.json") if args.quick
+                            else os.path.join(ROOT, "bench", "results.json"))
+    args.nmt = os.path.abspath(args.nmt)
+    peak_bin = args.sgemm_peak or os.path.join(os.path.dirname(args.nmt), "sgemm_peak")
+    if not os.path.exists(os.path.join(args.model, "model.json")):
+        sys.exit(f"bench: no model at {args.model} (--model DIR; tests/fixtures/opus/model for a smoke run)")
+    for path in (args.nmt, args.python, args.input, TIME):
+        if not os.path.exists(path):
+            sys.exit(f"bench: {path} not found")
+
+    started = time.time()
+    machine = machine_info()
+    if machine["loadavg_start"] > 0.5:
+        log(f"warning: load average {machine['loadavg_start']:.2f} before starting: timings will be noisy")
+    if subprocess.run(["pgrep", "-f", "tools/train.py"], capture_output=True).returncode == 0:
+        log("warning: a tools/train.py process is running: timings will be meaningless")
+    os.makedirs(WORK, exist_ok=True)
+
+    with tempfile.TemporaryDirectory(prefix="nmt-bench-") as tmp:
+        # The input, gunzipped (and cut) into a temp file.
+        opener = gzip.open if args.input.endswith(".gz") else open
+        with opener(args.input, "rt", encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        if args.sentences:
+            lines = lines[:args.sentences]
+        inp = os.path.join(tmp, "input.txt")
+        with open(inp, "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+        synth_inp = os.path.join(tmp, "input-synthetic.txt")
+        with open(synth_inp, "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines[:args.synthetic_sentences]))
+
+        log("measuring the sgemm ceiling ...")
+        peak = sgemm_peak(peak_bin, args.quick)
+
+        # (model label, model dir, input, beam, threads, runs)
+        main_label = os.path.basename(os.path.normpath(args.model))
+        if main_label == "model":
+            main_label = os.path.basename(os.path.dirname(os.path.normpath(args.model)))
+        configs = [(main_label, args.model, inp, b, t, args.runs)
+                   for b in parse_list(args.beams) for t in parse_list(args.threads)]
+        n_main = len(configs)
+        synth_dir = None
+        if parse_list(args.synthetic_threads):
+            with open(os.path.join(args.model, "model.json"), encoding="utf-8") as f:
+                spm_name = json.load(f)["tokenizer"]["source_spm"]
+            synth_dir = synthetic_model(os.path.join(args.model, spm_name), os.path.join(WORK, "synthetic-opus-mt"))
+            synth_label = f"synthetic OPUS-MT size ({len(lines[:args.synthetic_sentences])} sent.)"
+            configs += [(synth_label, synth_dir, synth_inp, 4, t, synth_runs)
+                        for t in parse_list(args.synthetic_threads)]
+
+        # Warm-up (page cache, .pyc): one sentence through each engine and model, not timed.
+        warm = os.path.join(tmp, "warm.txt")
+        with open(warm, "w", encoding="utf-8") as f:
+            f.write(lines[0] + "\n")
+        for model_dir in sorted({c[1] for c in configs}):
+            for engine in ENGINES:
+                run_engine(engine, args, model_dir, warm, os.path.join(tmp, "warm.out"), 1, 1, tmp)
+
+        raw = {(c, e): [] for c in range(len(configs)) for e in ENGINES}
+        outputs = {}
+        notes = []
+        progress = {"done": 0}
+
+        def measure(ci, rep):
+            label, model_dir, src, beam, threads, _ = configs[ci]
+            for engine in ENGINES:
+                out = os.path.join(tmp, f"out-{ci}-{engine}-{rep}.txt")
+                r = run_engine(engine, args, model_dir, src, out, beam, threads, tmp)
+                raw[(ci, engine)].append(r)
+                outputs[(ci, engine, rep)] = out
+                progress["done"] += 1
+                log(f"[{progress['done']}] {label} {engine} beam {beam} threads {threads} run {rep + 1}: "
+                    f"{r['tokens_per_s']:.0f} tok/s, load {r['load_s']:.2f} s, {r['peak_rss_mb']:.0f} MB "
+                    f"({time.time() - started:.0f} s elapsed)")
+
+        # The main rows: rep-major, engines alternating, so drift hits every row alike.
+        for rep in range(args.runs):
+            for ci in range(n_main):
+                measure(ci, rep)
+        # The synthetic rows one after the other; the first always runs, later ones (fewer threads: slower)
+        # get the runs that fit in --budget-min, estimated from the previous one's time per run.
+        previous = None     # (threads, seconds per run of both engines)
+        for ci in range(n_main, len(configs)):
+            label, _, _, _, threads, runs = configs[ci]
+            if previous and args.budget_min > 0:
+                remaining = args.budget_min * 60 - (time.time() - started)
+                estimate = previous[1] * max(1.0, previous[0] / threads)
+                fit = max(0, min(runs, int(remaining // estimate)))
+                if fit < runs:
+                    notes.append(f"{label} threads {threads}: {fit} of {runs} runs (time budget "
+                                 f"{args.budget_min:g} min, about {estimate:.0f} s per run)")
+                runs = fit
+            t0 = time.time()
+            for rep in range(runs):
+                measure(ci, rep)
+            if runs:
+                previous = (threads, (time.time() - t0) / runs)
+
+        # Rows, ratios, output agreement.
+        rows = []
+        for ci, (label, model_dir, src, beam, threads, _) in enumerate(configs):
+            if not raw[(ci, "nmt")]:
+                continue        # skipped: no time left
+            medians = {e: median_of(raw[(ci, e)]) for e in ENGINES}
+            ratio = medians["nmt"]["tokens_per_s"] / medians["PyTorch"]["tokens_per_s"]
+            frac, same, n = identical_fraction(outputs[(ci, "nmt", 0)], outputs[(ci, "PyTorch", 0)])
+            for engine in ENGINES:
+                rows.append({"model": label, "model_dir": os.path.relpath(os.path.abspath(model_dir), ROOT),
+                             "engine": engine, "beam": beam, "threads": threads, "batch_size": args.batch_size,
+                             "median": medians[engine], "runs": raw[(ci, engine)],
+                             "ratio": ratio if engine == "nmt" else None,
+                             "identical": frac if engine == "nmt" else None,
+                             "identical_lines": [same, n] if engine == "nmt" else None})
+            if same != n:
+                notes.append(f"{label} beam {beam} threads {threads}: {n - same} of {n} lines differ "
+                             "between nmt and PyTorch")
+            tok = {e: raw[(ci, e)][0]["target_tokens"] for e in ENGINES}
+            if tok["nmt"] != tok["PyTorch"]:
+                notes.append(f"{label} beam {beam} threads {threads}: target tokens nmt {tok['nmt']}, "
+                             f"PyTorch {tok['PyTorch']}")
+        # nmt must give the same output for every run and thread count of a (model, beam).
+        groups = {}
+        for (ci, engine, rep), path in outputs.items():
+            if engine == "nmt":
+                groups.setdefault((configs[ci][1], configs[ci][3]), []).append(path)
+        nmt_deterministic = True
+        for (model_dir, beam), paths in sorted(groups.items()):
+            first = read_lines(paths[0])
+            if any(read_lines(p) != first for p in paths[1:]):
+                nmt_deterministic = False
+                notes.append(f"nmt output differs between runs/threads ({os.path.basename(model_dir)}, beam {beam})")
+
+    table = make_table(rows, peak)
+    machine["loadavg_end"] = os.getloadavg()[0]
+    result = {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "quick": args.quick, "duration_s": round(time.time() - started, 1),
+        "machine": machine, "git": git_info(),
+        "nmt": os.path.relpath(args.nmt, ROOT),
+        "input": {"file": os.path.basename(args.input), "sentences": len(lines),
+                  "synthetic_sentences": len(lines[:args.synthetic_sentences])},
+        "settings": {"runs": args.runs, "synthetic_runs": synth_runs, "batch_size": args.batch_size,
+                     "budget_min": args.budget_min},
+        "models": {os.path.basename(os.path.normpath(m)): model_info(m) for m in sorted({c[1] for c in configs})},
+        "sgemm_peak": peak, "nmt_deterministic": nmt_deterministic, "notes": notes,
+        "rows": rows, "table": table,
+    }
+    history = {"description": "make bench (tools/bench.py): one entry per run, newest last", "runs": []}
+    if os.path.exists(out_json):
+        with open(out_json, encoding="utf-8") as f:
+            history = json.load(f)
+    history["runs"].append(result)
+    os.makedirs(os.path.dirname(out_json), exist_ok=True)
+    with open(out_json + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(history, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    os.replace(out_json + ".tmp", out_json)
+
+    sys.stderr.flush()
+    print(table)
+    print()
+    for n in notes:
+        print(f"note: {n}")
+    print(f"nmt output identical across runs and thread counts: {'yes' if nmt_deterministic else 'NO'}")
+    print(f"load average {machine['loadavg_start']:.2f} at start, {machine['loadavg_end']:.2f} at end; "
+          f"{result['duration_s']:.0f} s; results appended to {os.path.relpath(out_json, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
