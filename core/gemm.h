@@ -5,8 +5,8 @@ namespace core {
 
 // Row-major C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C.
 // op(X) = X^T when the trans flag is set; lda/ldb/ldc are row strides of the stored matrices.
-void gemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b,
-          int ldb, float beta, float* c, int ldc);
+void gemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* a, int lda,
+          const float* b, int ldb, float beta, float* c, int ldc);
 
 // y[rows, out] = x[rows, in] * W^T + bias, W stored [out, in] (PyTorch Linear layout). bias may be null.
 void linear(const float* x, int rows, int in, const float* weight, const float* bias, int out, float* y);
@@ -18,5 +18,8 @@ struct GemmStats {
 };
 void set_gemm_profiling(bool enabled);
 GemmStats gemm_stats();
+// For the other GEMM (core/packed_gemm.cc): whether to time, and adding one product to the totals.
+bool gemm_profiling();
+void add_gemm_stats(double flops, double seconds);
 
 }  // namespace core

@@ -47,13 +47,15 @@ std::string shape_to_string(const std::vector<int64_t>& shape) {
 Checkpoint::Checkpoint(const std::string& dir) : dir_(dir), json_path_(dir + "/model.json") {
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0) throw ModelError(dir + ": model directory: " + std::strerror(errno));
-  if (!S_ISDIR(st.st_mode)) throw ModelError(dir + ": not a directory (a model is a directory with model.json)");
+  if (!S_ISDIR(st.st_mode))
+    throw ModelError(dir + ": not a directory (a model is a directory with model.json)");
   const nlohmann::json meta = read_json(json_path_);
   JsonObject top(meta, json_path_, "");
   top.expect_keys({"format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"});
   if (top.string("format") != "nmt-checkpoint") top.fail("format", "expected 'nmt-checkpoint'");
   const int64_t version = top.integer("version", 0, 1000000);
-  if (version != 1) top.fail("version", "version " + std::to_string(version) + " is not supported (expected 1)");
+  if (version != 1)
+    top.fail("version", "version " + std::to_string(version) + " is not supported (expected 1)");
   description_ = parse_description(meta, json_path_);
 
   JsonObject weights = top.object("weights");
@@ -62,7 +64,8 @@ Checkpoint::Checkpoint(const std::string& dir) : dir_(dir), json_path_(dir + "/m
   if (file.empty() || file.find('/') != std::string::npos || file == "." || file == "..") {
     weights.fail("file", "must be a plain file name inside the model directory");
   }
-  const uint64_t size = static_cast<uint64_t>(weights.integer("size", 0, std::numeric_limits<int64_t>::max()));
+  const uint64_t size =
+      static_cast<uint64_t>(weights.integer("size", 0, std::numeric_limits<int64_t>::max()));
   const std::string crc = weights.string("crc32");
   if (crc.size() != 8 || crc.find_first_not_of("0123456789abcdef") != std::string::npos) {
     weights.fail("crc32", "expected 8 lower-case hex digits");
@@ -138,7 +141,8 @@ void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::str
   if (static_cast<uint64_t>(st.st_size) != size) {
     ::close(fd);
     throw ModelError(blob_path_ + ": " + std::to_string(st.st_size) + " bytes, but model.json says " +
-                     std::to_string(size) + (static_cast<uint64_t>(st.st_size) < size ? " (truncated?)" : ""));
+                     std::to_string(size) +
+                     (static_cast<uint64_t>(st.st_size) < size ? " (truncated?)" : ""));
   }
   if (size > 0) {
     void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -162,12 +166,13 @@ void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::str
 const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>& shape) {
   auto it = index_.find(name);
   if (it == index_.end()) {
-    throw ModelError(json_path_ + ": missing tensor '" + name + "' (expected shape " + shape_to_string(shape) + ")");
+    throw ModelError(json_path_ + ": missing tensor '" + name + "' (expected shape " +
+                     shape_to_string(shape) + ")");
   }
   const TensorEntry& t = tensors_[it->second];
   if (t.shape != shape) {
-    throw ModelError(json_path_ + ": tensor '" + name + "': expected shape " + shape_to_string(shape) + ", got " +
-                     shape_to_string(t.shape));
+    throw ModelError(json_path_ + ": tensor '" + name + "': expected shape " + shape_to_string(shape) +
+                     ", got " + shape_to_string(t.shape));
   }
   used_.insert(name);
   const uint8_t* data = blob_ + t.offset;
@@ -186,6 +191,19 @@ void Checkpoint::check_all_used() const {
       throw ModelError(json_path_ + ": unexpected tensor '" + t.name + "' for this configuration");
     }
   }
+}
+
+void Checkpoint::release(const float* data) {
+  for (auto it = converted_.begin(); it != converted_.end(); ++it) {
+    if (it->second.data() == data) {
+      converted_.erase(it);
+      return;
+    }
+  }
+}
+
+void Checkpoint::drop_resident_pages() const {
+  if (blob_ && blob_size_ > 0) ::madvise(const_cast<uint8_t*>(blob_), blob_size_, MADV_DONTNEED);
 }
 
 }  // namespace models

@@ -43,6 +43,12 @@ class Checkpoint {
   const float* get(const std::string& name, const std::vector<int64_t>& shape);
   // Throws if some tensor was never asked for: an unexpected name means a model we don't understand.
   void check_all_used() const;
+  // Memory once the model has taken what it needs (e.g. repacked the projections): frees the f32 copy
+  // of an f16 tensor (`data` came from get(); never use it again), no-op for f32 tensors.
+  void release(const float* data);
+  // Lets the kernel drop the blob's resident pages (all were read by the checksum); pages still used
+  // come back from the page cache on first touch.
+  void drop_resident_pages() const;
 
  private:
   void parse_tensor_table(const nlohmann::json& table);

@@ -12,7 +12,11 @@
 namespace models {
 
 DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded, int max_rows, int max_steps)
-    : model_(model), encoded_(encoded), d_(model.config().d_model), max_rows_(max_rows), max_steps_(max_steps) {
+    : model_(model),
+      encoded_(encoded),
+      d_(model.config().d_model),
+      max_rows_(max_rows),
+      max_steps_(max_steps) {
   const ModelConfig& c = model.config();
   const size_t cache = static_cast<size_t>(max_rows) * max_steps * d_;
   for (int l = 0; l < c.decoder_layers; ++l) {
@@ -25,13 +29,14 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
     cross_k_.emplace_back(static_cast<size_t>(src_rows) * d_);
     cross_v_.emplace_back(static_cast<size_t>(src_rows) * d_);
     const AttentionWeights& a = layer.cross_attn;
-    core::linear(encoded.memory.data(), src_rows, d_, a.k.weight, a.k.bias, d_, cross_k_.back().data());
-    core::linear(encoded.memory.data(), src_rows, d_, a.v.weight, a.v.bias, d_, cross_v_.back().data());
+    project(a.k, encoded.memory.data(), src_rows, cross_k_.back().data());
+    project(a.v, encoded.memory.data(), src_rows, cross_v_.back().data());
   }
   const size_t rows_d = static_cast<size_t>(max_rows) * d_;
   for (auto* b : {&x_, &normed_, &q_, &k_, &v_, &ctx_, &tmp_}) b->resize(rows_d);
   hidden_.resize(static_cast<size_t>(max_rows) * c.ffn_dim);
-  const int longest = encoded.lengths.empty() ? 1 : *std::max_element(encoded.lengths.begin(), encoded.lengths.end());
+  const int longest =
+      encoded.lengths.empty() ? 1 : *std::max_element(encoded.lengths.begin(), encoded.lengths.end());
   scores_.resize(static_cast<size_t>(c.n_heads) * std::max(max_steps, longest));
 }
 
@@ -66,19 +71,21 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
   const ModelConfig& c = model_.config();
   const AttentionWeights& a = model_.weights().decoder[layer].self_attn;
   const int rows = n_rows_;
-  core::linear(in, rows, d_, a.q.weight, a.q.bias, d_, q_.data());
-  core::linear(in, rows, d_, a.k.weight, a.k.bias, d_, k_.data());
-  core::linear(in, rows, d_, a.v.weight, a.v.bias, d_, v_.data());
+  project(a.q, in, rows, q_.data());
+  project(a.k, in, rows, k_.data());
+  project(a.v, in, rows, v_.data());
   const size_t row_stride = static_cast<size_t>(max_steps_) * d_;
   for (int r = 0; r < rows; ++r) {
     float* kc = self_k_[layer].get() + r * row_stride;
     float* vc = self_v_[layer].get() + r * row_stride;
-    std::memcpy(kc + static_cast<size_t>(position) * d_, k_.data() + static_cast<size_t>(r) * d_, d_ * sizeof(float));
-    std::memcpy(vc + static_cast<size_t>(position) * d_, v_.data() + static_cast<size_t>(r) * d_, d_ * sizeof(float));
+    std::memcpy(kc + static_cast<size_t>(position) * d_, k_.data() + static_cast<size_t>(r) * d_,
+                d_ * sizeof(float));
+    std::memcpy(vc + static_cast<size_t>(position) * d_, v_.data() + static_cast<size_t>(r) * d_,
+                d_ * sizeof(float));
     attend_one(q_.data() + static_cast<size_t>(r) * d_, kc, vc, position + 1, d_, c.n_heads, scores_.data(),
                ctx_.data() + static_cast<size_t>(r) * d_);
   }
-  core::linear(ctx_.data(), rows, d_, a.o.weight, a.o.bias, d_, result);
+  project(a.o, ctx_.data(), rows, result);
 }
 
 void DecoderState::cross_attention(int layer, const float* in, const std::vector<int>& sentence_of_row,
@@ -86,18 +93,19 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
   const ModelConfig& c = model_.config();
   const AttentionWeights& a = model_.weights().decoder[layer].cross_attn;
   const int rows = n_rows_;
-  core::linear(in, rows, d_, a.q.weight, a.q.bias, d_, q_.data());
+  project(a.q, in, rows, q_.data());
   for (int r = 0; r < rows; ++r) {
     const int s = sentence_of_row[r];
     const size_t off = static_cast<size_t>(encoded_.offsets[s]) * d_;
-    attend_one(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off, cross_v_[layer].data() + off,
-               encoded_.lengths[s], d_, c.n_heads, scores_.data(), ctx_.data() + static_cast<size_t>(r) * d_);
+    attend_one(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off,
+               cross_v_[layer].data() + off, encoded_.lengths[s], d_, c.n_heads, scores_.data(),
+               ctx_.data() + static_cast<size_t>(r) * d_);
   }
-  core::linear(ctx_.data(), rows, d_, a.o.weight, a.o.bias, d_, result);
+  project(a.o, ctx_.data(), rows, result);
 }
 
-void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row, int position,
-                        float* logits) {
+void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
+                        int position, float* logits) {
   const ModelConfig& c = model_.config();
   const TransformerWeights& w = model_.weights();
   const int rows = n_rows_;
@@ -111,9 +119,10 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
         w.tgt_positions + static_cast<size_t>(position) * d_, 0, x_.data());
   for (int l = 0; l < c.decoder_layers; ++l) {
     const DecoderLayerWeights& layer = w.decoder[l];
-    residual(x_.data(), rows, d_, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(), tmp_.data(),
-             [&](const float* in, float* result) { self_attention(l, in, position, result); });
-    residual(x_.data(), rows, d_, layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(), tmp_.data(),
+    residual(x_.data(), rows, d_, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(),
+             tmp_.data(), [&](const float* in, float* result) { self_attention(l, in, position, result); });
+    residual(x_.data(), rows, d_, layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(),
+             tmp_.data(),
              [&](const float* in, float* result) { cross_attention(l, in, sentence_of_row, result); });
     residual(x_.data(), rows, d_, layer.ffn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(), tmp_.data(),
              [&](const float* in, float* result) {
@@ -121,9 +130,10 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
              });
   }
   if (c.final_norm) {
-    core::layer_norm(x_.data(), rows, d_, w.decoder_final.gamma, w.decoder_final.beta, c.layer_norm_eps, x_.data());
+    core::layer_norm(x_.data(), rows, d_, w.decoder_final.gamma, w.decoder_final.beta, c.layer_norm_eps,
+                     x_.data());
   }
-  core::linear(x_.data(), rows, d_, w.output.weight, w.output.bias, c.tgt_vocab_size, logits);
+  project(w.output, x_.data(), rows, logits);
   filled_ = position + 1;
 }
 

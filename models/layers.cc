@@ -8,8 +8,15 @@
 
 namespace models {
 
-void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int n_heads, bool causal,
-            float* scores, float* ctx) {
+void project(const Linear& l, const float* x, int rows, float* y) {
+  if (l.packed)
+    core::packed_linear(x, rows, *l.packed, l.bias, y);
+  else
+    core::linear(x, rows, l.in, l.weight, l.bias, l.out, y);
+}
+
+void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int n_heads,
+            bool causal, float* scores, float* ctx) {
   const int dh = d / n_heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   for (int h = 0; h < n_heads; ++h) {
@@ -56,9 +63,9 @@ void embed(const float* table, float scale, const int32_t* ids, int n, int d, co
 
 void feed_forward(const Linear& fc1, const Linear& fc2, core::Activation act, const float* x, int rows,
                   float* hidden, float* out) {
-  core::linear(x, rows, fc1.in, fc1.weight, fc1.bias, fc1.out, hidden);
+  project(fc1, x, rows, hidden);
   core::activate(hidden, static_cast<size_t>(rows) * fc1.out, act);
-  core::linear(hidden, rows, fc2.in, fc2.weight, fc2.bias, fc2.out, out);
+  project(fc2, hidden, rows, out);
 }
 
 }  // namespace models

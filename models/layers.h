@@ -6,11 +6,14 @@
 
 namespace models {
 
+// y[rows, l.out] = x[rows, l.in] W^T + b: the packed kernel when the weights were packed at load, else BLAS.
+void project(const Linear& l, const float* x, int rows, float* y);
+
 // Scaled dot-product attention of one sentence, all heads.
 // q: [q_len rows, stride d], k/v: [k_len rows, stride d] (head h = columns [h*dh, (h+1)*dh)).
 // ctx: [q_len rows, stride d]. scores: scratch of q_len*k_len floats. Causal: query i sees keys 0..i.
-void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int n_heads, bool causal,
-            float* scores, float* ctx);
+void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int n_heads,
+            bool causal, float* scores, float* ctx);
 
 // The decoder's per-step attention: one query row q [d] against `len` key/value rows (stride d), all
 // heads, written to ctx [d]. scores: scratch of n_heads*len floats. Streams each cached row once.
@@ -26,8 +29,8 @@ void embed(const float* table, float scale, const int32_t* ids, int n, int d, co
 //   post-norm: x = LN(x + f(x));   pre-norm: x = x + f(LN(x)).
 // `normed` and `out` are scratch of rows*d floats.
 template <class Sublayer>
-void residual(float* x, int rows, int d, const Norm& norm, bool pre_norm, float eps, float* normed, float* out,
-              Sublayer&& sublayer) {
+void residual(float* x, int rows, int d, const Norm& norm, bool pre_norm, float eps, float* normed,
+              float* out, Sublayer&& sublayer) {
   const size_t n = static_cast<size_t>(rows) * d;
   if (pre_norm) {
     core::layer_norm(x, rows, d, norm.gamma, norm.beta, eps, normed);

@@ -28,7 +28,8 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
                         std::to_string(c.max_positions));
     }
     for (int32_t id : s) {
-      if (id < 0 || id >= c.src_vocab_size) throw core::Error("source token id " + std::to_string(id) + " out of range");
+      if (id < 0 || id >= c.src_vocab_size)
+        throw core::Error("source token id " + std::to_string(id) + " out of range");
     }
     out.offsets.push_back(rows);
     out.lengths.push_back(len);
@@ -42,22 +43,22 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
   std::vector<float> scores(static_cast<size_t>(longest) * longest);
   float* x = out.memory.data();
   for (size_t i = 0; i < sources.size(); ++i) {
-    embed(weights_.src_embed, embedding_scale(), sources[i].data(), out.lengths[i], d, weights_.src_positions, d,
-          x + static_cast<size_t>(out.offsets[i]) * d);
+    embed(weights_.src_embed, embedding_scale(), sources[i].data(), out.lengths[i], d, weights_.src_positions,
+          d, x + static_cast<size_t>(out.offsets[i]) * d);
   }
   for (const EncoderLayerWeights& layer : weights_.encoder) {
     residual(x, rows, d, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
              [&](const float* in, float* result) {
                const AttentionWeights& a = layer.self_attn;
-               core::linear(in, rows, d, a.q.weight, a.q.bias, d, q.data());
-               core::linear(in, rows, d, a.k.weight, a.k.bias, d, k.data());
-               core::linear(in, rows, d, a.v.weight, a.v.bias, d, v.data());
+               project(a.q, in, rows, q.data());
+               project(a.k, in, rows, k.data());
+               project(a.v, in, rows, v.data());
                for (size_t i = 0; i < sources.size(); ++i) {
                  const size_t off = static_cast<size_t>(out.offsets[i]) * d;
-                 attend(q.data() + off, k.data() + off, v.data() + off, out.lengths[i], out.lengths[i], d, c.n_heads,
-                        false, scores.data(), ctx.data() + off);
+                 attend(q.data() + off, k.data() + off, v.data() + off, out.lengths[i], out.lengths[i], d,
+                        c.n_heads, false, scores.data(), ctx.data() + off);
                }
-               core::linear(ctx.data(), rows, d, a.o.weight, a.o.bias, d, result);
+               project(a.o, ctx.data(), rows, result);
              });
     residual(x, rows, d, layer.ffn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
              [&](const float* in, float* result) {
@@ -65,7 +66,8 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
              });
   }
   if (c.final_norm) {
-    core::layer_norm(x, rows, d, weights_.encoder_final.gamma, weights_.encoder_final.beta, c.layer_norm_eps, x);
+    core::layer_norm(x, rows, d, weights_.encoder_final.gamma, weights_.encoder_final.beta, c.layer_norm_eps,
+                     x);
   }
   return out;
 }
@@ -88,20 +90,21 @@ std::vector<float> Transformer::decode_full(const EncodedBatch& encoded, int sen
     residual(x.data(), t, d, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
              [&](const float* in, float* result) {
                const AttentionWeights& a = layer.self_attn;
-               core::linear(in, t, d, a.q.weight, a.q.bias, d, q.data());
-               core::linear(in, t, d, a.k.weight, a.k.bias, d, k.data());
-               core::linear(in, t, d, a.v.weight, a.v.bias, d, v.data());
+               project(a.q, in, t, q.data());
+               project(a.k, in, t, k.data());
+               project(a.v, in, t, v.data());
                attend(q.data(), k.data(), v.data(), t, t, d, c.n_heads, true, scores.data(), ctx.data());
-               core::linear(ctx.data(), t, d, a.o.weight, a.o.bias, d, result);
+               project(a.o, ctx.data(), t, result);
              });
     residual(x.data(), t, d, layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
              [&](const float* in, float* result) {
                const AttentionWeights& a = layer.cross_attn;
-               core::linear(in, t, d, a.q.weight, a.q.bias, d, q.data());
-               core::linear(memory, src_len, d, a.k.weight, a.k.bias, d, mk.data());
-               core::linear(memory, src_len, d, a.v.weight, a.v.bias, d, mv.data());
-               attend(q.data(), mk.data(), mv.data(), t, src_len, d, c.n_heads, false, scores.data(), ctx.data());
-               core::linear(ctx.data(), t, d, a.o.weight, a.o.bias, d, result);
+               project(a.q, in, t, q.data());
+               project(a.k, memory, src_len, mk.data());
+               project(a.v, memory, src_len, mv.data());
+               attend(q.data(), mk.data(), mv.data(), t, src_len, d, c.n_heads, false, scores.data(),
+                      ctx.data());
+               project(a.o, ctx.data(), t, result);
              });
     residual(x.data(), t, d, layer.ffn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
              [&](const float* in, float* result) {
@@ -109,11 +112,11 @@ std::vector<float> Transformer::decode_full(const EncodedBatch& encoded, int sen
              });
   }
   if (c.final_norm) {
-    core::layer_norm(x.data(), t, d, weights_.decoder_final.gamma, weights_.decoder_final.beta, c.layer_norm_eps,
-                     x.data());
+    core::layer_norm(x.data(), t, d, weights_.decoder_final.gamma, weights_.decoder_final.beta,
+                     c.layer_norm_eps, x.data());
   }
   std::vector<float> logits(static_cast<size_t>(t) * c.tgt_vocab_size);
-  core::linear(x.data(), t, d, weights_.output.weight, weights_.output.bias, c.tgt_vocab_size, logits.data());
+  project(weights_.output, x.data(), t, logits.data());
   return logits;
 }
 

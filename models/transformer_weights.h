@@ -1,17 +1,20 @@
 // Raw pointers into the checkpoint for every weight, looked up by name and shape-checked.
 #pragma once
 
+#include <memory>
 #include <vector>
 
+#include "core/packed_gemm.h"
 #include "models/checkpoint.h"
 
 namespace models {
 
-struct Linear {  // y = x W^T + b
-  const float* weight = nullptr;  // [out, in]
+struct Linear {                   // y = x W^T + b
+  const float* weight = nullptr;  // [out, in]; null once packed, unless it is also an embedding
   const float* bias = nullptr;    // [out] or null
   int out = 0;
   int in = 0;
+  const core::PackedMatrix* packed = nullptr;  // the same W in panels, when this CPU has a packed kernel
 };
 
 struct Norm {
@@ -40,15 +43,16 @@ struct DecoderLayerWeights {
 };
 
 struct TransformerWeights {
-  const float* src_embed = nullptr;  // [src_vocab, d]
-  const float* tgt_embed = nullptr;  // [tgt_vocab, d]
+  const float* src_embed = nullptr;      // [src_vocab, d]
+  const float* tgt_embed = nullptr;      // [tgt_vocab, d]
   const float* src_positions = nullptr;  // [max_positions, d]
   const float* tgt_positions = nullptr;
   Linear output;  // [tgt_vocab, d], bias [tgt_vocab] or null
   std::vector<EncoderLayerWeights> encoder;
   std::vector<DecoderLayerWeights> decoder;
-  Norm encoder_final, decoder_final;  // null unless config.final_norm
-  std::vector<float> sinusoids;       // owned table when positions are sinusoidal
+  Norm encoder_final, decoder_final;                        // null unless config.final_norm
+  std::vector<float> sinusoids;                             // owned table when positions are sinusoidal
+  std::vector<std::unique_ptr<core::PackedMatrix>> packed;  // owns every Linear::packed
 };
 
 // Looks up every tensor the config requires; throws ModelError naming a missing, misshapen or unexpected one.

@@ -12,6 +12,7 @@ The result (build/train/avg.pt + spm.model) is converted to our checkpoint
 format by tools/export.py.
 """
 import argparse
+import contextlib
 import gzip
 import json
 import math
@@ -149,6 +150,34 @@ def translate_ids(model, srcs, batch=100):
     return hyps
 
 
+@torch.no_grad()
+def val_nll(model, val_pairs):
+    """Mean per-token NLL on val (no label smoothing), in fp32."""
+    loss = tokens = 0.0
+    for b in range(0, len(val_pairs), 100):
+        src, tin, tout = collate(val_pairs, list(range(b, min(b + 100, len(val_pairs)))))
+        lg = model(src, tin)
+        loss += F.cross_entropy(lg.reshape(-1, lg.size(-1)), tout.reshape(-1), ignore_index=PAD,
+                                reduction="sum").item()
+        tokens += tout.ne(PAD).sum().item()
+    return loss / tokens
+
+
+@contextlib.contextmanager
+def swapped_in(model, weights):
+    """Temporarily give the model's parameters the values in weights (e.g. the EMA copy)."""
+    saved = [p.detach().clone() for p in model.parameters()]
+    with torch.no_grad():
+        for p, w in zip(model.parameters(), weights):
+            p.copy_(w)
+    try:
+        yield
+    finally:
+        with torch.no_grad():
+            for p, s in zip(model.parameters(), saved):
+                p.copy_(s)
+
+
 def val_bleu(model, sp, src_ids, refs, bleu):
     hyps = [sp.decode(h) for h in translate_ids(model, src_ids)]
     return bleu(hyps, refs)
@@ -178,6 +207,10 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-steps", type=int, default=0, help="stop after N updates (for timing probes)")
+    ap.add_argument("--bf16", action="store_true",
+                    help="bfloat16 autocast for forward/backward (fp32 master weights; AMX/AVX512-BF16 CPUs)")
+    ap.add_argument("--ema", type=float, default=0.0,
+                    help="also keep an exponential moving average of the weights with this decay (0: off)")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -229,6 +262,8 @@ def main():
 
     say(f"config {json.dumps(config)} params {n_params} args {json.dumps(vars(args))}")
     rng = random.Random(args.seed)
+    # The EMA copy of the parameters (buffers are fixed tables); saved beside each epoch's weights.
+    ema = [p.detach().clone() for p in model.parameters()] if args.ema > 0 else None
     start, step = time.time(), 0
     for epoch in range(1, args.epochs + 1):
         model.train()
@@ -236,8 +271,9 @@ def main():
         t0 = time.time()
         for idx in make_batches(pairs, args.max_tokens, rng):
             src, tin, tout = collate(pairs, idx)
-            logits = model(src, tin)
-            loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tout.reshape(-1),
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
+                logits = model(src, tin)
+            loss = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
                                    ignore_index=PAD, label_smoothing=args.label_smoothing, reduction="sum")
             ntok = tout.ne(PAD).sum().item()
             opt.zero_grad(set_to_none=True)
@@ -246,6 +282,10 @@ def main():
             opt.step()
             sched.step()
             step += 1
+            if ema is not None:
+                with torch.no_grad():
+                    for e, p in zip(ema, model.parameters()):
+                        e.lerp_(p, 1.0 - args.ema)
             tot_loss += loss.item()
             tot_tok += ntok
             if step % 50 == 0:
@@ -255,21 +295,21 @@ def main():
                 say(f"probe: {step} steps in {time.time() - start:.1f}s")
                 return
         model.eval()
-        with torch.no_grad():
-            vl = vt = 0.0
-            for b in range(0, len(val_pairs), 100):
-                src, tin, tout = collate(val_pairs, list(range(b, min(b + 100, len(val_pairs)))))
-                lg = model(src, tin)
-                vl += F.cross_entropy(lg.reshape(-1, lg.size(-1)), tout.reshape(-1), ignore_index=PAD,
-                                      reduction="sum").item()
-                vt += tout.ne(PAD).sum().item()
-        msg = (f"END epoch {epoch} step {step} train_loss {tot_loss / tot_tok:.3f} val_nll {vl / vt:.3f} "
+        msg = (f"END epoch {epoch} step {step} train_loss {tot_loss / tot_tok:.3f} "
+               f"val_nll {val_nll(model, val_pairs):.3f} "
                f"epoch_min {(time.time() - t0) / 60:.1f} total_min {(time.time() - start) / 60:.1f}")
         if args.bleu_every and epoch % args.bleu_every == 0:
             msg += f" val_bleu_greedy {val_bleu(model, sp, val_src, val_de, corpus_bleu):.2f}"
-        say(msg)
         torch.save({"config": config, "model": model.state_dict(), "epoch": epoch},
                    os.path.join(args.out, f"epoch{epoch}.pt"))
+        if ema is not None:
+            with swapped_in(model, ema):
+                msg += f" ema_val_nll {val_nll(model, val_pairs):.3f}"
+                if args.bleu_every and epoch % args.bleu_every == 0:
+                    msg += f" ema_val_bleu_greedy {val_bleu(model, sp, val_src, val_de, corpus_bleu):.2f}"
+                torch.save({"config": config, "model": model.state_dict(), "epoch": epoch, "ema": args.ema},
+                           os.path.join(args.out, f"ema{epoch}.pt"))
+        say(msg)
         if (time.time() - start) / 60 >= args.time_budget_min:
             break
 

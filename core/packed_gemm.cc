@@ -1,0 +1,98 @@
+#include "core/packed_gemm.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "core/gemm.h"
+#include "core/packed_kernels.h"
+
+namespace core {
+
+namespace {
+
+PackedIsa detect_isa() {
+  // NMT_PACKED_GEMM=0 keeps every product on BLAS: the A/B switch for benchmarks.
+  const char* env = std::getenv("NMT_PACKED_GEMM");
+  if (env && std::string(env) == "0") return PackedIsa::kNone;
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return PackedIsa::kAvx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return PackedIsa::kAvx2;
+  return PackedIsa::kNone;
+}
+
+const PackedIsa g_cpu_isa = detect_isa();
+std::atomic<PackedIsa> g_isa{g_cpu_isa};
+
+// Rows per pass over the weights: enough rows to reuse each panel many times, few enough that the
+// rows (in x k floats) stay in the L2 cache while every panel streams past them.
+int rows_per_pass(int in, int tile_rows) {
+  const int fit = static_cast<int>((512 * 1024) / (sizeof(float) * static_cast<size_t>(in)));
+  return std::max(tile_rows, fit / tile_rows * tile_rows);
+}
+
+}  // namespace
+
+PackedIsa packed_isa() { return g_isa.load(std::memory_order_relaxed); }
+
+PackedIsa force_packed_isa(PackedIsa isa) {
+  if (static_cast<int>(isa) > static_cast<int>(g_cpu_isa)) isa = g_cpu_isa;
+  return g_isa.exchange(isa);
+}
+
+void PackedMatrix::FreeAligned::operator()(float* p) const { std::free(p); }
+
+PackedMatrix::PackedMatrix(const float* weight, int out, int in) : out_(out), in_(in) {
+  const size_t n = bytes();
+  void* raw = std::aligned_alloc(64, (n + 63) / 64 * 64);
+  if (!raw) throw std::bad_alloc();
+  data_.reset(static_cast<float*>(raw));
+  std::memset(raw, 0, n);
+  for (int p = 0; p < panels(); ++p) {
+    float* dst = data_.get() + static_cast<size_t>(p) * in * kPanel;
+    const int cols = std::min(kPanel, out - p * kPanel);
+    for (int j = 0; j < cols; ++j) {
+      const float* row = weight + static_cast<size_t>(p * kPanel + j) * in;
+      for (int i = 0; i < in; ++i) dst[static_cast<size_t>(i) * kPanel + j] = row[i];
+    }
+  }
+}
+
+void packed_linear(const float* x, int rows, const PackedMatrix& w, const float* bias, float* y) {
+  if (rows <= 0) return;
+  const bool profiling = gemm_profiling();
+  const auto start = profiling ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  const int in = w.in(), out = w.out(), panels = w.panels();
+  const PackedIsa isa = packed_isa();
+  const bool wide = isa == PackedIsa::kAvx512;
+  const int tile_rows = wide ? packed::kAvx512Rows : packed::kAvx2Rows;
+  const int panel_step = wide ? 2 : 1;
+  const int pass = rows_per_pass(in, tile_rows);
+  for (int r0 = 0; r0 < rows; r0 += pass) {
+    const int r_end = std::min(rows, r0 + pass);
+    for (int p = 0; p < panels; p += panel_step) {
+      const int col = p * PackedMatrix::kPanel;
+      const int cols = std::min(panel_step * PackedMatrix::kPanel, out - col);
+      const float* b = bias ? bias + col : nullptr;
+      for (int r = r0; r < r_end; r += tile_rows) {
+        const int n = std::min(tile_rows, r_end - r);
+        const float* a = x + static_cast<size_t>(r) * in;
+        float* c = y + static_cast<size_t>(r) * out + col;
+        if (wide)
+          packed::tile_avx512(a, in, n, in, w.panel(p), p + 1 < panels ? w.panel(p + 1) : nullptr, b, c, out,
+                              cols);
+        else
+          packed::tile_avx2(a, in, n, in, w.panel(p), b, c, out, cols);
+      }
+    }
+  }
+  if (profiling)
+    add_gemm_stats(2.0 * rows * out * in,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+}  // namespace core

@@ -1,0 +1,48 @@
+// y = x W^T + b with W repacked once, at load, into 16-column panels.
+//
+// Why: the decoder multiplies few rows (batch x beam) by every weight matrix at every step. OpenBLAS
+// repacks the whole weight matrix on each such call, which cost ~20% of decoding time. A panel layout
+// made once lets a small register-tiled kernel stream the weights straight from cache.
+//
+// Every output element is computed as one fused multiply-add chain over k in order, then + bias, by
+// both the AVX-512 and the AVX2 kernel: a row's result is bit-identical whatever the other rows of the
+// call, the number of rows, or which of the two kernels ran.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+namespace core {
+
+// Which packed kernel this CPU runs: none (use plain BLAS), AVX2+FMA, or AVX-512F.
+enum class PackedIsa { kNone, kAvx2, kAvx512 };
+PackedIsa packed_isa();
+// For tests: run a lower ISA than the CPU has (never a higher one). Returns the previous choice.
+PackedIsa force_packed_isa(PackedIsa isa);
+
+class PackedMatrix {
+ public:
+  static constexpr int kPanel = 16;  // output columns per panel
+
+  // weight is [out, in] row-major (PyTorch Linear layout).
+  PackedMatrix(const float* weight, int out, int in);
+
+  int out() const { return out_; }
+  int in() const { return in_; }
+  int panels() const { return (out_ + kPanel - 1) / kPanel; }
+  // Panel p: [in][kPanel], columns p*16 .. p*16+15 of W^T; columns past `out` are zero.
+  const float* panel(int p) const { return data_.get() + static_cast<size_t>(p) * in_ * kPanel; }
+  size_t bytes() const { return static_cast<size_t>(panels()) * in_ * kPanel * sizeof(float); }
+
+ private:
+  struct FreeAligned {
+    void operator()(float* p) const;
+  };
+  int out_, in_;
+  std::unique_ptr<float[], FreeAligned> data_;
+};
+
+// y[rows, out] = x[rows, in] * W^T + bias (bias [out] or null). Needs packed_isa() != kNone.
+void packed_linear(const float* x, int rows, const PackedMatrix& w, const float* bias, float* y);
+
+}  // namespace core

@@ -1,0 +1,21 @@
+// Register-tiled kernels behind packed_linear (core/packed_gemm.cc); one file per instruction set.
+#pragma once
+
+#include <cstddef>
+
+namespace core::packed {
+
+// c[r][j] = (sum over i < k, in order, of a[r][i] * panel[i][j] as one fma chain) + bias[j]
+// for r < rows and j < cols; panels hold 16 columns each, [k][16]. bias may be null.
+
+// AVX-512F: rows <= 8, two panels (p1 may be null when cols <= 16), cols <= 32.
+constexpr int kAvx512Rows = 8;
+void tile_avx512(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
+                 const float* bias, float* c, size_t ldc, int cols);
+
+// AVX2+FMA: rows <= 6, one panel, cols <= 16.
+constexpr int kAvx2Rows = 6;
+void tile_avx2(const float* a, size_t lda, int rows, int k, const float* p0, const float* bias, float* c,
+               size_t ldc, int cols);
+
+}  // namespace core::packed

@@ -1,0 +1,91 @@
+// The packed kernel against a scalar fma loop (bit for bit), across row counts, odd widths and both ISAs.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "core/packed_gemm.h"
+
+namespace {
+
+std::vector<float> random_values(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = u(rng);
+  return v;
+}
+
+// What the packed kernel promises: one float fma chain over k in order, then + bias.
+std::vector<float> fma_reference(const std::vector<float>& x, int rows, const std::vector<float>& w, int out,
+                                 int in, const float* bias) {
+  std::vector<float> y(static_cast<size_t>(rows) * out);
+  for (int r = 0; r < rows; ++r)
+    for (int j = 0; j < out; ++j) {
+      float acc = 0.0f;
+      for (int i = 0; i < in; ++i) acc = std::fma(x[r * in + i], w[j * in + i], acc);
+      y[r * out + j] = acc + (bias ? bias[j] : 0.0f);
+    }
+  return y;
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+struct IsaGuard {  // restores the CPU's own choice after a test forces another
+  core::PackedIsa saved = core::packed_isa();
+  ~IsaGuard() { core::force_packed_isa(saved); }
+};
+
+}  // namespace
+
+TEST_CASE("packed_linear equals a scalar fma chain, bit for bit", "[kernels][packed]") {
+  if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
+  IsaGuard guard;
+  for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
+    core::force_packed_isa(isa);
+    if (core::packed_isa() == core::PackedIsa::kNone) continue;
+    for (int rows : {1, 2, 5, 6, 7, 8, 9, 13, 64, 130}) {
+      for (int out : {1, 15, 16, 17, 33, 48, 100}) {
+        for (int in : {1, 3, 16, 37}) {
+          CAPTURE(static_cast<int>(core::packed_isa()), rows, out, in);
+          const auto x = random_values(static_cast<size_t>(rows) * in, 1);
+          const auto w = random_values(static_cast<size_t>(out) * in, 2);
+          const auto bias = random_values(out, 3);
+          const core::PackedMatrix packed(w.data(), out, in);
+          for (const float* b : {static_cast<const float*>(nullptr), bias.data()}) {
+            std::vector<float> y(static_cast<size_t>(rows) * out + 1, 7.0f);  // one guard value past the end
+            core::packed_linear(x.data(), rows, packed, b, y.data());
+            REQUIRE(y.back() == 7.0f);
+            y.pop_back();
+            REQUIRE(same_bits(y, fma_reference(x, rows, w, out, in, b)));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("packed_linear: a row's result does not depend on the other rows or on the ISA",
+          "[kernels][packed]") {
+  if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
+  IsaGuard guard;
+  const int rows = 37, out = 8000 % 999, in = 256;  // enough rows for several tiles; ragged width
+  const auto x = random_values(static_cast<size_t>(rows) * in, 4);
+  const auto w = random_values(static_cast<size_t>(out) * in, 5);
+  const auto bias = random_values(out, 6);
+  const core::PackedMatrix packed(w.data(), out, in);
+  std::vector<float> all(static_cast<size_t>(rows) * out);
+  core::packed_linear(x.data(), rows, packed, bias.data(), all.data());
+  for (int r : {0, 7, 8, 36}) {
+    std::vector<float> alone(out);
+    core::packed_linear(x.data() + static_cast<size_t>(r) * in, 1, packed, bias.data(), alone.data());
+    REQUIRE(std::memcmp(alone.data(), all.data() + static_cast<size_t>(r) * out, out * sizeof(float)) == 0);
+  }
+  core::force_packed_isa(core::PackedIsa::kAvx2);
+  std::vector<float> narrow(all.size());
+  core::packed_linear(x.data(), rows, packed, bias.data(), narrow.data());
+  REQUIRE(same_bits(all, narrow));
+}
