@@ -21,28 +21,35 @@ bool ranks_before(const Candidate& a, const Candidate& b) {
   return a.cum_logprob > b.cum_logprob || (a.cum_logprob == b.cum_logprob && a.index < b.index);
 }
 
-// Fills `top` with the best `k` of cum_logprobs[beam] + logprobs[beam][token], best first.
-// A bounded heap whose front is the worst kept candidate; `top` must have capacity k. Candidates come in
-// increasing index order, so once the heap is full one that merely ties the worst ranks after it: a single
-// float comparison rejects almost everything.
-void select_top(const float* logprobs, const float* cum_logprobs, int n_beams, int vocab_size, int k,
-                std::vector<Candidate>& top) {
+// Fills `top` with the best `k` of cum_logprobs[beam] + log_prob(logits[beam][token], shifts[beam]), best
+// first. A bounded heap whose front is the worst kept candidate; `top` must have capacity k. Candidates come
+// in increasing index order, so once the heap is full one that merely ties the worst ranks after it: a
+// block of tokens whose best cannot beat the worst kept is skipped whole.
+void select_top(const float* logits, const double* shifts, const float* cum_logprobs, int n_beams,
+                int vocab_size, int k, std::vector<Candidate>& top) {
   top.clear();
   float worst_kept = 0.0f;  // valid once the heap is full
   for (int beam = 0; beam < n_beams; ++beam) {
-    const float* row = logprobs + static_cast<size_t>(beam) * vocab_size;
+    const float* row = logits + static_cast<size_t>(beam) * vocab_size;
     const float cum_logprob = cum_logprobs[beam];
-    for (int token = 0; token < vocab_size; ++token) {
-      const float value = cum_logprob + row[token];
-      if (static_cast<int>(top.size()) < k) {
-        top.push_back({value, beam * vocab_size + token});
-        std::push_heap(top.begin(), top.end(), ranks_before);
-        worst_kept = top.front().cum_logprob;
-      } else if (value > worst_kept) {
-        std::pop_heap(top.begin(), top.end(), ranks_before);
-        top.back() = {value, beam * vocab_size + token};
-        std::push_heap(top.begin(), top.end(), ranks_before);
-        worst_kept = top.front().cum_logprob;
+    const double shift = shifts[beam];
+    for (int start = 0; start < vocab_size; start += kScanBlock) {
+      const int end = std::min(vocab_size, start + kScanBlock);
+      if (static_cast<int>(top.size()) == k &&
+          !(cum_logprob + log_prob(block_max(row + start, end - start), shift) > worst_kept))
+        continue;
+      for (int token = start; token < end; ++token) {
+        const float value = cum_logprob + log_prob(row[token], shift);
+        if (static_cast<int>(top.size()) < k) {
+          top.push_back({value, beam * vocab_size + token});
+          std::push_heap(top.begin(), top.end(), ranks_before);
+          worst_kept = top.front().cum_logprob;
+        } else if (value > worst_kept) {
+          std::pop_heap(top.begin(), top.end(), ranks_before);
+          top.back() = {value, beam * vocab_size + token};
+          std::push_heap(top.begin(), top.end(), ranks_before);
+          worst_kept = top.front().cum_logprob;
+        }
       }
     }
   }
@@ -155,6 +162,7 @@ class BeamSearch {
     for (int length : max_lengths) max_nodes += static_cast<size_t>(length) * beam_size_;
     nodes_.reserve(max_nodes);
     top_.reserve(2 * beam_size_);
+    shifts_.resize(beam_size_);
     logits_.resize(max_rows * vocab_size_);
 
     // One row per sentence to start: with HF's K copies scored [0, -1e9, ...], the first step's top 2K
@@ -204,10 +212,11 @@ class BeamSearch {
     const bool last_step = generated_length >= max_lengths_[s];
     float* logits = logits_.data() + static_cast<size_t>(state.first_row) * vocab_size_;
     for (int beam = 0; beam < state.n_rows; ++beam) {
-      log_probs_.apply(logits + static_cast<size_t>(beam) * vocab_size_, last_step);
+      shifts_[beam] = log_probs_.prepare(logits + static_cast<size_t>(beam) * vocab_size_, last_step);
     }
     const int k = std::min(2 * beam_size_, state.n_rows * vocab_size_);
-    select_top(logits, &rows_.cum_logprob[state.first_row], state.n_rows, vocab_size_, k, top_);
+    select_top(logits, shifts_.data(), &rows_.cum_logprob[state.first_row], state.n_rows, vocab_size_, k,
+               top_);
 
     const size_t next_first = next_.sentence.size();
     for (int rank = 0; rank < k; ++rank) {
@@ -265,6 +274,7 @@ class BeamSearch {
   Rows rows_, next_;                   // this step's rows and the next step's
   std::vector<TraceNode> nodes_;
   std::vector<Candidate> top_;
+  std::vector<double> shifts_;  // log_softmax shift of each of a sentence's rows
   std::vector<float> logits_;
 };
 

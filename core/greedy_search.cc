@@ -1,4 +1,5 @@
 // Greedy search (beam_size 1): each sentence follows its argmax token until EOS.
+#include <algorithm>
 #include <utility>
 
 #include "core/search_internal.h"
@@ -7,13 +8,23 @@ namespace core {
 namespace search_detail {
 namespace {
 
-// Index of the largest value; the first one wins ties (same as beam search's stable top-k).
-int32_t argmax(const float* row, int n) {
+// The token with the largest log-probability (the first one on ties, as beam search's stable top-k)
+// and that log-probability.
+std::pair<int32_t, float> best_token(const float* row, int n, double shift) {
   int32_t best = 0;
-  for (int i = 1; i < n; ++i) {
-    if (row[i] > row[best]) best = i;
+  float best_value = log_prob(row[0], shift);
+  for (int start = 0; start < n; start += kScanBlock) {
+    const int end = std::min(n, start + kScanBlock);
+    if (!(log_prob(block_max(row + start, end - start), shift) > best_value)) continue;
+    for (int i = start; i < end; ++i) {
+      const float value = log_prob(row[i], shift);
+      if (value > best_value) {
+        best = i;
+        best_value = value;
+      }
+    }
   }
-  return best;
+  return {best, best_value};
 }
 
 }  // namespace
@@ -45,9 +56,9 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
     for (int row = 0; row < static_cast<int>(row_sentence.size()); ++row) {
       const int sentence = row_sentence[row];
       float* row_logits = logits.data() + static_cast<size_t>(row) * vocab_size;
-      log_probs.apply(row_logits, generated_length >= max_lengths[sentence]);
-      const int32_t token = argmax(row_logits, vocab_size);
-      row_cum_logprob[row] += row_logits[token];
+      const double shift = log_probs.prepare(row_logits, generated_length >= max_lengths[sentence]);
+      const auto [token, token_log_prob] = best_token(row_logits, vocab_size, shift);
+      row_cum_logprob[row] += token_log_prob;
       Hypothesis& hypothesis = results[sentence][0];
       if (token == options.eos_id) {
         hypothesis.score = static_cast<float>(

@@ -3,8 +3,11 @@
 #include <cmath>
 #include <limits>
 
+#include "core/simd.h"
+
 namespace core {
 
+NMT_SIMD_CLONES
 void activate(float* x, size_t n, Activation act) {
   switch (act) {
     case Activation::kRelu:
@@ -19,14 +22,17 @@ void activate(float* x, size_t n, Activation act) {
   }
 }
 
+NMT_SIMD_CLONES
 void layer_norm(const float* x, int rows, int d, const float* gamma, const float* beta, float eps, float* y) {
   for (int r = 0; r < rows; ++r) {
     const float* xr = x + static_cast<size_t>(r) * d;
     float* yr = y + static_cast<size_t>(r) * d;
     float mean = 0.0f;
+#pragma omp simd reduction(+ : mean)
     for (int i = 0; i < d; ++i) mean += xr[i];
     mean /= static_cast<float>(d);
     float var = 0.0f;
+#pragma omp simd reduction(+ : var)
     for (int i = 0; i < d; ++i) {
       const float c = xr[i] - mean;
       var += c * c;
@@ -37,10 +43,12 @@ void layer_norm(const float* x, int rows, int d, const float* gamma, const float
   }
 }
 
+NMT_SIMD_CLONES
 void add_in_place(float* x, const float* y, size_t n) {
   for (size_t i = 0; i < n; ++i) x[i] += y[i];
 }
 
+NMT_SIMD_CLONES
 void softmax(float* x, int n) {
   float max = -std::numeric_limits<float>::infinity();
   for (int i = 0; i < n; ++i) max = x[i] > max ? x[i] : max;
@@ -67,6 +75,7 @@ void log_softmax(float* x, int n) {
   for (int i = 0; i < n; ++i) x[i] -= shift;
 }
 
+NMT_SIMD_CLONES
 float dot(const float* a, const float* b, int n) {
   float s = 0.0f;
 #pragma omp simd reduction(+ : s)
@@ -74,6 +83,7 @@ float dot(const float* a, const float* b, int n) {
   return s;
 }
 
+NMT_SIMD_CLONES
 void axpy(float alpha, const float* x, float* y, int n) {
 #pragma omp simd
   for (int i = 0; i < n; ++i) y[i] += alpha * x[i];

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/search_internal.h"
+#include "core/simd.h"
 
 namespace core {
 namespace search_detail {
@@ -46,10 +47,11 @@ inline float exp_nonpositive(float x) {
   return exp_r * two_to_n;
 }
 
-// Stable log_softmax in place: subtract the max, exp in float, sum in double. Blocks of kLanes independent
-// accumulators (combined in a fixed order) let compilers vectorise without reordering any sum, so a row's
-// result depends only on the row.
-void log_softmax(float* row, int n) {
+// The shift of a stable log_softmax: max + log(sum(exp(x - max))), exp in float, sum in double. Blocks of
+// kLanes independent accumulators (combined in a fixed order) let compilers vectorise without reordering
+// any sum, so a row's result depends only on the row.
+NMT_SIMD_CLONES
+double log_softmax_shift(const float* row, int n) {
   constexpr int kLanes = 64;
   const int n_blocked = n - n % kLanes;
   float lane_max[kLanes];
@@ -67,9 +69,7 @@ void log_softmax(float* row, int n) {
   double sum = 0.0;
   for (double lane : lane_sum) sum += lane;
   for (int i = n_blocked; i < n; ++i) sum += exp_nonpositive(row[i] - max);
-
-  const double shift = static_cast<double>(max) + std::log(sum);
-  for (int i = 0; i < n; ++i) row[i] = static_cast<float>(row[i] - shift);
+  return static_cast<double>(max) + std::log(sum);
 }
 
 }  // namespace
@@ -83,22 +83,27 @@ LogProbs::LogProbs(int vocab_size, const SearchOptions& options)
   banned_.erase(std::unique(banned_.begin(), banned_.end()), banned_.end());
 }
 
-void LogProbs::apply(float* row, bool force_eos) const {
+double LogProbs::prepare(float* row, bool force_eos) const {
   if (force_eos) {
     // The distribution is irrelevant: only EOS may follow, with log-probability exactly 0.
     std::fill(row, row + vocab_size_, kMinusInf);
     row[eos_id_] = 0.0f;
-    return;
+    return 0.0;
   }
   // validate() guarantees a non-banned id, so the max stays finite and no NaN appears.
+  // Renormalising (log_softmax, ban, log_softmax again) equals banning first, then one log_softmax.
   if (renormalize_) {
-    // log_softmax, ban, log_softmax again == ban, then log_softmax once (one pass over the row fewer).
     for (int32_t id : banned_) row[id] = kMinusInf;
-    log_softmax(row, vocab_size_);
-  } else {
-    log_softmax(row, vocab_size_);
-    for (int32_t id : banned_) row[id] = kMinusInf;
+    return log_softmax_shift(row, vocab_size_);
   }
+  const double shift = log_softmax_shift(row, vocab_size_);
+  for (int32_t id : banned_) row[id] = kMinusInf;  // -inf - shift stays -inf
+  return shift;
+}
+
+void LogProbs::apply(float* row, bool force_eos) const {
+  const double shift = prepare(row, force_eos);
+  for (int i = 0; i < vocab_size_; ++i) row[i] = log_prob(row[i], shift);
 }
 
 namespace {

@@ -10,12 +10,15 @@
 namespace core {
 namespace search_detail {
 
-// Turns one row of logits into the log-probabilities the search ranks, in place:
-// log_softmax, banned ids -> -inf, optional renormalisation, forced EOS on the last step.
+// The log-probabilities the search ranks, for one row of logits: log_softmax, banned ids -> -inf,
+// optional renormalisation, forced EOS on the last step. The search never writes them out: prepare()
+// fixes up the raw row and returns `shift`, and log-probability(i) = log_prob(row[i], shift).
 class LogProbs {
  public:
   LogProbs(int vocab_size, const SearchOptions& options);  // options must be valid (see search.cc)
   // `force_eos`: this step is the sentence's last, so EOS gets 0 and every other id -inf.
+  double prepare(float* row, bool force_eos) const;
+  // The whole row in place (for tests and callers that want the values).
   void apply(float* row, bool force_eos) const;
 
  private:
@@ -24,6 +27,18 @@ class LogProbs {
   bool renormalize_;
   std::vector<int32_t> banned_;  // validated, sorted, unique
 };
+
+inline float log_prob(float logit, double shift) { return static_cast<float>(logit - shift); }
+
+// Tokens are scanned in blocks; a block is skipped when even its largest logit cannot pass the bar.
+// Exact, because offset + log_prob(x, shift) never decreases as x grows.
+constexpr int kScanBlock = 64;
+inline float block_max(const float* x, int n) {
+  float m = x[0];
+#pragma omp simd reduction(max : m)
+  for (int i = 1; i < n; ++i) m = m > x[i] ? m : x[i];
+  return m;
+}
 
 // Finished score as Hugging Face computes it (Python floats, i.e. double); `length` counts EOS.
 inline double normalized_score(float cum_logprob, int length, float length_penalty) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/gemm.h"
+#include "core/simd.h"
 
 namespace models {
 
@@ -35,19 +36,37 @@ void attend(const float* q, const float* k, const float* v, int q_len, int k_len
   }
 }
 
+namespace {
+
+// Inlined into attend_one (and so into each of its SIMD clones) instead of calling core::dot/axpy per head.
+inline float dot_inline(const float* a, const float* b, int n) {
+  float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+  for (int i = 0; i < n; ++i) s += a[i] * b[i];
+  return s;
+}
+
+inline void axpy_inline(float alpha, const float* x, float* y, int n) {
+#pragma omp simd
+  for (int i = 0; i < n; ++i) y[i] += alpha * x[i];
+}
+
+}  // namespace
+
+NMT_SIMD_CLONES
 void attend_one(const float* q, const float* k, const float* v, int len, int d, int n_heads, float* scores,
                 float* ctx) {
   const int dh = d / n_heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   for (int j = 0; j < len; ++j) {  // scores[h][j] = (q_h . k_j,h) * scale
     const float* kj = k + static_cast<size_t>(j) * d;
-    for (int h = 0; h < n_heads; ++h) scores[h * len + j] = core::dot(q + h * dh, kj + h * dh, dh) * scale;
+    for (int h = 0; h < n_heads; ++h) scores[h * len + j] = dot_inline(q + h * dh, kj + h * dh, dh) * scale;
   }
   for (int h = 0; h < n_heads; ++h) core::softmax(scores + h * len, len);
   std::memset(ctx, 0, sizeof(float) * d);
   for (int j = 0; j < len; ++j) {  // ctx_h += p[h][j] * v_j,h
     const float* vj = v + static_cast<size_t>(j) * d;
-    for (int h = 0; h < n_heads; ++h) core::axpy(scores[h * len + j], vj + h * dh, ctx + h * dh, dh);
+    for (int h = 0; h < n_heads; ++h) axpy_inline(scores[h * len + j], vj + h * dh, ctx + h * dh, dh);
   }
 }
 

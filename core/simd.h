@@ -1,0 +1,11 @@
+// Hot loops are compiled three times, for AVX-512, AVX2+FMA and the x86-64 baseline, and the loader picks
+// the best one this CPU runs (GCC/clang function multi-versioning): one portable binary, wide vectors
+// where the CPU has them. Results may differ in the last bits between CPUs (vector width changes the
+// order of a reduction, FMA contracts a*b+c), never between runs on one CPU.
+#pragma once
+
+#if defined(__x86_64__) && !defined(NMT_NO_SIMD_CLONES)
+#define NMT_SIMD_CLONES __attribute__((target_clones("avx512f", "arch=haswell", "default")))
+#else
+#define NMT_SIMD_CLONES
+#endif
