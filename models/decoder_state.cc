@@ -23,7 +23,8 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
     self_k_.emplace_back(new float[cache]);
     self_v_.emplace_back(new float[cache]);
   }
-  spare_.reset(new float[cache]);
+  slots_.resize(static_cast<size_t>(max_rows) * max_steps);
+  spare_slots_.resize(slots_.size());
   const int src_rows = static_cast<int>(encoded.memory.size() / d_);
   for (const DecoderLayerWeights& layer : model.weights().decoder) {
     cross_k_.emplace_back(static_cast<size_t>(src_rows) * d_);
@@ -33,7 +34,7 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
     project(a.v, encoded.memory.data(), src_rows, cross_v_.back().data());
   }
   const size_t rows_d = static_cast<size_t>(max_rows) * d_;
-  for (auto* b : {&x_, &normed_, &q_, &k_, &v_, &ctx_, &tmp_}) b->resize(rows_d);
+  for (auto* b : {&x_, &normed_, &q_, &ctx_, &tmp_}) b->resize(rows_d);
   hidden_.resize(static_cast<size_t>(max_rows) * c.ffn_dim);
   const int longest =
       encoded.lengths.empty() ? 1 : *std::max_element(encoded.lengths.begin(), encoded.lengths.end());
@@ -52,17 +53,13 @@ void DecoderState::select_rows(const std::vector<int>& src_rows) {
   bool identity_prefix = true;
   for (int i = 0; i < n; ++i) identity_prefix = identity_prefix && src_rows[i] == i;
   if (!identity_prefix && filled_ > 0) {
-    // Gather each new row's cache from its source row into the spare buffers, then swap.
-    const size_t row_stride = static_cast<size_t>(max_steps_) * d_;
-    const size_t bytes = static_cast<size_t>(filled_) * d_ * sizeof(float);
-    for (std::vector<Buffer>* caches : {&self_k_, &self_v_}) {
-      for (Buffer& cache : *caches) {
-        for (int i = 0; i < n; ++i) {
-          std::memcpy(spare_.get() + i * row_stride, cache.get() + src_rows[i] * row_stride, bytes);
-        }
-        cache.swap(spare_);
-      }
+    // Each new row takes its source row's history of slots; the cached keys and values stay put.
+    const size_t bytes = static_cast<size_t>(filled_) * sizeof(int32_t);
+    for (int i = 0; i < n; ++i) {
+      std::memcpy(&spare_slots_[static_cast<size_t>(i) * max_steps_],
+                  &slots_[static_cast<size_t>(src_rows[i]) * max_steps_], bytes);
     }
+    slots_.swap(spare_slots_);
   }
   n_rows_ = n;
 }
@@ -72,18 +69,17 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
   const AttentionWeights& a = model_.weights().decoder[layer].self_attn;
   const int rows = n_rows_;
   project(a.q, in, rows, q_.data());
-  project(a.k, in, rows, k_.data());
-  project(a.v, in, rows, v_.data());
-  const size_t row_stride = static_cast<size_t>(max_steps_) * d_;
+  // This position's keys and values go straight into their cache rows.
+  float* k_step = self_k_[layer].get() + static_cast<size_t>(position) * max_rows_ * d_;  // [rows, d]
+  float* v_step = self_v_[layer].get() + static_cast<size_t>(position) * max_rows_ * d_;
+  project(a.k, in, rows, k_step);
+  project(a.v, in, rows, v_step);
   for (int r = 0; r < rows; ++r) {
-    float* kc = self_k_[layer].get() + r * row_stride;
-    float* vc = self_v_[layer].get() + r * row_stride;
-    std::memcpy(kc + static_cast<size_t>(position) * d_, k_.data() + static_cast<size_t>(r) * d_,
-                d_ * sizeof(float));
-    std::memcpy(vc + static_cast<size_t>(position) * d_, v_.data() + static_cast<size_t>(r) * d_,
-                d_ * sizeof(float));
-    attend_one(q_.data() + static_cast<size_t>(r) * d_, kc, vc, position + 1, d_, c.n_heads, scores_.data(),
-               ctx_.data() + static_cast<size_t>(r) * d_);
+    int32_t* slots = &slots_[static_cast<size_t>(r) * max_steps_];
+    slots[position] = r;
+    attend_one_gathered(q_.data() + static_cast<size_t>(r) * d_, self_k_[layer].get(), self_v_[layer].get(),
+                        slots, max_rows_, position + 1, d_, c.n_heads, scores_.data(),
+                        ctx_.data() + static_cast<size_t>(r) * d_);
   }
   project(a.o, ctx_.data(), rows, result);
 }

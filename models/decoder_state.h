@@ -36,14 +36,15 @@ class DecoderState : public core::DecoderStep {
 
   // Uninitialised (pages are only touched as positions fill, so RSS follows real lengths).
   using Buffer = std::unique_ptr<float[]>;
-  // [layer] -> [max_rows, max_steps, d]. Row reordering gathers into spare_, then swaps it in: the
-  // replaced buffer becomes the spare for the next one, so one spare serves every layer.
+  // [layer] -> [max_steps, max_rows, d], step-major: position p of the row in slot s is row p*max_rows + s.
+  // A row never moves once written; reordering beams only rewrites which slot each position came from.
   std::vector<Buffer> self_k_, self_v_;
-  Buffer spare_;
+  // [max_rows, max_steps]: slots_[r][p] = slot holding position p of row r's history (and its spare).
+  std::vector<int32_t> slots_, spare_slots_;
   // [layer] -> [total source rows, d], packed like encoded.memory.
   std::vector<std::vector<float>> cross_k_, cross_v_;
   // Scratch [max_rows, d] / [max_rows, ffn] / [max(max_steps, longest source)].
-  std::vector<float> x_, normed_, q_, k_, v_, ctx_, tmp_, hidden_, scores_;
+  std::vector<float> x_, normed_, q_, ctx_, tmp_, hidden_, scores_;
 };
 
 }  // namespace models

@@ -51,23 +51,39 @@ inline void axpy_inline(float alpha, const float* x, float* y, int n) {
   for (int i = 0; i < n; ++i) y[i] += alpha * x[i];
 }
 
-}  // namespace
-
-NMT_SIMD_CLONES
-void attend_one(const float* q, const float* k, const float* v, int len, int d, int n_heads, float* scores,
-                float* ctx) {
+// The body of both attend_one forms: key/value row j is at k + offset(j), v + offset(j).
+template <class RowOffset>
+inline void attend_rows(const float* q, const float* k, const float* v, RowOffset offset, int len, int d,
+                        int n_heads, float* scores, float* ctx) {
   const int dh = d / n_heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   for (int j = 0; j < len; ++j) {  // scores[h][j] = (q_h . k_j,h) * scale
-    const float* kj = k + static_cast<size_t>(j) * d;
+    const float* kj = k + offset(j);
     for (int h = 0; h < n_heads; ++h) scores[h * len + j] = dot_inline(q + h * dh, kj + h * dh, dh) * scale;
   }
   for (int h = 0; h < n_heads; ++h) core::softmax(scores + h * len, len);
   std::memset(ctx, 0, sizeof(float) * d);
   for (int j = 0; j < len; ++j) {  // ctx_h += p[h][j] * v_j,h
-    const float* vj = v + static_cast<size_t>(j) * d;
+    const float* vj = v + offset(j);
     for (int h = 0; h < n_heads; ++h) axpy_inline(scores[h * len + j], vj + h * dh, ctx + h * dh, dh);
   }
+}
+
+}  // namespace
+
+NMT_SIMD_CLONES
+void attend_one(const float* q, const float* k, const float* v, int len, int d, int n_heads, float* scores,
+                float* ctx) {
+  attend_rows(
+      q, k, v, [d](int j) { return static_cast<size_t>(j) * d; }, len, d, n_heads, scores, ctx);
+}
+
+NMT_SIMD_CLONES
+void attend_one_gathered(const float* q, const float* k, const float* v, const int32_t* slots,
+                         size_t slot_stride, int len, int d, int n_heads, float* scores, float* ctx) {
+  attend_rows(
+      q, k, v, [=](int j) { return (static_cast<size_t>(j) * slot_stride + slots[j]) * d; }, len, d, n_heads,
+      scores, ctx);
 }
 
 void embed(const float* table, float scale, const int32_t* ids, int n, int d, const float* positions,
