@@ -7,8 +7,10 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "core/gemm.h"
+#include "core/half.h"
 #include "core/packed_kernels.h"
 
 namespace core {
@@ -46,19 +48,35 @@ PackedIsa force_packed_isa(PackedIsa isa) {
 
 void PackedMatrix::FreeAligned::operator()(float* p) const { std::free(p); }
 
-PackedMatrix::PackedMatrix(const float* weight, int out, int in) : out_(out), in_(in) {
+void PackedMatrix::allocate() {
   const size_t n = bytes();
   void* raw = std::aligned_alloc(64, (n + 63) / 64 * 64);
   if (!raw) throw std::bad_alloc();
   data_.reset(static_cast<float*>(raw));
-  std::memset(raw, 0, n);
-  for (int p = 0; p < panels(); ++p) {
-    float* dst = data_.get() + static_cast<size_t>(p) * in * kPanel;
-    const int cols = std::min(kPanel, out - p * kPanel);
-    for (int j = 0; j < cols; ++j) {
-      const float* row = weight + static_cast<size_t>(p * kPanel + j) * in;
-      for (int i = 0; i < in; ++i) dst[static_cast<size_t>(i) * kPanel + j] = row[i];
-    }
+  const int padded = panels() * kPanel - out_;  // columns past `out` in the last panel must be zero
+  if (padded > 0) {
+    float* last = data_.get() + static_cast<size_t>(panels() - 1) * in_ * kPanel;
+    for (int i = 0; i < in_; ++i)
+      std::memset(last + static_cast<size_t>(i) * kPanel + (kPanel - padded), 0, padded * sizeof(float));
+  }
+}
+
+void PackedMatrix::scatter_row(int j, const float* row) {
+  float* dst = data_.get() + static_cast<size_t>(j / kPanel) * in_ * kPanel + j % kPanel;
+  for (int i = 0; i < in_; ++i) dst[static_cast<size_t>(i) * kPanel] = row[i];
+}
+
+PackedMatrix::PackedMatrix(const float* weight, int out, int in) : out_(out), in_(in) {
+  allocate();
+  for (int j = 0; j < out; ++j) scatter_row(j, weight + static_cast<size_t>(j) * in);
+}
+
+PackedMatrix::PackedMatrix(const uint16_t* f16_weight, int out, int in) : out_(out), in_(in) {
+  allocate();
+  std::vector<float> row(in);
+  for (int j = 0; j < out; ++j) {
+    half_to_float(f16_weight + static_cast<size_t>(j) * in, row.data(), in);
+    scatter_row(j, row.data());
   }
 }
 

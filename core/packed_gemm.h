@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 namespace core {
@@ -24,8 +25,9 @@ class PackedMatrix {
  public:
   static constexpr int kPanel = 16;  // output columns per panel
 
-  // weight is [out, in] row-major (PyTorch Linear layout).
+  // weight is [out, in] row-major (PyTorch Linear layout), f32 or IEEE f16 (converted while packing).
   PackedMatrix(const float* weight, int out, int in);
+  PackedMatrix(const uint16_t* f16_weight, int out, int in);
 
   int out() const { return out_; }
   int in() const { return in_; }
@@ -38,6 +40,8 @@ class PackedMatrix {
   struct FreeAligned {
     void operator()(float* p) const;
   };
+  void allocate();
+  void scatter_row(int j, const float* row);  // row j of W -> column j of the panels
   int out_, in_;
   std::unique_ptr<float[], FreeAligned> data_;
 };

@@ -163,7 +163,7 @@ void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::str
   }
 }
 
-const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>& shape) {
+const TensorEntry& Checkpoint::find(const std::string& name, const std::vector<int64_t>& shape) {
   auto it = index_.find(name);
   if (it == index_.end()) {
     throw ModelError(json_path_ + ": missing tensor '" + name + "' (expected shape " +
@@ -175,6 +175,16 @@ const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>
                      ", got " + shape_to_string(t.shape));
   }
   used_.insert(name);
+  return t;
+}
+
+Checkpoint::RawTensor Checkpoint::raw(const std::string& name, const std::vector<int64_t>& shape) {
+  const TensorEntry& t = find(name, shape);
+  return {t.dtype, blob_ + t.offset};
+}
+
+const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>& shape) {
+  const TensorEntry& t = find(name, shape);
   const uint8_t* data = blob_ + t.offset;
   if (t.dtype == DType::kF32) return reinterpret_cast<const float*>(data);
   auto& converted = converted_[name];
@@ -189,15 +199,6 @@ void Checkpoint::check_all_used() const {
   for (const auto& t : tensors_) {
     if (!used_.count(t.name)) {
       throw ModelError(json_path_ + ": unexpected tensor '" + t.name + "' for this configuration");
-    }
-  }
-}
-
-void Checkpoint::release(const float* data) {
-  for (auto it = converted_.begin(); it != converted_.end(); ++it) {
-    if (it->second.data() == data) {
-      converted_.erase(it);
-      return;
     }
   }
 }

@@ -41,11 +41,14 @@ class Checkpoint {
   // f32 data of a tensor with exactly this shape (f16 is converted once and kept).
   // Throws ModelError if absent or of another shape. Marks the tensor as used.
   const float* get(const std::string& name, const std::vector<int64_t>& shape);
+  // The stored bytes of a tensor with exactly this shape, without conversion (same checks as get()).
+  struct RawTensor {
+    DType dtype;
+    const void* data;  // f32 or IEEE f16 values, row-major
+  };
+  RawTensor raw(const std::string& name, const std::vector<int64_t>& shape);
   // Throws if some tensor was never asked for: an unexpected name means a model we don't understand.
   void check_all_used() const;
-  // Memory once the model has taken what it needs (e.g. repacked the projections): frees the f32 copy
-  // of an f16 tensor (`data` came from get(); never use it again), no-op for f32 tensors.
-  void release(const float* data);
   // Lets the kernel drop the blob's resident pages (all were read by the checksum); pages still used
   // come back from the page cache on first touch.
   void drop_resident_pages() const;
@@ -53,6 +56,7 @@ class Checkpoint {
  private:
   void parse_tensor_table(const nlohmann::json& table);
   void map_blob(const std::string& file, uint64_t size, const std::string& crc_hex);
+  const TensorEntry& find(const std::string& name, const std::vector<int64_t>& shape);
 
   std::string dir_;
   std::string json_path_;

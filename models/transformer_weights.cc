@@ -8,10 +8,34 @@ namespace {
 
 class WeightLoader {
  public:
-  WeightLoader(Checkpoint& ckpt) : ckpt_(ckpt), c_(ckpt.description().config) {}
+  WeightLoader(Checkpoint& ckpt, std::vector<std::unique_ptr<core::PackedMatrix>>& packed)
+      : ckpt_(ckpt), c_(ckpt.description().config), packed_(packed) {}
 
   Linear linear(const std::string& scope, int out, int in) {
-    return {ckpt_.get(scope + ".weight", {out, in}), ckpt_.get(scope + ".bias", {out}), out, in};
+    Linear l{nullptr, ckpt_.get(scope + ".bias", {out}), out, in};
+    set_weight(l, scope + ".weight");
+    return l;
+  }
+  // Packs W straight from the file when this CPU has a packed kernel (f16 is converted on the way: no
+  // f32 copy is kept); otherwise keeps the f32 weights for BLAS.
+  void set_weight(Linear& l, const std::string& name) {
+    if (core::packed_isa() == core::PackedIsa::kNone) {
+      l.weight = ckpt_.get(name, {l.out, l.in});
+      return;
+    }
+    const Checkpoint::RawTensor t = ckpt_.raw(name, {l.out, l.in});
+    if (t.dtype == DType::kF16)
+      packed_.push_back(
+          std::make_unique<core::PackedMatrix>(static_cast<const uint16_t*>(t.data), l.out, l.in));
+    else
+      packed_.push_back(std::make_unique<core::PackedMatrix>(static_cast<const float*>(t.data), l.out, l.in));
+    l.packed = packed_.back().get();
+  }
+  // A tied output projection reads the embedding, which stays unpacked for lookups too.
+  void pack_shared(Linear& l) {
+    if (core::packed_isa() == core::PackedIsa::kNone) return;
+    packed_.push_back(std::make_unique<core::PackedMatrix>(l.weight, l.out, l.in));
+    l.packed = packed_.back().get();
   }
   Norm norm(const std::string& scope) {
     return {ckpt_.get(scope + ".weight", {c_.d_model}), ckpt_.get(scope + ".bias", {c_.d_model})};
@@ -42,43 +66,15 @@ class WeightLoader {
  private:
   Checkpoint& ckpt_;
   const ModelConfig& c_;
+  std::vector<std::unique_ptr<core::PackedMatrix>>& packed_;
 };
-
-// Repacks every projection once for core::packed_linear (skipped on CPUs without a packed kernel) and
-// frees the unpacked f32 copies nothing else reads (a tied output matrix is also the embedding: kept).
-void pack_projections(Checkpoint& checkpoint, TransformerWeights& w) {
-  if (core::packed_isa() == core::PackedIsa::kNone) return;
-  auto pack = [&](Linear& l) {
-    w.packed.push_back(std::make_unique<core::PackedMatrix>(l.weight, l.out, l.in));
-    l.packed = w.packed.back().get();
-    if (l.weight != w.src_embed && l.weight != w.tgt_embed) {
-      checkpoint.release(l.weight);
-      l.weight = nullptr;
-    }
-  };
-  auto pack_attention = [&pack](AttentionWeights& a) {
-    for (Linear* l : {&a.q, &a.k, &a.v, &a.o}) pack(*l);
-  };
-  for (EncoderLayerWeights& layer : w.encoder) {
-    pack_attention(layer.self_attn);
-    pack(layer.fc1);
-    pack(layer.fc2);
-  }
-  for (DecoderLayerWeights& layer : w.decoder) {
-    pack_attention(layer.self_attn);
-    pack_attention(layer.cross_attn);
-    pack(layer.fc1);
-    pack(layer.fc2);
-  }
-  pack(w.output);
-}
 
 }  // namespace
 
 TransformerWeights load_weights(Checkpoint& checkpoint) {
   const ModelConfig& c = checkpoint.description().config;
-  WeightLoader load(checkpoint);
   TransformerWeights w;
+  WeightLoader load(checkpoint, w.packed);
   const int d = c.d_model;
   w.src_embed = load.get("encoder.embed_tokens", {c.src_vocab_size, d});
   w.tgt_embed = c.shared_embeddings ? w.src_embed : load.get("decoder.embed_tokens", {c.tgt_vocab_size, d});
@@ -89,10 +85,15 @@ TransformerWeights load_weights(Checkpoint& checkpoint) {
     w.sinusoids = sinusoid_table(c.positions, c.max_positions, d);
     w.src_positions = w.tgt_positions = w.sinusoids.data();
   }
-  w.output.weight = c.tied_output ? w.tgt_embed : load.get("output.weight", {c.tgt_vocab_size, d});
-  w.output.bias = c.output_bias ? load.get("output.bias", {c.tgt_vocab_size}) : nullptr;
   w.output.out = c.tgt_vocab_size;
   w.output.in = d;
+  w.output.bias = c.output_bias ? load.get("output.bias", {c.tgt_vocab_size}) : nullptr;
+  if (c.tied_output) {
+    w.output.weight = w.tgt_embed;
+    load.pack_shared(w.output);
+  } else {
+    load.set_weight(w.output, "output.weight");
+  }
   for (int i = 0; i < c.encoder_layers; ++i)
     w.encoder.push_back(load.encoder_layer("encoder.layers." + std::to_string(i)));
   for (int i = 0; i < c.decoder_layers; ++i)
@@ -102,7 +103,6 @@ TransformerWeights load_weights(Checkpoint& checkpoint) {
     w.decoder_final = load.norm("decoder.final_norm");
   }
   checkpoint.check_all_used();
-  pack_projections(checkpoint, w);
   checkpoint.drop_resident_pages();
   return w;
 }

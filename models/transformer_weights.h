@@ -10,7 +10,7 @@
 namespace models {
 
 struct Linear {                   // y = x W^T + b
-  const float* weight = nullptr;  // [out, in]; null once packed, unless it is also an embedding
+  const float* weight = nullptr;  // [out, in]; null when packed (unless it is also the embedding)
   const float* bias = nullptr;    // [out] or null
   int out = 0;
   int in = 0;
