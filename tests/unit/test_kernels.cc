@@ -8,18 +8,9 @@
 #include "core/gemm.h"
 #include "core/half.h"
 #include "core/kernels.h"
+#include "test_support.h"
 
-namespace {
-
-std::vector<float> random_values(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = u(rng);
-  return v;
-}
-
-}  // namespace
+using test::random_values;
 
 TEST_CASE("gemm matches a naive triple loop for every transpose combination", "[kernels]") {
   const int m = 7, n = 5, k = 9;

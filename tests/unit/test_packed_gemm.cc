@@ -6,16 +6,11 @@
 #include <vector>
 
 #include "core/packed_gemm.h"
+#include "test_support.h"
+
+using test::random_values;
 
 namespace {
-
-std::vector<float> random_values(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = u(rng);
-  return v;
-}
 
 // What the packed kernel promises: one float fma chain over k in order, then + bias.
 std::vector<float> fma_reference(const std::vector<float>& x, int rows, const std::vector<float>& w, int out,

@@ -22,6 +22,9 @@ class TempDir {
   std::string path_;
 };
 
+// n floats uniform in [-1, 1), reproducible from the seed.
+std::vector<float> random_values(size_t n, unsigned seed);
+
 // A small description: d 16, 2 heads, 2+2 layers, ffn 32, vocab 40/40.
 models::ModelDescription small_description();
 
