@@ -155,6 +155,8 @@ void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::str
   }
   ::close(fd);
   const uLong crc = crc32_z(crc32_z(0L, Z_NULL, 0), blob_, size);
+  // The checksum touched every page; the model maps back in only what it reads (packing drops as it goes).
+  drop_resident_pages(blob_, size);
   char hex[9];
   std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc & 0xffffffffUL));
   if (crc_hex != hex) {
@@ -186,11 +188,19 @@ Checkpoint::RawTensor Checkpoint::raw(const std::string& name, const std::vector
 const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>& shape) {
   const TensorEntry& t = find(name, shape);
   const uint8_t* data = blob_ + t.offset;
-  if (t.dtype == DType::kF32) return reinterpret_cast<const float*>(data);
+  // Small f32 tensors (biases, norms) get their own copy: reading one from the mapping maps a whole
+  // page-cache folio (up to 2 MB on recent kernels), i.e. the neighbouring weights that packing just let go.
+  constexpr uint64_t kCopyBelow = 2u << 20;
+  if (t.dtype == DType::kF32 && t.nbytes >= kCopyBelow) return reinterpret_cast<const float*>(data);
   auto& converted = converted_[name];
   if (converted.empty()) {
-    converted.resize(t.nbytes / 2);
-    core::half_to_float(reinterpret_cast<const uint16_t*>(data), converted.data(), converted.size());
+    if (t.dtype == DType::kF32) {
+      converted.resize(t.nbytes / 4);
+      std::memcpy(converted.data(), data, t.nbytes);
+    } else {
+      converted.resize(t.nbytes / 2);
+      core::half_to_float(reinterpret_cast<const uint16_t*>(data), converted.data(), converted.size());
+    }
   }
   return converted.data();
 }
@@ -203,8 +213,15 @@ void Checkpoint::check_all_used() const {
   }
 }
 
-void Checkpoint::drop_resident_pages() const {
-  if (blob_ && blob_size_ > 0) ::madvise(const_cast<uint8_t*>(blob_), blob_size_, MADV_DONTNEED);
+void Checkpoint::drop_resident_pages(const void* data, size_t bytes) const {
+  // Never outside the blob: on heap memory MADV_DONTNEED would zero the data (f16 tensors' f32 copies).
+  const auto* p = static_cast<const uint8_t*>(data);
+  if (!blob_ || p < blob_ || p + bytes > blob_ + blob_size_) return;
+  // Only whole pages inside the range: the partial ones at its ends may hold neighbouring tensors.
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) / page * page;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 }  // namespace models

@@ -38,7 +38,7 @@ class Checkpoint {
   uint64_t blob_size() const { return blob_size_; }
 
   bool has(const std::string& name) const { return index_.count(name) != 0; }
-  // f32 data of a tensor with exactly this shape (f16 is converted once and kept).
+  // f32 data of a tensor with exactly this shape (f16 is converted once and kept; small f32 ones copied).
   // Throws ModelError if absent or of another shape. Marks the tensor as used.
   const float* get(const std::string& name, const std::vector<int64_t>& shape);
   // The stored bytes of a tensor with exactly this shape, without conversion (same checks as get()).
@@ -49,9 +49,11 @@ class Checkpoint {
   RawTensor raw(const std::string& name, const std::vector<int64_t>& shape);
   // Throws if some tensor was never asked for: an unexpected name means a model we don't understand.
   void check_all_used() const;
-  // Lets the kernel drop the blob's resident pages (all were read by the checksum); pages still used
-  // come back from the page cache on first touch.
-  void drop_resident_pages() const;
+  // Lets the kernel drop the resident pages of [data, data + bytes) if that lies in the blob (e.g. a tensor
+  // that was just repacked); no-op otherwise. What is read again comes back from the page cache on first
+  // touch.
+  void drop_resident_pages(const void* data, size_t bytes) const;
+  void drop_all_resident_pages() const { drop_resident_pages(blob_, blob_size_); }
 
  private:
   void parse_tensor_table(const nlohmann::json& table);
@@ -65,7 +67,7 @@ class Checkpoint {
   std::vector<TensorEntry> tensors_;
   std::map<std::string, size_t> index_;
   std::set<std::string> used_;
-  std::map<std::string, std::vector<float>> converted_;  // f16 tensors as f32
+  std::map<std::string, std::vector<float>> converted_;  // f16 tensors as f32, copies of small f32 ones
   const uint8_t* blob_ = nullptr;
   uint64_t blob_size_ = 0;
 };

@@ -30,12 +30,18 @@ class WeightLoader {
     else
       packed_.push_back(std::make_unique<core::PackedMatrix>(static_cast<const float*>(t.data), l.out, l.in));
     l.packed = packed_.back().get();
+    const size_t element_bytes = t.dtype == DType::kF16 ? 2 : 4;
+    ckpt_.drop_resident_pages(
+        t.data, static_cast<size_t>(l.out) * l.in * element_bytes);  // only the copy is read now
   }
   // A tied output projection reads the embedding, which stays unpacked for lookups too.
   void pack_shared(Linear& l) {
     if (core::packed_isa() == core::PackedIsa::kNone) return;
     packed_.push_back(std::make_unique<core::PackedMatrix>(l.weight, l.out, l.in));
     l.packed = packed_.back().get();
+    // Lookups touch a few rows again; an f16 embedding's f32 copy is not in the blob, so this is a no-op
+    // then.
+    ckpt_.drop_resident_pages(l.weight, static_cast<size_t>(l.out) * l.in * sizeof(float));
   }
   Norm norm(const std::string& scope) {
     return {ckpt_.get(scope + ".weight", {c_.d_model}), ckpt_.get(scope + ".bias", {c_.d_model})};
@@ -103,7 +109,7 @@ TransformerWeights load_weights(Checkpoint& checkpoint) {
     w.decoder_final = load.norm("decoder.final_norm");
   }
   checkpoint.check_all_used();
-  checkpoint.drop_resident_pages();
+  checkpoint.drop_all_resident_pages();  // what packing read (fault-around maps neighbours back in)
   return w;
 }
 
