@@ -10,52 +10,6 @@ namespace core {
 namespace search_detail {
 namespace {
 
-// One expansion of a sentence's beams: `index` = beam * vocab_size + token, beams local to the sentence.
-struct Candidate {
-  float cum_logprob;
-  int index;
-};
-
-// Rank order: higher score first, ties broken by lower flattened index (a stable top-k).
-bool ranks_before(const Candidate& a, const Candidate& b) {
-  return a.cum_logprob > b.cum_logprob || (a.cum_logprob == b.cum_logprob && a.index < b.index);
-}
-
-// Fills `top` with the best `k` of cum_logprobs[beam] + log_prob(logits[beam][token], shifts[beam]), best
-// first. A bounded heap whose front is the worst kept candidate; `top` must have capacity k. Candidates come
-// in increasing index order, so once the heap is full one that merely ties the worst ranks after it: a
-// block of tokens whose best cannot beat the worst kept is skipped whole.
-void select_top(const float* logits, const double* shifts, const float* cum_logprobs, int n_beams,
-                int vocab_size, int k, std::vector<Candidate>& top) {
-  top.clear();
-  float worst_kept = 0.0f;  // valid once the heap is full
-  for (int beam = 0; beam < n_beams; ++beam) {
-    const float* row = logits + static_cast<size_t>(beam) * vocab_size;
-    const float cum_logprob = cum_logprobs[beam];
-    const double shift = shifts[beam];
-    for (int start = 0; start < vocab_size; start += kScanBlock) {
-      const int end = std::min(vocab_size, start + kScanBlock);
-      if (static_cast<int>(top.size()) == k &&
-          !(cum_logprob + log_prob(block_max(row + start, end - start), shift) > worst_kept))
-        continue;
-      for (int token = start; token < end; ++token) {
-        const float value = cum_logprob + log_prob(row[token], shift);
-        if (static_cast<int>(top.size()) < k) {
-          top.push_back({value, beam * vocab_size + token});
-          std::push_heap(top.begin(), top.end(), ranks_before);
-          worst_kept = top.front().cum_logprob;
-        } else if (value > worst_kept) {
-          std::pop_heap(top.begin(), top.end(), ranks_before);
-          top.back() = {value, beam * vocab_size + token};
-          std::push_heap(top.begin(), top.end(), ranks_before);
-          worst_kept = top.front().cum_logprob;
-        }
-      }
-    }
-  }
-  std::sort_heap(top.begin(), top.end(), ranks_before);
-}
-
 // Token history as a shared tree: each running beam points at its last token's node.
 struct TraceNode {
   int parent;  // -1: the token follows the start token

@@ -24,23 +24,22 @@ void set_gemm_profiling(bool enabled) { g_profiling = enabled; }
 
 GemmStats gemm_stats() { return {g_flops.load(), g_seconds.load()}; }
 
-bool gemm_profiling() { return g_profiling.load(std::memory_order_relaxed); }
+GemmTimer::GemmTimer(double flops) : flops_(flops), active_(g_profiling.load(std::memory_order_relaxed)) {
+  if (active_) start_ = std::chrono::steady_clock::now();
+}
 
-void add_gemm_stats(double flops, double seconds) {
-  add(g_flops, flops);
-  add(g_seconds, seconds);
+GemmTimer::~GemmTimer() {
+  if (!active_) return;
+  add(g_flops, flops_);
+  add(g_seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
 }
 
 void gemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* a, int lda,
           const float* b, int ldb, float beta, float* c, int ldc) {
   if (m <= 0 || n <= 0) return;
-  const bool profiling = g_profiling.load(std::memory_order_relaxed);
-  const auto start = profiling ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  const GemmTimer timer(2.0 * m * n * k);
   cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n,
               k, alpha, a, lda, b, ldb, beta, c, ldc);
-  if (profiling)
-    add_gemm_stats(2.0 * m * n * k,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 void linear(const float* x, int rows, int in, const float* weight, const float* bias, int out, float* y) {

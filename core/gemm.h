@@ -1,6 +1,8 @@
 // The one matrix product. Every GEMM in the engine goes through here (the only user of cblas.h).
 #pragma once
 
+#include <chrono>
+
 namespace core {
 
 // Row-major C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C.
@@ -18,8 +20,19 @@ struct GemmStats {
 };
 void set_gemm_profiling(bool enabled);
 GemmStats gemm_stats();
-// For the other GEMM (core/packed_gemm.cc): whether to time, and adding one product to the totals.
-bool gemm_profiling();
-void add_gemm_stats(double flops, double seconds);
+// Adds one product (2mnk flops) and the time until its destruction to the totals while profiling is on.
+// Used by both GEMMs: gemm() here and packed_linear() (core/packed_gemm.cc).
+class GemmTimer {
+ public:
+  explicit GemmTimer(double flops);
+  ~GemmTimer();
+  GemmTimer(const GemmTimer&) = delete;
+  GemmTimer& operator=(const GemmTimer&) = delete;
+
+ private:
+  double flops_;
+  bool active_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 }  // namespace core

@@ -1,33 +1,8 @@
 // Greedy search (beam_size 1): each sentence follows its argmax token until EOS.
-#include <algorithm>
-#include <utility>
-
 #include "core/search_internal.h"
 
 namespace core {
 namespace search_detail {
-namespace {
-
-// The token with the largest log-probability (the first one on ties, as beam search's stable top-k)
-// and that log-probability.
-std::pair<int32_t, float> best_token(const float* row, int n, double shift) {
-  int32_t best = 0;
-  float best_value = log_prob(row[0], shift);
-  for (int start = 0; start < n; start += kScanBlock) {
-    const int end = std::min(n, start + kScanBlock);
-    if (!(log_prob(block_max(row + start, end - start), shift) > best_value)) continue;
-    for (int i = start; i < end; ++i) {
-      const float value = log_prob(row[i], shift);
-      if (value > best_value) {
-        best = i;
-        best_value = value;
-      }
-    }
-  }
-  return {best, best_value};
-}
-
-}  // namespace
 
 std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const std::vector<int>& max_lengths,
                                                    const SearchOptions& options) {
@@ -42,6 +17,9 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   std::vector<float> row_cum_logprob(n_sentences, 0.0f);
   std::vector<int> kept_rows;
   kept_rows.reserve(n_sentences);
+  std::vector<Candidate> best;  // the top-1 of one row
+  best.reserve(1);
+  const float no_prefix = 0.0f;
   std::vector<float> logits(static_cast<size_t>(n_sentences) * vocab_size);
   for (int s = 0; s < n_sentences; ++s) {
     row_sentence[s] = s;
@@ -57,7 +35,9 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
       const int sentence = row_sentence[row];
       float* row_logits = logits.data() + static_cast<size_t>(row) * vocab_size;
       const double shift = log_probs.prepare(row_logits, generated_length >= max_lengths[sentence]);
-      const auto [token, token_log_prob] = best_token(row_logits, vocab_size, shift);
+      select_top(row_logits, &shift, &no_prefix, 1, vocab_size, 1, best);
+      const int32_t token = best[0].index;
+      const float token_log_prob = best[0].cum_logprob;  // no prefix: just its log-probability
       row_cum_logprob[row] += token_log_prob;
       Hypothesis& hypothesis = results[sentence][0];
       if (token == options.eos_id) {

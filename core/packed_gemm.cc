@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -82,9 +81,8 @@ PackedMatrix::PackedMatrix(const uint16_t* f16_weight, int out, int in) : out_(o
 
 void packed_linear(const float* x, int rows, const PackedMatrix& w, const float* bias, float* y) {
   if (rows <= 0) return;
-  const bool profiling = gemm_profiling();
-  const auto start = profiling ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   const int in = w.in(), out = w.out(), panels = w.panels();
+  const GemmTimer timer(2.0 * rows * out * in);
   const PackedIsa isa = packed_isa();
   const bool wide = isa == PackedIsa::kAvx512;
   const int tile_rows = wide ? packed::kAvx512Rows : packed::kAvx2Rows;
@@ -108,9 +106,6 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
       }
     }
   }
-  if (profiling)
-    add_gemm_stats(2.0 * rows * out * in,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 }  // namespace core

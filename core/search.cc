@@ -72,7 +72,52 @@ double log_softmax_shift(const float* row, int n) {
   return static_cast<double>(max) + std::log(sum);
 }
 
+// Tokens are scanned in blocks; a block is skipped when even its largest logit cannot pass the bar.
+// Exact, because offset + log_prob(x, shift) never decreases as x grows.
+constexpr int kScanBlock = 64;
+inline float block_max(const float* x, int n) {
+  float m = x[0];
+#pragma omp simd reduction(max : m)
+  for (int i = 1; i < n; ++i) m = m > x[i] ? m : x[i];
+  return m;
+}
+
 }  // namespace
+
+bool ranks_before(const Candidate& a, const Candidate& b) {
+  return a.cum_logprob > b.cum_logprob || (a.cum_logprob == b.cum_logprob && a.index < b.index);
+}
+
+void select_top(const float* logits, const double* shifts, const float* cum_logprobs, int n_beams,
+                int vocab_size, int k, std::vector<Candidate>& top) {
+  top.clear();
+  float worst_kept = 0.0f;  // valid once the heap is full
+  for (int beam = 0; beam < n_beams; ++beam) {
+    const float* row = logits + static_cast<size_t>(beam) * vocab_size;
+    const float cum_logprob = cum_logprobs[beam];
+    const double shift = shifts[beam];
+    for (int start = 0; start < vocab_size; start += kScanBlock) {
+      const int end = std::min(vocab_size, start + kScanBlock);
+      if (static_cast<int>(top.size()) == k &&
+          !(cum_logprob + log_prob(block_max(row + start, end - start), shift) > worst_kept))
+        continue;
+      for (int token = start; token < end; ++token) {
+        const float value = cum_logprob + log_prob(row[token], shift);
+        if (static_cast<int>(top.size()) < k) {
+          top.push_back({value, beam * vocab_size + token});
+          std::push_heap(top.begin(), top.end(), ranks_before);
+          worst_kept = top.front().cum_logprob;
+        } else if (value > worst_kept) {
+          std::pop_heap(top.begin(), top.end(), ranks_before);
+          top.back() = {value, beam * vocab_size + token};
+          std::push_heap(top.begin(), top.end(), ranks_before);
+          worst_kept = top.front().cum_logprob;
+        }
+      }
+    }
+  }
+  std::sort_heap(top.begin(), top.end(), ranks_before);
+}
 
 LogProbs::LogProbs(int vocab_size, const SearchOptions& options)
     : vocab_size_(vocab_size),

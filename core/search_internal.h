@@ -30,15 +30,21 @@ class LogProbs {
 
 inline float log_prob(float logit, double shift) { return static_cast<float>(logit - shift); }
 
-// Tokens are scanned in blocks; a block is skipped when even its largest logit cannot pass the bar.
-// Exact, because offset + log_prob(x, shift) never decreases as x grows.
-constexpr int kScanBlock = 64;
-inline float block_max(const float* x, int n) {
-  float m = x[0];
-#pragma omp simd reduction(max : m)
-  for (int i = 1; i < n; ++i) m = m > x[i] ? m : x[i];
-  return m;
-}
+// One expansion of a sentence's beams: `index` = beam * vocab_size + token, beams local to the sentence.
+struct Candidate {
+  float cum_logprob;
+  int index;
+};
+
+// Rank order: higher score first, ties broken by lower flattened index (a stable top-k).
+bool ranks_before(const Candidate& a, const Candidate& b);
+
+// Fills `top` with the best `k` of cum_logprobs[beam] + log_prob(logits[beam][token], shifts[beam]), best
+// first (k = 1 is greedy's argmax). A bounded heap whose front is the worst kept candidate; `top` must have
+// capacity k. Candidates come in increasing index order, so once the heap is full one that merely ties the
+// worst ranks after it: a block of tokens whose best cannot beat the worst kept is skipped whole.
+void select_top(const float* logits, const double* shifts, const float* cum_logprobs, int n_beams,
+                int vocab_size, int k, std::vector<Candidate>& top);
 
 // Finished score as Hugging Face computes it (Python floats, i.e. double); `length` counts EOS.
 inline double normalized_score(float cum_logprob, int length, float length_penalty) {

@@ -24,24 +24,19 @@ class WeightLoader {
       return;
     }
     const Checkpoint::RawTensor t = ckpt_.raw(name, {l.out, l.in});
+    const size_t n = static_cast<size_t>(l.out) * l.in;
     if (t.dtype == DType::kF16)
-      packed_.push_back(
-          std::make_unique<core::PackedMatrix>(static_cast<const uint16_t*>(t.data), l.out, l.in));
+      keep_packed(l, std::make_unique<core::PackedMatrix>(static_cast<const uint16_t*>(t.data), l.out, l.in),
+                  t.data, n * sizeof(uint16_t));
     else
-      packed_.push_back(std::make_unique<core::PackedMatrix>(static_cast<const float*>(t.data), l.out, l.in));
-    l.packed = packed_.back().get();
-    const size_t element_bytes = t.dtype == DType::kF16 ? 2 : 4;
-    ckpt_.drop_resident_pages(
-        t.data, static_cast<size_t>(l.out) * l.in * element_bytes);  // only the copy is read now
+      keep_packed(l, std::make_unique<core::PackedMatrix>(static_cast<const float*>(t.data), l.out, l.in),
+                  t.data, n * sizeof(float));
   }
   // A tied output projection reads the embedding, which stays unpacked for lookups too.
   void pack_shared(Linear& l) {
     if (core::packed_isa() == core::PackedIsa::kNone) return;
-    packed_.push_back(std::make_unique<core::PackedMatrix>(l.weight, l.out, l.in));
-    l.packed = packed_.back().get();
-    // Lookups touch a few rows again; an f16 embedding's f32 copy is not in the blob, so this is a no-op
-    // then.
-    ckpt_.drop_resident_pages(l.weight, static_cast<size_t>(l.out) * l.in * sizeof(float));
+    keep_packed(l, std::make_unique<core::PackedMatrix>(l.weight, l.out, l.in), l.weight,
+                static_cast<size_t>(l.out) * l.in * sizeof(float));
   }
   Norm norm(const std::string& scope) {
     return {ckpt_.get(scope + ".weight", {c_.d_model}), ckpt_.get(scope + ".bias", {c_.d_model})};
@@ -71,6 +66,14 @@ class WeightLoader {
 
  private:
   Checkpoint& ckpt_;
+  // Owns the packed copy and lets the source's pages go: only the copy is read from now on (lookups of a
+  // tied embedding map a few rows back; an f16 embedding's f32 copy is not in the blob: no-op then).
+  void keep_packed(Linear& l, std::unique_ptr<core::PackedMatrix> packed, const void* source, size_t bytes) {
+    packed_.push_back(std::move(packed));
+    l.packed = packed_.back().get();
+    ckpt_.drop_resident_pages(source, bytes);
+  }
+
   const ModelConfig& c_;
   std::vector<std::unique_ptr<core::PackedMatrix>>& packed_;
 };
