@@ -47,6 +47,11 @@ PackedIsa force_packed_isa(PackedIsa isa) {
 
 void PackedMatrix::FreeAligned::operator()(float* p) const { std::free(p); }
 
+void PackedMatrix::copy_row(int j, float* row) const {
+  const float* column = panel(j / kPanel) + j % kPanel;
+  for (int i = 0; i < in_; ++i) row[i] = column[static_cast<size_t>(i) * kPanel];
+}
+
 void PackedMatrix::allocate() {
   const size_t n = bytes();
   void* raw = std::aligned_alloc(64, (n + 63) / 64 * 64);

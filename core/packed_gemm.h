@@ -35,6 +35,9 @@ class PackedMatrix {
   // Panel p: [in][kPanel], columns p*16 .. p*16+15 of W^T; columns past `out` are zero.
   const float* panel(int p) const { return data_.get() + static_cast<size_t>(p) * in_ * kPanel; }
   size_t bytes() const { return static_cast<size_t>(panels()) * in_ * kPanel * sizeof(float); }
+  // Row j of W (column j of the panels) into row[in]: lets a tied embedding be looked up here, so the
+  // unpacked table is never read again after packing.
+  void copy_row(int j, float* row) const;
 
  private:
   struct FreeAligned {

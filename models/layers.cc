@@ -86,13 +86,13 @@ void attend_one_gathered(const float* q, const float* k, const float* v, const i
       scores, ctx);
 }
 
-void embed(const float* table, float scale, const int32_t* ids, int n, int d, const float* positions,
+void embed(const Embedding& table, float scale, const int32_t* ids, int n, int d, const float* positions,
            size_t position_stride, float* out) {
   for (int i = 0; i < n; ++i) {
-    const float* e = table + static_cast<size_t>(ids[i]) * d;
     const float* p = positions + i * position_stride;
     float* o = out + static_cast<size_t>(i) * d;
-    for (int j = 0; j < d; ++j) o[j] = e[j] * scale + p[j];
+    table.copy_row(ids[i], d, o);
+    for (int j = 0; j < d; ++j) o[j] = o[j] * scale + p[j];
   }
 }
 

@@ -25,7 +25,7 @@ void attend_one_gathered(const float* q, const float* k, const float* v, const i
 
 // Embeds ids: out[i] = E[ids[i]] * scale + positions[i * position_stride .. + d).
 // position_stride = d walks the table (a whole sequence), 0 repeats one position (one decoder step).
-void embed(const float* table, float scale, const int32_t* ids, int n, int d, const float* positions,
+void embed(const Embedding& table, float scale, const int32_t* ids, int n, int d, const float* positions,
            size_t position_stride, float* out);
 
 // One residual sublayer around `sublayer(in, out)`, which writes rows x d values.

@@ -1,5 +1,7 @@
 #include "models/transformer_weights.h"
 
+#include <algorithm>
+
 #include "models/positions.h"
 
 namespace models {
@@ -32,11 +34,10 @@ class WeightLoader {
       keep_packed(l, std::make_unique<core::PackedMatrix>(static_cast<const float*>(t.data), l.out, l.in),
                   t.data, n * sizeof(float));
   }
-  // A tied output projection reads the embedding, which stays unpacked for lookups too.
-  void pack_shared(Linear& l) {
-    if (core::packed_isa() == core::PackedIsa::kNone) return;
-    keep_packed(l, std::make_unique<core::PackedMatrix>(l.weight, l.out, l.in), l.weight,
-                static_cast<size_t>(l.out) * l.in * sizeof(float));
+  // A tied output projection is the target embedding: packed, it serves the lookups too.
+  Embedding tied_output(Linear& l, const std::string& embedding_name) {
+    set_weight(l, embedding_name);
+    return l.packed ? Embedding{nullptr, l.packed} : Embedding{l.weight, nullptr};
   }
   Norm norm(const std::string& scope) {
     return {ckpt_.get(scope + ".weight", {c_.d_model}), ckpt_.get(scope + ".bias", {c_.d_model})};
@@ -66,8 +67,7 @@ class WeightLoader {
 
  private:
   Checkpoint& ckpt_;
-  // Owns the packed copy and lets the source's pages go: only the copy is read from now on (lookups of a
-  // tied embedding map a few rows back; an f16 embedding's f32 copy is not in the blob: no-op then).
+  // Owns the packed copy and lets the source's pages go: only the copy is read from now on.
   void keep_packed(Linear& l, std::unique_ptr<core::PackedMatrix> packed, const void* source, size_t bytes) {
     packed_.push_back(std::move(packed));
     l.packed = packed_.back().get();
@@ -80,13 +80,21 @@ class WeightLoader {
 
 }  // namespace
 
+void Embedding::copy_row(int id, int d, float* row) const {
+  if (packed) {
+    packed->copy_row(id, row);
+  } else {
+    const float* e = table + static_cast<size_t>(id) * d;
+    std::copy(e, e + d, row);
+  }
+}
+
 TransformerWeights load_weights(Checkpoint& checkpoint) {
   const ModelConfig& c = checkpoint.description().config;
   TransformerWeights w;
   WeightLoader load(checkpoint, w.packed);
   const int d = c.d_model;
-  w.src_embed = load.get("encoder.embed_tokens", {c.src_vocab_size, d});
-  w.tgt_embed = c.shared_embeddings ? w.src_embed : load.get("decoder.embed_tokens", {c.tgt_vocab_size, d});
+  const std::string tgt_embed_name = c.shared_embeddings ? "encoder.embed_tokens" : "decoder.embed_tokens";
   if (c.positions == Positions::kTable) {
     w.src_positions = load.get("encoder.positions", {c.max_positions, d});
     w.tgt_positions = load.get("decoder.positions", {c.max_positions, d});
@@ -98,11 +106,13 @@ TransformerWeights load_weights(Checkpoint& checkpoint) {
   w.output.in = d;
   w.output.bias = c.output_bias ? load.get("output.bias", {c.tgt_vocab_size}) : nullptr;
   if (c.tied_output) {
-    w.output.weight = w.tgt_embed;
-    load.pack_shared(w.output);
+    w.tgt_embed = load.tied_output(w.output, tgt_embed_name);
   } else {
+    w.tgt_embed.table = load.get(tgt_embed_name, {c.tgt_vocab_size, d});
     load.set_weight(w.output, "output.weight");
   }
+  w.src_embed =
+      c.shared_embeddings ? w.tgt_embed : Embedding{load.get("encoder.embed_tokens", {c.src_vocab_size, d})};
   for (int i = 0; i < c.encoder_layers; ++i)
     w.encoder.push_back(load.encoder_layer("encoder.layers." + std::to_string(i)));
   for (int i = 0; i < c.decoder_layers; ++i)

@@ -10,11 +10,20 @@
 namespace models {
 
 struct Linear {                   // y = x W^T + b
-  const float* weight = nullptr;  // [out, in]; null when packed (unless it is also the embedding)
+  const float* weight = nullptr;  // [out, in]; null when packed
   const float* bias = nullptr;    // [out] or null
   int out = 0;
   int in = 0;
   const core::PackedMatrix* packed = nullptr;  // the same W in panels, when this CPU has a packed kernel
+};
+
+// A [vocab, d] embedding: plain rows, or (tied to a packed output projection) that projection's packed
+// copy, so the table is held in memory once.
+struct Embedding {
+  const float* table = nullptr;
+  const core::PackedMatrix* packed = nullptr;
+  // Row `id` into row[d].
+  void copy_row(int id, int d, float* row) const;
 };
 
 struct Norm {
@@ -43,8 +52,8 @@ struct DecoderLayerWeights {
 };
 
 struct TransformerWeights {
-  const float* src_embed = nullptr;      // [src_vocab, d]
-  const float* tgt_embed = nullptr;      // [tgt_vocab, d]
+  Embedding src_embed;                   // [src_vocab, d]
+  Embedding tgt_embed;                   // [tgt_vocab, d]
   const float* src_positions = nullptr;  // [max_positions, d]
   const float* tgt_positions = nullptr;
   Linear output;  // [tgt_vocab, d], bias [tgt_vocab] or null

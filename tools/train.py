@@ -3,7 +3,7 @@
 
 Reproducible recipe (fixed seed): joint SentencePiece vocabulary, a small post-norm
 Transformer built from PyTorch's fused nn.Transformer layers, label smoothing,
-Adam with warmup + inverse-sqrt decay, token-based batches, one checkpoint per
+Adam with warmup + inverse-sqrt decay (optionally cooled down linearly to 0), token-based batches, one checkpoint per
 epoch, and averaging of the last epochs' weights at the end.
 
   /usr/bin/python3 tools/train.py --data ../shared/data/multi30k --out build/train
@@ -209,6 +209,9 @@ def main():
     ap.add_argument("--max-steps", type=int, default=0, help="stop after N updates (for timing probes)")
     ap.add_argument("--bf16", action="store_true",
                     help="bfloat16 autocast for forward/backward (fp32 master weights; AMX/AVX512-BF16 CPUs)")
+    ap.add_argument("--cooldown", type=float, default=0.0,
+                    help="scale the lr linearly down to 0 over this last fraction of the planned updates "
+                         "(--epochs x batches per epoch); 0: plain inverse-sqrt decay")
     ap.add_argument("--ema", type=float, default=0.0,
                     help="also keep an exponential moving average of the weights with this decay (0: off)")
     args = ap.parse_args()
@@ -251,8 +254,18 @@ def main():
     n_params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.98), eps=1e-9,
                             weight_decay=args.weight_decay)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min((s + 1) / args.warmup, math.sqrt(args.warmup / (s + 1))))
+    # Batch counts barely vary between epochs (same pairs, same token budget), so one epoch's count
+    # plans the run's length for the cooldown.
+    planned_steps = args.epochs * len(make_batches(pairs, args.max_tokens, random.Random(args.seed)))
+    cooldown_steps = args.cooldown * planned_steps
+
+    def lr_scale(s):
+        scale = min((s + 1) / args.warmup, math.sqrt(args.warmup / (s + 1)))
+        if cooldown_steps > 0:
+            scale *= min(1.0, max(0.0, planned_steps - s) / cooldown_steps)
+        return scale
+
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_scale)
     log = open(os.path.join(args.out, "train.log"), "a")
 
     def say(msg):

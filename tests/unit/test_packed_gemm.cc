@@ -84,3 +84,14 @@ TEST_CASE("packed_linear: a row's result does not depend on the other rows or on
   core::packed_linear(x.data(), rows, packed, bias.data(), narrow.data());
   REQUIRE(same_bits(all, narrow));
 }
+
+TEST_CASE("PackedMatrix::copy_row gives back W's rows (the tied embedding's lookups)", "[kernels][packed]") {
+  const int out = 37, in = 24;  // a partial last panel
+  const auto w = random_values(static_cast<size_t>(out) * in, 7);
+  const core::PackedMatrix packed(w.data(), out, in);
+  std::vector<float> row(in);
+  for (int j = 0; j < out; ++j) {
+    packed.copy_row(j, row.data());
+    CHECK(same_bits(row, std::vector<float>(w.begin() + j * in, w.begin() + (j + 1) * in)));
+  }
+}
