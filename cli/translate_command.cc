@@ -16,7 +16,8 @@ namespace cli {
 
 namespace {
 
-void print_stats(const TranslateStats& s, std::chrono::duration<double> load, std::chrono::duration<double> run) {
+void print_stats(const TranslateStats& s, std::chrono::duration<double> load,
+                 std::chrono::duration<double> run) {
   const core::GemmStats g = core::gemm_stats();
   const nlohmann::json j = {{"load_s", load.count()},
                             {"translate_s", run.count()},
@@ -39,13 +40,14 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
       "  echo 'A dog runs.' | nmt translate -b 1\n"
       "  nmt translate --input-dir docs/ --output-dir docs.de/ --glob '*.txt'\n"
       "Unset decoding flags take the model's defaults (see `nmt info`).");
-  cmd->add_option("-m,--model", o.model_dir,
-                  "Model directory (default: $NMT_MODEL, else the bundled " + std::string(kDefaultModelName) +
-                      " model)");
+  cmd->add_option(
+      "-m,--model", o.model_dir,
+      "Model directory (default: $NMT_MODEL, else the bundled " + std::string(kDefaultModelName) + " model)");
   cmd->add_option("-i,--input", o.input, "Input file, '-' for stdin")->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Output file, '-' for stdout (written atomically)")
       ->capture_default_str();
-  cmd->add_option("-b,--beam-size", o.translate.beam_size, "Beam width; 1 = greedy (default: the model's)")
+  cmd->add_option("-b,--beam-size,--beam", o.translate.beam_size,
+                  "Beam width; 1 = greedy (default: the model's)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--length-penalty", o.translate.length_penalty,
                   "Score = log-prob / length^alpha (default: the model's)");
@@ -91,7 +93,8 @@ int run_translate(const TranslateCommandOptions& options) {
   if (o.input_dir.empty() && (!o.glob.empty() || o.shard != "0/1" || o.overwrite)) {
     throw core::UsageError("--glob, --shard and --overwrite need --input-dir/--output-dir");
   }
-  if (o.translate.n_best > 1 && o.scores) throw core::UsageError("--n-best already prints scores: drop --scores");
+  if (o.translate.n_best > 1 && o.scores)
+    throw core::UsageError("--n-best already prints scores: drop --scores");
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (o.threads > static_cast<int>(4 * cores)) {
     throw core::UsageError("--threads " + std::to_string(o.threads) + " is more than 4x this machine's " +

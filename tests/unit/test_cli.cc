@@ -52,14 +52,16 @@ TEST_CASE("CRLF endings and a final line without newline are reproduced", "[cli]
 
 TEST_CASE("same translation for a line alone and inside a larger input", "[cli]") {
   const auto alone = test::run(translate() + " -b 2", "the man is walking\n");
-  const auto many = test::run(translate() + " -b 2 --batch-size 3",
-                              "a\nthe dog\nthe man is walking\nsomething much longer than the others here\nb\n");
+  const auto many =
+      test::run(translate() + " -b 2 --batch-size 3",
+                "a\nthe dog\nthe man is walking\nsomething much longer than the others here\nb\n");
   REQUIRE(alone.exit_code == 0);
   REQUIRE(many.exit_code == 0);
   const std::string third = many.out.substr(0, many.out.size());
   std::vector<std::string> lines;
   size_t start = 0;
-  for (size_t p; (p = third.find('\n', start)) != std::string::npos; start = p + 1) lines.push_back(third.substr(start, p - start));
+  for (size_t p; (p = third.find('\n', start)) != std::string::npos; start = p + 1)
+    lines.push_back(third.substr(start, p - start));
   REQUIRE(lines.size() == 5);
   REQUIRE(lines[2] + "\n" == alone.out);
 }
@@ -88,8 +90,9 @@ TEST_CASE("n-best and scores output formats", "[cli]") {
 }
 
 TEST_CASE("bad flags are usage errors (exit 64)", "[cli]") {
-  for (const std::string flags : {"-b 0", "--max-length -3", "--threads 10000", "-b 2 --n-best 3",
-                                  "--batch-size 0", "--no-such-flag", "--shard 3/2 --input-dir a --output-dir b"}) {
+  for (const std::string flags :
+       {"-b 0", "--max-length -3", "--threads 10000", "-b 2 --n-best 3", "--batch-size 0", "--no-such-flag",
+        "--shard 3/2 --input-dir a --output-dir b"}) {
     const auto r = test::run(translate() + " " + flags, "x\n");
     INFO(flags << ": " << r.err);
     REQUIRE(r.exit_code == 64);
@@ -118,9 +121,9 @@ TEST_CASE("info describes the model", "[cli]") {
 TEST_CASE("--help explains the flags with their defaults", "[cli]") {
   const auto r = test::run(nmt() + " translate --help");
   REQUIRE(r.exit_code == 0);
-  for (const char* flag : {"--beam-size", "--length-penalty", "--max-length", "--batch-size", "--threads",
-                           "--n-best", "--scores", "--input-dir", "--output-dir", "--glob", "--shard",
-                           "--overwrite", "--model"}) {
+  for (const char* flag :
+       {"--beam-size", "--beam", "--length-penalty", "--max-length", "--batch-size", "--threads", "--n-best",
+        "--scores", "--input-dir", "--output-dir", "--glob", "--shard", "--overwrite", "--model"}) {
     REQUIRE_THAT(r.out, Contains(flag));
   }
 }
@@ -133,7 +136,8 @@ TEST_CASE("directory mode: nested folders, glob, resume, overwrite", "[cli]") {
   test::write_file(src + "/a/mid.txt", "three\n");
   test::write_file(src + "/a/b/deep.txt", "four\n\nsix\n");
   test::write_file(src + "/a/b/skip.md", "not this\n");
-  const std::string cmd = translate() + " --input-dir '" + src + "' --output-dir '" + dst + "' --glob '*.txt'";
+  const std::string cmd =
+      translate() + " --input-dir '" + src + "' --output-dir '" + dst + "' --glob '*.txt'";
   auto r = test::run(cmd);
   REQUIRE(r.exit_code == 0);
   REQUIRE(count(test::read_file(dst + "/top.txt"), "\n") == 2);
@@ -162,7 +166,8 @@ TEST_CASE("directory mode: shards cover every file exactly once", "[cli]") {
                              std::to_string(s) + "/3");
     REQUIRE(r.exit_code == 0);
     if (!exists(dst + "/x")) continue;
-    for (const auto& e : std::filesystem::directory_iterator(dst + "/x")) seen.insert(e.path().filename().string());
+    for (const auto& e : std::filesystem::directory_iterator(dst + "/x"))
+      seen.insert(e.path().filename().string());
   }
   REQUIRE(seen.size() == 7);
   REQUIRE(std::set<std::string>(seen.begin(), seen.end()).size() == 7);
