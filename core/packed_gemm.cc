@@ -1,5 +1,7 @@
 #include "core/packed_gemm.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -47,36 +49,63 @@ PackedIsa force_packed_isa(PackedIsa isa) {
 
 void PackedMatrix::FreeAligned::operator()(float* p) const { std::free(p); }
 
+void PackedArena::Block::Free::operator()(char* p) const { std::free(p); }
+
+float* PackedArena::allocate(size_t bytes) {
+  constexpr size_t kHugePage = size_t{2} << 20, kBlock = size_t{32} << 20;
+  bytes = (bytes + 63) / 64 * 64;
+  if (blocks_.empty() || blocks_.back().size - blocks_.back().used < bytes) {
+    Block b;
+    b.size = std::max(kBlock, (bytes + kHugePage - 1) / kHugePage * kHugePage);
+    void* raw = std::aligned_alloc(kHugePage, b.size);
+    if (!raw) throw std::bad_alloc();
+    // A hint: without transparent huge pages this is a no-op and 4 KB pages serve as before.
+    ::madvise(raw, b.size, MADV_HUGEPAGE);
+    b.data.reset(static_cast<char*>(raw));
+    blocks_.push_back(std::move(b));
+  }
+  Block& b = blocks_.back();
+  float* p = reinterpret_cast<float*>(b.data.get() + b.used);
+  b.used += bytes;
+  return p;
+}
+
 void PackedMatrix::copy_row(int j, float* row) const {
   const float* column = panel(j / kPanel) + j % kPanel;
   for (int i = 0; i < in_; ++i) row[i] = column[static_cast<size_t>(i) * kPanel];
 }
 
-void PackedMatrix::allocate() {
+void PackedMatrix::allocate(PackedArena* arena) {
   const size_t n = bytes();
-  void* raw = std::aligned_alloc(64, (n + 63) / 64 * 64);
-  if (!raw) throw std::bad_alloc();
-  data_.reset(static_cast<float*>(raw));
+  if (arena) {
+    data_ = arena->allocate(n);
+  } else {
+    void* raw = std::aligned_alloc(64, (n + 63) / 64 * 64);
+    if (!raw) throw std::bad_alloc();
+    owned_.reset(static_cast<float*>(raw));
+    data_ = owned_.get();
+  }
   const int padded = panels() * kPanel - out_;  // columns past `out` in the last panel must be zero
   if (padded > 0) {
-    float* last = data_.get() + static_cast<size_t>(panels() - 1) * in_ * kPanel;
+    float* last = data_ + static_cast<size_t>(panels() - 1) * in_ * kPanel;
     for (int i = 0; i < in_; ++i)
       std::memset(last + static_cast<size_t>(i) * kPanel + (kPanel - padded), 0, padded * sizeof(float));
   }
 }
 
 void PackedMatrix::scatter_row(int j, const float* row) {
-  float* dst = data_.get() + static_cast<size_t>(j / kPanel) * in_ * kPanel + j % kPanel;
+  float* dst = data_ + static_cast<size_t>(j / kPanel) * in_ * kPanel + j % kPanel;
   for (int i = 0; i < in_; ++i) dst[static_cast<size_t>(i) * kPanel] = row[i];
 }
 
-PackedMatrix::PackedMatrix(const float* weight, int out, int in) : out_(out), in_(in) {
-  allocate();
+PackedMatrix::PackedMatrix(const float* weight, int out, int in, PackedArena* arena) : out_(out), in_(in) {
+  allocate(arena);
   for (int j = 0; j < out; ++j) scatter_row(j, weight + static_cast<size_t>(j) * in);
 }
 
-PackedMatrix::PackedMatrix(const uint16_t* f16_weight, int out, int in) : out_(out), in_(in) {
-  allocate();
+PackedMatrix::PackedMatrix(const uint16_t* f16_weight, int out, int in, PackedArena* arena)
+    : out_(out), in_(in) {
+  allocate(arena);
   std::vector<float> row(in);
   for (int j = 0; j < out; ++j) {
     half_to_float(f16_weight + static_cast<size_t>(j) * in, row.data(), in);

@@ -12,8 +12,27 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace core {
+
+// Storage for a model's packed matrices, handed out from large blocks backed by 2 MB pages where the
+// kernel allows: loading faults in a few huge pages instead of thousands of small ones, and decoding
+// streams the weights with few TLB misses.
+class PackedArena {
+ public:
+  float* allocate(size_t bytes);  // 64-byte aligned; lives as long as the arena
+
+ private:
+  struct Block {
+    struct Free {
+      void operator()(char* p) const;
+    };
+    std::unique_ptr<char[], Free> data;
+    size_t used = 0, size = 0;
+  };
+  std::vector<Block> blocks_;
+};
 
 // Which packed kernel this CPU runs: none (use plain BLAS), AVX2+FMA, or AVX-512F.
 enum class PackedIsa { kNone, kAvx2, kAvx512 };
@@ -26,14 +45,15 @@ class PackedMatrix {
   static constexpr int kPanel = 16;  // output columns per panel
 
   // weight is [out, in] row-major (PyTorch Linear layout), f32 or IEEE f16 (converted while packing).
-  PackedMatrix(const float* weight, int out, int in);
-  PackedMatrix(const uint16_t* f16_weight, int out, int in);
+  // The panels live in `arena` when given (which must outlive the matrix), else in the matrix itself.
+  PackedMatrix(const float* weight, int out, int in, PackedArena* arena = nullptr);
+  PackedMatrix(const uint16_t* f16_weight, int out, int in, PackedArena* arena = nullptr);
 
   int out() const { return out_; }
   int in() const { return in_; }
   int panels() const { return (out_ + kPanel - 1) / kPanel; }
   // Panel p: [in][kPanel], columns p*16 .. p*16+15 of W^T; columns past `out` are zero.
-  const float* panel(int p) const { return data_.get() + static_cast<size_t>(p) * in_ * kPanel; }
+  const float* panel(int p) const { return data_ + static_cast<size_t>(p) * in_ * kPanel; }
   size_t bytes() const { return static_cast<size_t>(panels()) * in_ * kPanel * sizeof(float); }
   // Row j of W (column j of the panels) into row[in]: lets a tied embedding be looked up here, so the
   // unpacked table is never read again after packing.
@@ -43,10 +63,11 @@ class PackedMatrix {
   struct FreeAligned {
     void operator()(float* p) const;
   };
-  void allocate();
+  void allocate(PackedArena* arena);
   void scatter_row(int j, const float* row);  // row j of W -> column j of the panels
   int out_, in_;
-  std::unique_ptr<float[], FreeAligned> data_;
+  float* data_ = nullptr;
+  std::unique_ptr<float[], FreeAligned> owned_;  // data_ when there is no arena
 };
 
 // y[rows, out] = x[rows, in] * W^T + bias (bias [out] or null). Needs packed_isa() != kNone.

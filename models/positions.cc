@@ -7,17 +7,22 @@ namespace models {
 std::vector<float> sinusoid_table(Positions layout, int n_positions, int d) {
   std::vector<float> table(static_cast<size_t>(n_positions) * d);
   const int half = d / 2;
+  // Each dimension pair's timescale, once (the same double arithmetic as computing it per position):
+  // Marian multiplies the position by it, the paper's layouts divide the position by it.
+  std::vector<double> timescale(half);
+  for (int k = 0; k < half; ++k) {
+    if (layout == Positions::kSinusoidalMarian) {
+      // Marian: timescales spaced by log(10000) / (d/2 - 1).
+      const double increment = half > 1 ? std::log(10000.0) / (half - 1) : 0.0;
+      timescale[k] = std::exp(-k * increment);
+    } else {
+      timescale[k] = std::pow(10000.0, 2.0 * k / d);
+    }
+  }
   for (int p = 0; p < n_positions; ++p) {
     float* row = table.data() + static_cast<size_t>(p) * d;
     for (int k = 0; k < half; ++k) {
-      double angle;
-      if (layout == Positions::kSinusoidalMarian) {
-        // Marian: timescales spaced by log(10000) / (d/2 - 1).
-        const double increment = half > 1 ? std::log(10000.0) / (half - 1) : 0.0;
-        angle = p * std::exp(-k * increment);
-      } else {
-        angle = p / std::pow(10000.0, 2.0 * k / d);
-      }
+      const double angle = layout == Positions::kSinusoidalMarian ? p * timescale[k] : p / timescale[k];
       if (layout == Positions::kSinusoidalInterleaved) {
         row[2 * k] = static_cast<float>(std::sin(angle));
         row[2 * k + 1] = static_cast<float>(std::cos(angle));

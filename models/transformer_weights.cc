@@ -10,8 +10,8 @@ namespace {
 
 class WeightLoader {
  public:
-  WeightLoader(Checkpoint& ckpt, std::vector<std::unique_ptr<core::PackedMatrix>>& packed)
-      : ckpt_(ckpt), c_(ckpt.description().config), packed_(packed) {}
+  WeightLoader(Checkpoint& ckpt, TransformerWeights& w)
+      : ckpt_(ckpt), c_(ckpt.description().config), arena_(w.packed_arena), packed_(w.packed) {}
 
   Linear linear(const std::string& scope, int out, int in) {
     Linear l{nullptr, ckpt_.get(scope + ".bias", {out}), out, in};
@@ -28,11 +28,13 @@ class WeightLoader {
     const Checkpoint::RawTensor t = ckpt_.raw(name, {l.out, l.in});
     const size_t n = static_cast<size_t>(l.out) * l.in;
     if (t.dtype == DType::kF16)
-      keep_packed(l, std::make_unique<core::PackedMatrix>(static_cast<const uint16_t*>(t.data), l.out, l.in),
-                  t.data, n * sizeof(uint16_t));
+      keep_packed(
+          l, std::make_unique<core::PackedMatrix>(static_cast<const uint16_t*>(t.data), l.out, l.in, &arena_),
+          t.data, n * sizeof(uint16_t));
     else
-      keep_packed(l, std::make_unique<core::PackedMatrix>(static_cast<const float*>(t.data), l.out, l.in),
-                  t.data, n * sizeof(float));
+      keep_packed(
+          l, std::make_unique<core::PackedMatrix>(static_cast<const float*>(t.data), l.out, l.in, &arena_),
+          t.data, n * sizeof(float));
   }
   // A tied output projection is the target embedding: packed, it serves the lookups too.
   Embedding tied_output(Linear& l, const std::string& embedding_name) {
@@ -75,6 +77,7 @@ class WeightLoader {
   }
 
   const ModelConfig& c_;
+  core::PackedArena& arena_;
   std::vector<std::unique_ptr<core::PackedMatrix>>& packed_;
 };
 
@@ -92,7 +95,7 @@ void Embedding::copy_row(int id, int d, float* row) const {
 TransformerWeights load_weights(Checkpoint& checkpoint) {
   const ModelConfig& c = checkpoint.description().config;
   TransformerWeights w;
-  WeightLoader load(checkpoint, w.packed);
+  WeightLoader load(checkpoint, w);
   const int d = c.d_model;
   const std::string tgt_embed_name = c.shared_embeddings ? "encoder.embed_tokens" : "decoder.embed_tokens";
   if (c.positions == Positions::kTable) {

@@ -61,6 +61,7 @@ struct TransformerWeights {
   std::vector<DecoderLayerWeights> decoder;
   Norm encoder_final, decoder_final;                        // null unless config.final_norm
   std::vector<float> sinusoids;                             // owned table when positions are sinusoidal
+  core::PackedArena packed_arena;                           // holds their panels
   std::vector<std::unique_ptr<core::PackedMatrix>> packed;  // owns every Linear::packed
 };
 
