@@ -15,9 +15,7 @@ namespace models {
 
 namespace {
 
-bool is_blank(const std::string& s) {
-  return s.find_first_not_of(" \t\r\n\v\f") == std::string::npos;
-}
+bool is_blank(const std::string& s) { return s.find_first_not_of(" \t\r\n\v\f") == std::string::npos; }
 
 }  // namespace
 
@@ -37,9 +35,10 @@ Translator::Translator(const std::string& model_dir) : model_(std::make_unique<T
   }
   const int32_t src_vocab = tokenizer_->source_vocab_size(), tgt_vocab = tokenizer_->target_vocab_size();
   if (src_vocab > d.config.src_vocab_size || tgt_vocab > d.config.tgt_vocab_size) {
-    throw ModelError(model_->checkpoint().json_path() + ": tokenizer vocabularies (" + std::to_string(src_vocab) +
-                     " source, " + std::to_string(tgt_vocab) + " target pieces) exceed the embeddings (" +
-                     std::to_string(d.config.src_vocab_size) + ", " + std::to_string(d.config.tgt_vocab_size) + ")");
+    throw ModelError(model_->checkpoint().json_path() + ": tokenizer vocabularies (" +
+                     std::to_string(src_vocab) + " source, " + std::to_string(tgt_vocab) +
+                     " target pieces) exceed the embeddings (" + std::to_string(d.config.src_vocab_size) +
+                     ", " + std::to_string(d.config.tgt_vocab_size) + ")");
   }
 }
 
@@ -63,8 +62,8 @@ TranslateOptions Translator::resolve(const TranslateOptions& o) const {
 
 int Translator::max_output_length(int n, const TranslateOptions& o) const {
   const double by_source = std::floor(static_cast<double>(o.max_length_a) * n + o.max_length_b);
-  const double limit = std::min({static_cast<double>(o.max_length), by_source,
-                                 static_cast<double>(model_->config().max_positions)});
+  const double limit = std::min(
+      {static_cast<double>(o.max_length), by_source, static_cast<double>(model_->config().max_positions)});
   return std::max(1, static_cast<int>(limit));
 }
 
@@ -75,8 +74,8 @@ std::vector<int32_t> Translator::source_ids(const std::string& line, const Trans
   return ids;
 }
 
-std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(const std::vector<std::vector<int32_t>>& sources,
-                                                                     const TranslateOptions& options) const {
+std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
+    const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& options) const {
   const TranslateOptions o = resolve(options);
   const ModelDescription& d = model_->description();
   core::SearchOptions search;
@@ -99,8 +98,10 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(const std::
                    [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
   std::vector<std::vector<core::Hypothesis>> results(sources.size());
   const int n_batches = static_cast<int>((order.size() + o.batch_size - 1) / o.batch_size);
-  // Batches are independent: spread them over the threads (each batch writes its own results).
-  core::parallel_for(n_batches, [&](int b) {
+  // Batches are independent: spread them over the threads (each batch writes its own results), longest
+  // first, so that no thread is left finishing a long batch alone at the end.
+  core::parallel_for(n_batches, [&](int task) {
+    const int b = n_batches - 1 - task;
     const size_t begin = static_cast<size_t>(b) * o.batch_size;
     const size_t end = std::min(order.size(), begin + o.batch_size);
     std::vector<std::vector<int32_t>> batch;
@@ -133,9 +134,8 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
       segments.push_back(std::move(ids));
       continue;
     }
-    const std::vector<std::string> parts = split_long_line(lines[i], limit, [&](const std::string& s) {
-      return static_cast<int>(source_ids(s, o).size());
-    });
+    const std::vector<std::string> parts = split_long_line(
+        lines[i], limit, [&](const std::string& s) { return static_cast<int>(source_ids(s, o).size()); });
     std::cerr << "nmt: warning: line " << i + 1 << " has " << ids.size() << " tokens, more than the model's "
               << limit << "; translating it in " << parts.size() << " pieces\n";
     for (const std::string& part : parts) {

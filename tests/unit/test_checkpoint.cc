@@ -74,7 +74,10 @@ TEST_CASE("bad checkpoints give one-line errors naming the file and the problem"
   using Catch::Matchers::Contains;
   CHECK_THAT(load_error([](json&, std::string& b) { b.resize(b.size() / 2); }), Contains("truncated"));
   CHECK_THAT(load_error([](json&, std::string& b) { b[100] ^= 1; }), Contains("checksum mismatch"));
-  CHECK_THAT(load_error([](json& m, std::string&) { m = json::array({1, 2}); }), Contains("expected a JSON object"));
+  CHECK_THAT(load_error([](json& m, std::string&) {
+               m = json::array({1, 2});
+             }),
+             Contains("expected a JSON object"));
   CHECK_THAT(load_error([](json& m, std::string&) { m["config"].erase("d_model"); }),
              Contains("config.d_model: missing"));
   CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["colour"] = "blue"; }),
@@ -83,11 +86,14 @@ TEST_CASE("bad checkpoints give one-line errors naming the file and the problem"
   CHECK_THAT(load_error([](json& m, std::string&) { m["version"] = 2; }), Contains("not supported"));
   CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["activation"] = "tanh"; }),
              Contains("'tanh' is not supported"));
-  CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["d_model"] = -16; }), Contains("out of range"));
+  CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["d_model"] = -16; }),
+             Contains("out of range"));
   CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["n_heads"] = 3; }), Contains("divisible"));
   CHECK_THAT(load_error([](json& m, std::string&) { tensor(m, "encoder.embed_tokens")["dtype"] = "f64"; }),
              Contains("'f64' is not supported"));
-  CHECK_THAT(load_error([](json& m, std::string&) { tensor(m, "encoder.embed_tokens")["shape"] = {-40, 16}; }),
+  CHECK_THAT(load_error([](json& m, std::string&) {
+               tensor(m, "encoder.embed_tokens")["shape"] = {-40, 16};
+             }),
              Contains("dimensions must be integers"));
   CHECK_THAT(load_error([](json& m, std::string&) {
                tensor(m, "encoder.embed_tokens")["shape"] = {2000000000, 2000000000};
@@ -113,8 +119,9 @@ TEST_CASE("bad checkpoints give one-line errors naming the file and the problem"
                t["shape"] = {16, 32};
              }),
              Contains("expected shape [32,16], got [16,32]"));
-  CHECK_THAT(load_error([](json& m, std::string&) { tensor(m, "encoder.layers.0.fc1.bias")["name"] = "mystery"; }),
-             Contains("missing tensor 'encoder.layers.0.fc1.bias'"));
+  CHECK_THAT(
+      load_error([](json& m, std::string&) { tensor(m, "encoder.layers.0.fc1.bias")["name"] = "mystery"; }),
+      Contains("missing tensor 'encoder.layers.0.fc1.bias'"));
   CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["tied_output"] = false; }),
              Contains("missing tensor 'output.weight'"));
   CHECK_THAT(load_error([](json& m, std::string&) { m["config"]["encoder_layers"] = 1; }),
@@ -131,5 +138,23 @@ TEST_CASE("model.json that is not JSON, or absent, is reported", "[checkpoint]")
   REQUIRE_THROWS_WITH(models::Checkpoint(dir.path()), Catch::Matchers::Contains("model.json: cannot open"));
   test::write_file(dir.file("model.json"), "{\"format\": ");
   REQUIRE_THROWS_WITH(models::Checkpoint(dir.path()), Catch::Matchers::Contains("not valid JSON"));
-  REQUIRE_THROWS_WITH(models::Checkpoint(dir.file("model.json")), Catch::Matchers::Contains("not a directory"));
+  REQUIRE_THROWS_WITH(models::Checkpoint(dir.file("model.json")),
+                      Catch::Matchers::Contains("not a directory"));
+}
+
+TEST_CASE("a large blob's checksum (two halves, combined) catches a flipped byte in either half",
+          "[checkpoint]") {
+  auto d = test::small_description();
+  d.config.src_vocab_size = d.config.tgt_vocab_size = 80000;  // a 5 MB embedding: the two-thread path
+  test::TempDir dir;
+  models::write_checkpoint(dir.path(), d, test::random_tensors(d, 4), models::DType::kF32);
+  REQUIRE_NOTHROW(models::Checkpoint(dir.path()));
+  const std::string blob = test::read_file(dir.file("weights.bin"));
+  REQUIRE(blob.size() > (4u << 20));
+  for (size_t at : {blob.size() / 4, blob.size() * 3 / 4}) {
+    std::string corrupt = blob;
+    corrupt[at] ^= 0x10;
+    test::write_file(dir.file("weights.bin"), corrupt);
+    REQUIRE_THROWS_WITH(models::Checkpoint(dir.path()), Catch::Matchers::Contains("checksum mismatch"));
+  }
 }
