@@ -202,6 +202,8 @@ def main():
     ap.add_argument("--weight-decay", type=float, default=1e-4)
     ap.add_argument("--epochs", type=int, default=100)
     ap.add_argument("--time-budget-min", type=float, default=100.0, help="stop after the epoch that crosses it")
+    ap.add_argument("--stop-after", type=int, default=0,
+                    help="stop after this epoch (0: run --epochs); the lr schedule still plans for --epochs")
     ap.add_argument("--average", type=int, default=8, help="average the last N epochs' weights")
     ap.add_argument("--bleu-every", type=int, default=3, help="greedy val BLEU every N epochs (0: never)")
     ap.add_argument("--threads", type=int, default=2)
@@ -323,7 +325,7 @@ def main():
                 torch.save({"config": config, "model": model.state_dict(), "epoch": epoch, "ema": args.ema},
                            os.path.join(args.out, f"ema{epoch}.pt"))
         say(msg)
-        if (time.time() - start) / 60 >= args.time_budget_min:
+        if (time.time() - start) / 60 >= args.time_budget_min or epoch == args.stop_after:
             break
 
     last = sorted(int(f[5:-3]) for f in os.listdir(args.out) if f.startswith("epoch") and f.endswith(".pt"))
