@@ -3,8 +3,9 @@
 
 Reproducible recipe (fixed seed): joint SentencePiece vocabulary, a small post-norm
 Transformer built from PyTorch's fused nn.Transformer layers, label smoothing,
-Adam with warmup + inverse-sqrt decay (optionally cooled down linearly to 0), token-based batches, one checkpoint per
-epoch, and averaging of the last epochs' weights at the end.
+Adam with warmup + inverse-sqrt decay (optionally cooled down linearly to 0),
+token-based batches, one checkpoint per epoch, and averaging of the last epochs'
+weights at the end.
 
   /usr/bin/python3 tools/train.py --data ../shared/data/multi30k --out build/train
 
