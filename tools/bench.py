@@ -3,10 +3,15 @@
 
   /usr/bin/python3 tools/bench.py --nmt build/nmt [--model data/multi30k-en-de] [--quick]
 
-For each engine (nmt, PyTorch) x search (greedy = beam 1, beam 4) x threads (1, 2), batch 32, on the
-1,000 sentences of Multi30k test_2016_flickr.en: target tokens/s (SentencePiece pieces generated, EOS
-excluded, model load excluded), sentences/s, model load time, peak RSS (the child's ru_maxrss from
-os.wait4) and nmt/PyTorch tokens/s. Every measurement is run --runs times (3) and the median reported.
+For each engine x search (greedy = beam 1, beam 4) x threads (1, 2), batch 32, on the 1,000 sentences
+of Multi30k test_2016_flickr.en: target tokens/s (SentencePiece pieces generated, EOS excluded, model load
+excluded), sentences/s, model load time, peak RSS and nmt's tokens/s over each baseline's. Every
+measurement is run --runs times (3) and the median reported. Engines:
+  * nmt;
+  * PyTorch: tools/bench_reference.py --style hf, the baseline the benchmark's targets are set against:
+    what Hugging Face `generate` does for a Python user translating the file in chunks of 32 lines;
+  * PyTorch sorted: --style sorted, the same model with nmt's own batching tricks (length-sorted batches,
+    finished sentences dropped), a stronger baseline shown beside it (--baselines picks which run).
 
 Also:
   * a synthetic OPUS-MT-sized model (6+6 layers, d 512, 8 heads, FFN 2048, shared/tied vocab of 58,101,
@@ -44,7 +49,7 @@ TIME = "/usr/bin/time"         # GNU time (package `time`), for the peak RSS
 DEFAULT_INPUT = os.path.join(ROOT, "..", "shared", "data", "multi30k", "test_2016_flickr.en.gz")
 DEFAULT_MODEL = os.path.join(ROOT, "data", "multi30k-en-de")
 WORK = os.path.join(ROOT, "build-bench")
-ENGINES = ("nmt", "PyTorch")
+BASELINES = {"PyTorch": "hf", "PyTorch sorted": "sorted"}   # engine name -> bench_reference.py --style
 
 # The synthetic OPUS-MT-sized model (bump SYNTH_VERSION when its recipe changes: the cache is keyed on it).
 SYNTH_VERSION = 1
@@ -114,7 +119,8 @@ def run_engine(engine, args, model, inp, out, beam, threads, tmp):
         s = last_json_line(err, "nmt --stats")
     else:
         cmd = [args.python, os.path.join(TOOLS, "bench_reference.py"), model, "--input", inp, "--beam", str(beam),
-               "--batch-size", str(args.batch_size), "--threads", str(threads), "--output", out]
+               "--batch-size", str(args.batch_size), "--threads", str(threads), "--output", out,
+               "--style", BASELINES[engine]]
         code, rss, wall = run_measured(cmd, so, err)
         if code != 0:
             fail("bench_reference.py", cmd, code, err)
@@ -289,7 +295,7 @@ def fmt(x, digits):
     return "–" if x is None else f"{x:,.{digits}f}"
 
 
-def make_table(rows, peak):
+def make_table(rows, peak, baselines):
     peak1 = peak["gflops"]["1"]["best"] if peak else None
     runs = sorted({len(r["runs"]) for r in rows})
     runs_text = (f"{runs[0]} run{'s' if runs[0] > 1 else ''}" if len(runs) == 1 else "the runs in column 'runs'")
@@ -300,17 +306,21 @@ def make_table(rows, peak):
                     ", ".join(f"{t} thread{'s' if t != '1' else ''} {v['best']:.1f} GFLOP/s"
                               for t, v in peak["gflops"].items()) +
                     "; GEMM GFLOP/s below is per thread (gemm_s is summed over workers), vs the 1-thread ceiling.")
-    cols = ["model", "engine", "search", "threads", "runs", "tokens/s", "sentences/s", "load (s)", "peak RSS (MB)",
-            "nmt/PyTorch", "same as PyTorch", "GEMM GFLOP/s/thread (% peak)", "GEMM share"]
+    head.append("PyTorch = the Hugging Face generate-style baseline (input-order batches, every row computed "
+                "until its batch is done); PyTorch sorted = the same model with nmt's batching (sorted by "
+                "length, finished sentences dropped).")
+    cols = (["model", "engine", "search", "threads", "runs", "tokens/s", "sentences/s", "load (s)", "peak RSS (MB)"] +
+            [f"nmt/{b}" for b in baselines] + ["same output as " + " / ".join(baselines),
+                                               "GEMM GFLOP/s/thread (% peak)", "GEMM share"])
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join(["---"] * len(cols)) + "|"]
     for r in rows:
         m = r["median"]
-        gemm = share = same = ratio = "–"
+        gemm = share = "–"
+        ratios = ["–"] * len(baselines)
+        same = "–"
         if r["engine"] == "nmt":
-            if r.get("ratio") is not None:
-                ratio = f"{r['ratio']:.2f}×"
-            if r.get("identical") is not None:
-                same = f"{100 * r['identical']:.1f}%"
+            ratios = [f"{r['ratios'][b]:.2f}×" for b in baselines]
+            same = " / ".join(f"{100 * r['identical'][b]:.1f}%" for b in baselines)
             if m.get("gemm_s"):
                 rate = m["gemm_gflop"] / m["gemm_s"]
                 gemm = f"{rate:.1f}" + (f" ({100 * rate / peak1:.0f}%)" if peak1 else "")
@@ -319,7 +329,7 @@ def make_table(rows, peak):
             r["model"], r["engine"], "greedy" if r["beam"] == 1 else f"beam {r['beam']}", str(r["threads"]),
             str(len(r["runs"])),
             fmt(m["tokens_per_s"], 0), fmt(m["sentences_per_s"], 1), fmt(m["load_s"], 3),
-            fmt(m["peak_rss_mb"], 0), ratio, same, gemm, share]) + " |")
+            fmt(m["peak_rss_mb"], 0)] + ratios + [same, gemm, share]) + " |")
     return "\n".join(head) + "\n\n" + "\n".join(lines)
 
 
@@ -337,6 +347,8 @@ def main():
     ap.add_argument("--input", default=DEFAULT_INPUT, help="source sentences, plain or .gz")
     ap.add_argument("--python", default=PYTHON, help="python with torch, for tools/bench_reference.py")
     ap.add_argument("--runs", type=int, default=3, help="runs per measurement (median reported)")
+    ap.add_argument("--baselines", default=",".join(BASELINES),
+                    help=f"comma-separated, from: {', '.join(BASELINES)} (the first one is the target's)")
     ap.add_argument("--beams", default="1,4")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--batch-size", type=int, default=32)
@@ -351,6 +363,10 @@ def main():
     ap.add_argument("--out", default=None, help="results JSON (default: bench/results.json; "
                                                 "--quick: build-bench/results-quick.json)")
     args = ap.parse_args()
+    baselines = [b.strip() for b in args.baselines.split(",") if b.strip()]
+    if not baselines or any(b not in BASELINES for b in baselines):
+        sys.exit(f"bench: --baselines takes a comma-separated list from: {', '.join(BASELINES)}")
+    engines = ["nmt"] + baselines
     if args.quick:
         args.runs, args.sentences = 1, args.sentences or 100
         args.synthetic_sentences = min(args.synthetic_sentences, 64)   # 2 batches: both threads busy
@@ -415,17 +431,17 @@ def main():
         with open(warm, "w", encoding="utf-8") as f:
             f.write(lines[0] + "\n")
         for model_dir in sorted({c[1] for c in configs}):
-            for engine in ENGINES:
+            for engine in engines:
                 run_engine(engine, args, model_dir, warm, os.path.join(tmp, "warm.out"), 1, 1, tmp)
 
-        raw = {(c, e): [] for c in range(len(configs)) for e in ENGINES}
+        raw = {(c, e): [] for c in range(len(configs)) for e in engines}
         outputs = {}
         notes = []
         progress = {"done": 0}
 
         def measure(ci, rep):
             label, model_dir, src, beam, threads, _ = configs[ci]
-            for engine in ENGINES:
+            for engine in engines:
                 out = os.path.join(tmp, f"out-{ci}-{engine}-{rep}.txt")
                 r = run_engine(engine, args, model_dir, src, out, beam, threads, tmp)
                 raw[(ci, engine)].append(r)
@@ -463,23 +479,24 @@ def main():
         for ci, (label, model_dir, src, beam, threads, _) in enumerate(configs):
             if not raw[(ci, "nmt")]:
                 continue        # skipped: no time left
-            medians = {e: median_of(raw[(ci, e)]) for e in ENGINES}
-            ratio = medians["nmt"]["tokens_per_s"] / medians["PyTorch"]["tokens_per_s"]
-            frac, same, n = identical_fraction(outputs[(ci, "nmt", 0)], outputs[(ci, "PyTorch", 0)])
-            for engine in ENGINES:
+            medians = {e: median_of(raw[(ci, e)]) for e in engines}
+            ratios = {b: medians["nmt"]["tokens_per_s"] / medians[b]["tokens_per_s"] for b in baselines}
+            agreement = {b: identical_fraction(outputs[(ci, "nmt", 0)], outputs[(ci, b, 0)]) for b in baselines}
+            for engine in engines:
                 rows.append({"model": label, "model_dir": os.path.relpath(os.path.abspath(model_dir), ROOT),
                              "engine": engine, "beam": beam, "threads": threads, "batch_size": args.batch_size,
                              "median": medians[engine], "runs": raw[(ci, engine)],
-                             "ratio": ratio if engine == "nmt" else None,
-                             "identical": frac if engine == "nmt" else None,
-                             "identical_lines": [same, n] if engine == "nmt" else None})
-            if same != n:
-                notes.append(f"{label} beam {beam} threads {threads}: {n - same} of {n} lines differ "
-                             "between nmt and PyTorch")
-            tok = {e: raw[(ci, e)][0]["target_tokens"] for e in ENGINES}
-            if tok["nmt"] != tok["PyTorch"]:
-                notes.append(f"{label} beam {beam} threads {threads}: target tokens nmt {tok['nmt']}, "
-                             f"PyTorch {tok['PyTorch']}")
+                             "ratios": ratios if engine == "nmt" else None,
+                             "identical": {b: a[0] for b, a in agreement.items()} if engine == "nmt" else None,
+                             "identical_lines": {b: a[1:] for b, a in agreement.items()} if engine == "nmt" else None})
+            tok = {e: raw[(ci, e)][0]["target_tokens"] for e in engines}
+            for b, (_, same, n) in agreement.items():
+                if same != n:
+                    notes.append(f"{label} beam {beam} threads {threads}: {n - same} of {n} lines differ "
+                                 f"between nmt and {b}")
+                if tok["nmt"] != tok[b]:
+                    notes.append(f"{label} beam {beam} threads {threads}: target tokens nmt {tok['nmt']}, "
+                                 f"{b} {tok[b]}")
         # nmt must give the same output for every run and thread count of a (model, beam).
         groups = {}
         for (ci, engine, rep), path in outputs.items():
@@ -492,7 +509,7 @@ def main():
                 nmt_deterministic = False
                 notes.append(f"nmt output differs between runs/threads ({os.path.basename(model_dir)}, beam {beam})")
 
-    table = make_table(rows, peak)
+    table = make_table(rows, peak, baselines)
     machine["loadavg_end"] = os.getloadavg()[0]
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -501,7 +518,7 @@ def main():
         "nmt": os.path.relpath(args.nmt, ROOT),
         "input": {"file": os.path.basename(args.input), "sentences": len(lines),
                   "synthetic_sentences": len(lines[:args.synthetic_sentences])},
-        "settings": {"runs": args.runs, "synthetic_runs": synth_runs, "batch_size": args.batch_size,
+        "settings": {"baselines": {b: BASELINES[b] for b in baselines}, "runs": args.runs, "synthetic_runs": synth_runs, "batch_size": args.batch_size,
                      "budget_min": args.budget_min},
         "models": {os.path.basename(os.path.normpath(m)): model_info(m) for m in sorted({c[1] for c in configs})},
         "sgemm_peak": peak, "nmt_deterministic": nmt_deterministic, "notes": notes,
