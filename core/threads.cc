@@ -8,15 +8,29 @@
 #include <thread>
 #include <vector>
 
+#include "core/packed_gemm.h"
+
+// OpenBLAS (pthreads build): stops its worker threads; the next multi-threaded call would restart them.
+// Its own fork handler uses it. Weak, so another BLAS links too.
+extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
+
 namespace core {
 
 namespace {
 int g_threads = 1;
-}
+
+// BLAS gets threads only when it does the heavy products (no packed kernel for this CPU). Otherwise it
+// multiplies only attention's small matrices, where threads cost more than they give.
+int blas_threads() { return packed_isa() == PackedIsa::kNone ? g_threads : 1; }
+
+}  // namespace
 
 void set_num_threads(int n) {
   g_threads = n < 1 ? 1 : n;
-  openblas_set_num_threads(g_threads);
+  openblas_set_num_threads(blas_threads());
+  // OpenBLAS starts a worker per core when the program loads, and idle workers spin on sched_yield for
+  // a while: on two cores that took one from loading the model (~10% of the load's CPU samples).
+  if (blas_threads() == 1 && blas_thread_shutdown_) blas_thread_shutdown_();
 }
 
 int num_threads() { return g_threads; }
@@ -28,7 +42,7 @@ void parallel_for(int n_tasks, const std::function<void(int)>& task) {
     return;
   }
   // Our threads replace BLAS's: each GEMM runs in the calling worker.
-  openblas_set_num_threads(1);
+  if (blas_threads() > 1) openblas_set_num_threads(1);
   std::atomic<int> next{0};
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -47,7 +61,7 @@ void parallel_for(int n_tasks, const std::function<void(int)>& task) {
   for (int w = 1; w < workers; ++w) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
-  openblas_set_num_threads(g_threads);
+  if (blas_threads() > 1) openblas_set_num_threads(blas_threads());
   if (error) std::rethrow_exception(error);
 }
 

@@ -1,12 +1,12 @@
-// One thread setting drives both BLAS and our own loops; parallel regions never nest:
-// inside parallel_for every worker runs BLAS single-threaded.
+// One thread setting drives our own loops (and BLAS, on CPUs without a packed kernel, where BLAS does the
+// heavy products); parallel regions never nest: inside parallel_for every worker runs BLAS single-threaded.
 #pragma once
 
 #include <functional>
 
 namespace core {
 
-// Sets the number of threads used by BLAS and by parallel_for. n >= 1.
+// Sets the number of threads used by parallel_for (and BLAS, see above). n >= 1.
 void set_num_threads(int n);
 int num_threads();
 

@@ -10,7 +10,10 @@
 namespace models {
 
 Transformer::Transformer(const std::string& model_dir)
-    : checkpoint_(std::make_unique<Checkpoint>(model_dir)), weights_(load_weights(*checkpoint_)) {}
+    : Transformer(std::make_unique<Checkpoint>(model_dir)) {}
+
+Transformer::Transformer(std::unique_ptr<Checkpoint> checkpoint)
+    : checkpoint_(std::move(checkpoint)), weights_(load_weights(*checkpoint_)) {}
 
 float Transformer::embedding_scale() const {
   return config().scale_embedding ? std::sqrt(static_cast<float>(config().d_model)) : 1.0f;

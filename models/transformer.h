@@ -12,7 +12,8 @@
 
 namespace models {
 
-// Encoder output for a batch, packed without padding: sentence i owns rows [offsets[i], offsets[i] + lengths[i]).
+// Encoder output for a batch, packed without padding: sentence i owns rows [offsets[i], offsets[i] +
+// lengths[i]).
 struct EncodedBatch {
   std::vector<float> memory;  // [total_rows, d_model]
   std::vector<int> offsets;
@@ -22,6 +23,7 @@ struct EncodedBatch {
 class Transformer {
  public:
   explicit Transformer(const std::string& model_dir);
+  explicit Transformer(std::unique_ptr<Checkpoint> checkpoint);  // an opened (verified) checkpoint
 
   const ModelDescription& description() const { return checkpoint_->description(); }
   const ModelConfig& config() const { return checkpoint_->description().config; }
@@ -34,7 +36,8 @@ class Transformer {
 
   // Teacher-forced decoder over `tokens` (decoder start first) for one encoded sentence, recomputing
   // everything with a causal mask: logits [tokens.size(), tgt_vocab]. The reference for the incremental path.
-  std::vector<float> decode_full(const EncodedBatch& encoded, int sentence, const std::vector<int32_t>& tokens) const;
+  std::vector<float> decode_full(const EncodedBatch& encoded, int sentence,
+                                 const std::vector<int32_t>& tokens) const;
 
  private:
   std::unique_ptr<Checkpoint> checkpoint_;

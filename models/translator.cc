@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <iostream>
 #include <numeric>
 
@@ -19,8 +20,10 @@ bool is_blank(const std::string& s) { return s.find_first_not_of(" \t\r\n\v\f") 
 
 }  // namespace
 
-Translator::Translator(const std::string& model_dir) : model_(std::make_unique<Transformer>(model_dir)) {
-  const ModelDescription& d = model_->description();
+namespace {
+
+std::unique_ptr<tokenizer::Tokenizer> load_tokenizer(const std::string& model_dir,
+                                                     const ModelDescription& d) {
   tokenizer::TokenizerSpec spec;
   spec.source_spm = model_dir + "/" + d.tokenizer.source_spm;
   spec.target_spm = model_dir + "/" + d.tokenizer.target_spm;
@@ -29,10 +32,23 @@ Translator::Translator(const std::string& model_dir) : model_(std::make_unique<T
   spec.unk_id = d.tokens.unk;
   spec.skip_on_decode = {d.tokens.eos, d.tokens.pad, d.tokens.decoder_start};
   try {
-    tokenizer_ = std::make_unique<tokenizer::Tokenizer>(spec);
+    return std::make_unique<tokenizer::Tokenizer>(spec);
   } catch (const core::Error& e) {
     throw ModelError(e.what());
   }
+}
+
+}  // namespace
+
+Translator::Translator(const std::string& model_dir) {
+  auto checkpoint = std::make_unique<Checkpoint>(model_dir);
+  // SentencePiece builds its tries (~15 ms for the bundled model) on another core while the weights are
+  // packed: load time is the longer of the two instead of their sum. The thread gets its own copy of
+  // the description: if packing throws, the checkpoint is gone before the thread is joined.
+  auto tokenizer = std::async(std::launch::async, load_tokenizer, model_dir, checkpoint->description());
+  model_ = std::make_unique<Transformer>(std::move(checkpoint));
+  tokenizer_ = tokenizer.get();
+  const ModelDescription& d = model_->description();
   const int32_t src_vocab = tokenizer_->source_vocab_size(), tgt_vocab = tokenizer_->target_vocab_size();
   if (src_vocab > d.config.src_vocab_size || tgt_vocab > d.config.tgt_vocab_size) {
     throw ModelError(model_->checkpoint().json_path() + ": tokenizer vocabularies (" +
