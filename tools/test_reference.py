@@ -119,6 +119,24 @@ class TestDecoding(unittest.TestCase):
                     for x, y in zip(ha, hb):
                         self.assertAlmostEqual(x.score, y.score, delta=1e-5)
 
+    def test_hf_style_baseline_matches_search(self):
+        """bench_reference.py's Hugging Face-style decoding (all batch x beam rows every step, finished
+        sentences kept, input order) must find what the reference search finds."""
+        import bench_reference
+        for i, variant in enumerate(MODEL_VARIANTS):
+            model, tokens = random_model(30 + i, **variant)
+            sources = random_sources(7, model.config["src_vocab_size"], tokens["eos"], 30 + i)
+            decoding = {"max_length_a": 0.0, "max_length_b": 9, "max_length": 64}
+            for beam in (1, 3):
+                opts = ref.SearchOptions(beam_size=beam, n_best=1, length_penalty=0.7, renormalize=bool(i % 2),
+                                         eos_id=tokens["eos"], start_id=tokens["decoder_start"], banned=[0, 2])
+                with torch.inference_mode():
+                    want = ref.translate_ids(model, sources, opts, decoding, batch_size=3)
+                    got = bench_reference.translate_hf_style(model, sources, opts, decoding, batch_size=3)
+                for hw, hg in zip(want, got):
+                    self.assertEqual(hw[0].tokens, hg[0].tokens, f"variant {i}, beam {beam}")
+                    self.assertAlmostEqual(hw[0].score, hg[0].score, delta=1e-5)
+
     def test_beam1_equals_greedy(self):
         for i, variant in enumerate(MODEL_VARIANTS):
             model, tokens = random_model(20 + i, **variant)
