@@ -306,9 +306,11 @@ def make_table(rows, peak, baselines):
                     ", ".join(f"{t} thread{'s' if t != '1' else ''} {v['best']:.1f} GFLOP/s"
                               for t, v in peak["gflops"].items()) +
                     "; GEMM GFLOP/s below is per thread (gemm_s is summed over workers), vs the 1-thread ceiling.")
-    head.append("PyTorch = the Hugging Face generate-style baseline (input-order batches, every row computed "
-                "until its batch is done); PyTorch sorted = the same model with nmt's batching (sorted by "
-                "length, finished sentences dropped).")
+    described = {"PyTorch": "the Hugging Face generate-style baseline (input-order batches, every row computed "
+                            "until its batch is done)",
+                 "PyTorch sorted": "the same model with nmt's batching (sorted by length, finished sentences "
+                                   "dropped)"}
+    head.append("; ".join(f"{b} = {described[b]}" for b in baselines) + ".")
     cols = (["model", "engine", "search", "threads", "runs", "tokens/s", "sentences/s", "load (s)", "peak RSS (MB)"] +
             [f"nmt/{b}" for b in baselines] + ["same output as " + " / ".join(baselines),
                                                "GEMM GFLOP/s/thread (% peak)", "GEMM share"])
@@ -348,7 +350,7 @@ def main():
     ap.add_argument("--python", default=PYTHON, help="python with torch, for tools/bench_reference.py")
     ap.add_argument("--runs", type=int, default=3, help="runs per measurement (median reported)")
     ap.add_argument("--baselines", default=",".join(BASELINES),
-                    help=f"comma-separated, from: {', '.join(BASELINES)} (the first one is the target's)")
+                    help=f"which baselines run, comma-separated, from: {', '.join(BASELINES)} (default: all)")
     ap.add_argument("--beams", default="1,4")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--batch-size", type=int, default=32)
@@ -518,7 +520,8 @@ def main():
         "nmt": os.path.relpath(args.nmt, ROOT),
         "input": {"file": os.path.basename(args.input), "sentences": len(lines),
                   "synthetic_sentences": len(lines[:args.synthetic_sentences])},
-        "settings": {"baselines": {b: BASELINES[b] for b in baselines}, "runs": args.runs, "synthetic_runs": synth_runs, "batch_size": args.batch_size,
+        "settings": {"baselines": {b: BASELINES[b] for b in baselines}, "runs": args.runs,
+                     "synthetic_runs": synth_runs, "batch_size": args.batch_size,
                      "budget_min": args.budget_min},
         "models": {os.path.basename(os.path.normpath(m)): model_info(m) for m in sorted({c[1] for c in configs})},
         "sgemm_peak": peak, "nmt_deterministic": nmt_deterministic, "notes": notes,
