@@ -18,10 +18,6 @@ namespace {
 
 bool is_blank(const std::string& s) { return s.find_first_not_of(" \t\r\n\v\f") == std::string::npos; }
 
-}  // namespace
-
-namespace {
-
 std::unique_ptr<tokenizer::Tokenizer> load_tokenizer(const std::string& model_dir,
                                                      const ModelDescription& d) {
   tokenizer::TokenizerSpec spec;
