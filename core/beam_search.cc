@@ -117,6 +117,7 @@ class BeamSearch {
     nodes_.reserve(max_nodes);
     top_.reserve(2 * beam_size_);
     shifts_.resize(beam_size_);
+    block_maxes_.resize(static_cast<size_t>(beam_size_) * scan_blocks(vocab_size_));
     logits_.resize(max_rows * vocab_size_);
 
     // One row per sentence to start: with HF's K copies scored [0, -1e9, ...], the first step's top 2K
@@ -165,12 +166,14 @@ class BeamSearch {
     SentenceState& state = sentences_[s];
     const bool last_step = generated_length >= max_lengths_[s];
     float* logits = logits_.data() + static_cast<size_t>(state.first_row) * vocab_size_;
+    const int n_blocks = scan_blocks(vocab_size_);
     for (int beam = 0; beam < state.n_rows; ++beam) {
-      shifts_[beam] = log_probs_.prepare(logits + static_cast<size_t>(beam) * vocab_size_, last_step);
+      shifts_[beam] = log_probs_.prepare(logits + static_cast<size_t>(beam) * vocab_size_, last_step,
+                                         &block_maxes_[static_cast<size_t>(beam) * n_blocks]);
     }
     const int k = std::min(2 * beam_size_, state.n_rows * vocab_size_);
-    select_top(logits, shifts_.data(), &rows_.cum_logprob[state.first_row], state.n_rows, vocab_size_, k,
-               top_);
+    select_top(logits, block_maxes_.data(), shifts_.data(), &rows_.cum_logprob[state.first_row], state.n_rows,
+               vocab_size_, k, top_);
 
     const size_t next_first = next_.sentence.size();
     for (int rank = 0; rank < k; ++rank) {
@@ -228,7 +231,8 @@ class BeamSearch {
   Rows rows_, next_;                   // this step's rows and the next step's
   std::vector<TraceNode> nodes_;
   std::vector<Candidate> top_;
-  std::vector<double> shifts_;  // log_softmax shift of each of a sentence's rows
+  std::vector<double> shifts_;      // log_softmax shift of each of a sentence's rows
+  std::vector<float> block_maxes_;  // and its block maxima (LogProbs::prepare)
   std::vector<float> logits_;
 };
 

@@ -21,6 +21,7 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   best.reserve(1);
   const float no_prefix = 0.0f;
   std::vector<float> logits(static_cast<size_t>(n_sentences) * vocab_size);
+  std::vector<float> block_maxes(scan_blocks(vocab_size));
   for (int s = 0; s < n_sentences; ++s) {
     row_sentence[s] = s;
     results[s][0].tokens.reserve(max_lengths[s] - 1);
@@ -34,8 +35,9 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
     for (int row = 0; row < static_cast<int>(row_sentence.size()); ++row) {
       const int sentence = row_sentence[row];
       float* row_logits = logits.data() + static_cast<size_t>(row) * vocab_size;
-      const double shift = log_probs.prepare(row_logits, generated_length >= max_lengths[sentence]);
-      select_top(row_logits, &shift, &no_prefix, 1, vocab_size, 1, best);
+      const double shift =
+          log_probs.prepare(row_logits, generated_length >= max_lengths[sentence], block_maxes.data());
+      select_top(row_logits, block_maxes.data(), &shift, &no_prefix, 1, vocab_size, 1, best);
       const int32_t token = best[0].index;
       const float token_log_prob = best[0].cum_logprob;  // no prefix: just its log-probability
       row_cum_logprob[row] += token_log_prob;

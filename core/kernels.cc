@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/fast_exp.h"
 #include "core/simd.h"
 
 namespace core {
@@ -17,7 +18,7 @@ void activate(float* x, size_t n, Activation act) {
       for (size_t i = 0; i < n; ++i) x[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * 0.70710678118654752f));
       break;
     case Activation::kSwish:
-      for (size_t i = 0; i < n; ++i) x[i] = x[i] / (1.0f + std::exp(-x[i]));
+      for (size_t i = 0; i < n; ++i) x[i] = swish(x[i]);
       break;
   }
 }
@@ -56,11 +57,9 @@ void softmax(float* x, int n) {
     for (int i = 0; i < n; ++i) x[i] = 0.0f;
     return;
   }
+  for (int i = 0; i < n; ++i) x[i] = exp_nonpositive_or_zero(x[i] - max);  // vectorised
   float sum = 0.0f;
-  for (int i = 0; i < n; ++i) {
-    x[i] = std::exp(x[i] - max);
-    sum += x[i];
-  }
+  for (int i = 0; i < n; ++i) sum += x[i];  // in order: a row's result must not depend on vector width
   const float inv = 1.0f / sum;
   for (int i = 0; i < n; ++i) x[i] *= inv;
 }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/fast_exp.h"
 #include "core/search_internal.h"
 #include "core/simd.h"
 
@@ -15,71 +16,45 @@ namespace {
 
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 
-// exp(x) for x <= 0 (or NaN), in float: Cephes expf's range reduction and polynomial (about 1 ulp), written
-// without branches, calls or float comparisons so compilers vectorise it. Below -87 (also -inf) it returns
-// about 1e-38 instead of 0, which cannot move a sum that contains exp(0) = 1.
-inline float exp_nonpositive(float x) {
-  // Clamp to -87 on the bits: for x <= 0 a larger magnitude is a larger unsigned pattern (+0 is 0).
-  uint32_t x_bits;
-  std::memcpy(&x_bits, &x, sizeof x);
-  constexpr uint32_t kMinus87Bits = 0xC2AE0000u;
-  x_bits = x_bits < kMinus87Bits ? x_bits : kMinus87Bits;
-  std::memcpy(&x, &x_bits, sizeof x);
-  // n = round(x / ln 2), read from the low mantissa bits after adding 1.5 * 2^23.
-  constexpr float kRoundingMagic = 12582912.0f;
-  constexpr uint32_t kRoundingMagicBits = 0x4B400000u;
-  const float shifted = x * 1.44269504088896341f + kRoundingMagic;
-  const float n = shifted - kRoundingMagic;
-  const float r = (x - n * 0.693359375f) - n * -2.12194440e-4f;  // x - n ln 2, ln 2 in two parts
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const float exp_r = p * r * r + r + 1.0f;
-  // 2^n from its exponent field; n >= -126 thanks to the clamp.
-  uint32_t shifted_bits;
-  std::memcpy(&shifted_bits, &shifted, sizeof shifted);
-  const uint32_t two_to_n_bits = (shifted_bits - kRoundingMagicBits + 127u) << 23;
-  float two_to_n;
-  std::memcpy(&two_to_n, &two_to_n_bits, sizeof two_to_n);
-  return exp_r * two_to_n;
-}
-
-// The shift of a stable log_softmax: max + log(sum(exp(x - max))), exp in float, sum in double. Blocks of
-// kLanes independent accumulators (combined in a fixed order) let compilers vectorise without reordering
-// any sum, so a row's result depends only on the row.
-NMT_SIMD_CLONES
-double log_softmax_shift(const float* row, int n) {
-  constexpr int kLanes = 64;
-  const int n_blocked = n - n % kLanes;
-  float lane_max[kLanes];
-  std::fill(lane_max, lane_max + kLanes, kMinusInf);
-  for (int i = 0; i < n_blocked; i += kLanes) {
-    for (int j = 0; j < kLanes; ++j) lane_max[j] = lane_max[j] > row[i + j] ? lane_max[j] : row[i + j];
-  }
-  float max = *std::max_element(lane_max, lane_max + kLanes);
-  for (int i = n_blocked; i < n; ++i) max = std::max(max, row[i]);
-
-  double lane_sum[kLanes] = {};
-  for (int i = 0; i < n_blocked; i += kLanes) {
-    for (int j = 0; j < kLanes; ++j) lane_sum[j] += exp_nonpositive(row[i + j] - max);
-  }
-  double sum = 0.0;
-  for (double lane : lane_sum) sum += lane;
-  for (int i = n_blocked; i < n; ++i) sum += exp_nonpositive(row[i] - max);
-  return static_cast<double>(max) + std::log(sum);
-}
-
-// Tokens are scanned in blocks; a block is skipped when even its largest logit cannot pass the bar.
-// Exact, because offset + log_prob(x, shift) never decreases as x grows.
-constexpr int kScanBlock = 64;
+// Largest of n floats (a max is exact in any order, so a vector reduction is fine).
 inline float block_max(const float* x, int n) {
   float m = x[0];
 #pragma omp simd reduction(max : m)
   for (int i = 1; i < n; ++i) m = m > x[i] ? m : x[i];
   return m;
+}
+
+// The shift of a stable log_softmax, max + log(sum(exp(x - max))), in one pass over the row: each block of
+// kScanBlock logits is read from memory once (its max, then its exps, while it sits in L1), and its max is
+// kept for select_top. The sum is taken against the running max and rescaled when the max grows (a few
+// times per row). exp in float, sums in double, kScanBlock independent lanes combined in a fixed order: the
+// loops vectorise without reordering any sum, so a row's result depends only on the row.
+NMT_SIMD_CLONES
+double log_softmax_shift(const float* row, int n, float* block_maxes) {
+  double lane_sum[kScanBlock] = {};
+  float max = kMinusInf;
+  for (int start = 0, block = 0; start < n; start += kScanBlock, ++block) {
+    const float* x = row + start;
+    const int len = std::min(kScanBlock, n - start);
+    const float m = block_max(x, len);
+    block_maxes[block] = m;
+    if (m > max) {
+      if (max != kMinusInf) {
+        const double rescale = std::exp(static_cast<double>(max) - static_cast<double>(m));
+        for (double& lane : lane_sum) lane *= rescale;
+      }
+      max = m;
+    }
+    if (max == kMinusInf) continue;  // only -inf so far: they add exactly 0
+    if (len == kScanBlock) {
+      for (int j = 0; j < kScanBlock; ++j) lane_sum[j] += exp_nonpositive(x[j] - max);
+    } else {
+      for (int j = 0; j < len; ++j) lane_sum[j] += exp_nonpositive(x[j] - max);
+    }
+  }
+  double sum = 0.0;
+  for (double lane : lane_sum) sum += lane;
+  return static_cast<double>(max) + std::log(sum);
 }
 
 }  // namespace
@@ -88,18 +63,19 @@ bool ranks_before(const Candidate& a, const Candidate& b) {
   return a.cum_logprob > b.cum_logprob || (a.cum_logprob == b.cum_logprob && a.index < b.index);
 }
 
-void select_top(const float* logits, const double* shifts, const float* cum_logprobs, int n_beams,
-                int vocab_size, int k, std::vector<Candidate>& top) {
+void select_top(const float* logits, const float* block_maxes, const double* shifts,
+                const float* cum_logprobs, int n_beams, int vocab_size, int k, std::vector<Candidate>& top) {
   top.clear();
   float worst_kept = 0.0f;  // valid once the heap is full
+  const int n_blocks = scan_blocks(vocab_size);
   for (int beam = 0; beam < n_beams; ++beam) {
     const float* row = logits + static_cast<size_t>(beam) * vocab_size;
+    const float* maxes = block_maxes + static_cast<size_t>(beam) * n_blocks;
     const float cum_logprob = cum_logprobs[beam];
     const double shift = shifts[beam];
-    for (int start = 0; start < vocab_size; start += kScanBlock) {
+    for (int start = 0, block = 0; start < vocab_size; start += kScanBlock, ++block) {
       const int end = std::min(vocab_size, start + kScanBlock);
-      if (static_cast<int>(top.size()) == k &&
-          !(cum_logprob + log_prob(block_max(row + start, end - start), shift) > worst_kept))
+      if (static_cast<int>(top.size()) == k && !(cum_logprob + log_prob(maxes[block], shift) > worst_kept))
         continue;
       for (int token = start; token < end; ++token) {
         const float value = cum_logprob + log_prob(row[token], shift);
@@ -128,26 +104,31 @@ LogProbs::LogProbs(int vocab_size, const SearchOptions& options)
   banned_.erase(std::unique(banned_.begin(), banned_.end()), banned_.end());
 }
 
-double LogProbs::prepare(float* row, bool force_eos) const {
+double LogProbs::prepare(float* row, bool force_eos, float* block_maxes) const {
   if (force_eos) {
     // The distribution is irrelevant: only EOS may follow, with log-probability exactly 0.
     std::fill(row, row + vocab_size_, kMinusInf);
     row[eos_id_] = 0.0f;
+    std::fill(block_maxes, block_maxes + scan_blocks(vocab_size_), kMinusInf);
+    block_maxes[eos_id_ / kScanBlock] = 0.0f;
     return 0.0;
   }
   // validate() guarantees a non-banned id, so the max stays finite and no NaN appears.
   // Renormalising (log_softmax, ban, log_softmax again) equals banning first, then one log_softmax.
   if (renormalize_) {
     for (int32_t id : banned_) row[id] = kMinusInf;
-    return log_softmax_shift(row, vocab_size_);
+    return log_softmax_shift(row, vocab_size_, block_maxes);
   }
-  const double shift = log_softmax_shift(row, vocab_size_);
+  // The block maxima still count the banned logits: bounds that are too high only make select_top read a
+  // block it could have skipped.
+  const double shift = log_softmax_shift(row, vocab_size_, block_maxes);
   for (int32_t id : banned_) row[id] = kMinusInf;  // -inf - shift stays -inf
   return shift;
 }
 
 void LogProbs::apply(float* row, bool force_eos) const {
-  const double shift = prepare(row, force_eos);
+  std::vector<float> block_maxes(scan_blocks(vocab_size_));
+  const double shift = prepare(row, force_eos, block_maxes.data());
   for (int i = 0; i < vocab_size_; ++i) row[i] = log_prob(row[i], shift);
 }
 

@@ -13,11 +13,17 @@ namespace search_detail {
 // The log-probabilities the search ranks, for one row of logits: log_softmax, banned ids -> -inf,
 // optional renormalisation, forced EOS on the last step. The search never writes them out: prepare()
 // fixes up the raw row and returns `shift`, and log-probability(i) = log_prob(row[i], shift).
+// The search reads a row of logits in blocks of this many tokens.
+constexpr int kScanBlock = 64;
+inline int scan_blocks(int vocab_size) { return (vocab_size + kScanBlock - 1) / kScanBlock; }
+
 class LogProbs {
  public:
   LogProbs(int vocab_size, const SearchOptions& options);  // options must be valid (see search.cc)
   // `force_eos`: this step is the sentence's last, so EOS gets 0 and every other id -inf.
-  double prepare(float* row, bool force_eos) const;
+  // Also writes an upper bound of each kScanBlock-block of the row to block_maxes[scan_blocks(vocab)],
+  // for select_top.
+  double prepare(float* row, bool force_eos, float* block_maxes) const;
   // The whole row in place (for tests and callers that want the values).
   void apply(float* row, bool force_eos) const;
 
@@ -42,9 +48,10 @@ bool ranks_before(const Candidate& a, const Candidate& b);
 // Fills `top` with the best `k` of cum_logprobs[beam] + log_prob(logits[beam][token], shifts[beam]), best
 // first (k = 1 is greedy's argmax). A bounded heap whose front is the worst kept candidate; `top` must have
 // capacity k. Candidates come in increasing index order, so once the heap is full one that merely ties the
-// worst ranks after it: a block of tokens whose best cannot beat the worst kept is skipped whole.
-void select_top(const float* logits, const double* shifts, const float* cum_logprobs, int n_beams,
-                int vocab_size, int k, std::vector<Candidate>& top);
+// worst ranks after it: a block of tokens whose bound (block_maxes[beam][block], from prepare()) cannot
+// beat the worst kept is skipped unread.
+void select_top(const float* logits, const float* block_maxes, const double* shifts,
+                const float* cum_logprobs, int n_beams, int vocab_size, int k, std::vector<Candidate>& top);
 
 // Finished score as Hugging Face computes it (Python floats, i.e. double); `length` counts EOS.
 inline double normalized_score(float cum_logprob, int length, float length_penalty) {
