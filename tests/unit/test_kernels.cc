@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "core/fast_exp.h"
 #include "core/gemm.h"
 #include "core/half.h"
 #include "core/kernels.h"
@@ -102,6 +103,24 @@ TEST_CASE("activations: relu, exact gelu, swish", "[kernels]") {
       REQUIRE(y[i] == Approx(expected).margin(1e-6));
     }
   }
+}
+
+TEST_CASE("the vectorisable exp and swish stay within a few ulp of libm's double results", "[kernels]") {
+  for (double x = -87.0; x <= 0.0; x += 0.0123) {
+    const float xf = static_cast<float>(x);
+    const double expected = std::exp(static_cast<double>(xf));
+    REQUIRE(std::abs(core::exp_nonpositive(xf) - expected) <= 3e-7 * expected);
+  }
+  REQUIRE(core::exp_nonpositive_or_zero(-std::numeric_limits<float>::infinity()) == 0.0f);
+  REQUIRE(core::exp_nonpositive_or_zero(-100.0f) == 0.0f);
+  REQUIRE(core::exp_nonpositive(0.0f) == 1.0f);
+  for (double x = -80.0; x <= 80.0; x += 0.0173) {
+    const float xf = static_cast<float>(x);
+    const double expected = static_cast<double>(xf) / (1.0 + std::exp(-static_cast<double>(xf)));
+    REQUIRE(std::abs(core::swish(xf) - expected) <= 5e-7 * std::abs(expected) + 1e-30);
+  }
+  REQUIRE(core::swish(1e30f) == 1e30f);  // exp(-|x|) never overflows
+  REQUIRE(std::abs(core::swish(-1e30f)) < 1e-6f);
 }
 
 TEST_CASE("half precision round trip and known values", "[kernels]") {

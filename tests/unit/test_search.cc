@@ -550,6 +550,30 @@ TEST_CASE("log-probabilities match a double precision log_softmax", "[search]") 
   }
 }
 
+TEST_CASE("log_softmax in one pass: leading -inf blocks, a max that grows in every block", "[search]") {
+  // The shift is summed against a running max and rescaled when it grows: rows built to take that path at
+  // every block, after blocks that hold nothing but -inf.
+  for (int vocab_size : {200, 1000}) {
+    std::vector<float> row(vocab_size);
+    for (int i = 0; i < vocab_size; ++i)
+      row[i] = i < 130 ? -INFINITY : 0.05f * static_cast<float>(i % 97) + 0.01f * i;
+    std::vector<double> expected(row.begin(), row.end());
+    double m = -INFINITY, sum = 0;
+    for (double x : expected) m = std::max(m, x);
+    for (double x : expected) sum += std::exp(x - m);
+    SearchOptions o = make_options(1, 1, 1.0f);
+    core::search_detail::LogProbs(vocab_size, o).apply(row.data(), false);
+    for (int i = 0; i < vocab_size; ++i) {
+      INFO("vocab " << vocab_size << " id " << i);
+      if (i < 130) {
+        CHECK(row[i] == -INFINITY);
+      } else {
+        CHECK(std::abs(row[i] - (expected[i] - m - std::log(sum))) <= 2e-6);
+      }
+    }
+  }
+}
+
 TEST_CASE("invalid options throw", "[search]") {
   CheckedDecoder decoder(kVocab, Script{});
   auto throws = [&](SearchOptions o, std::vector<int> max_lengths = {5}) {
