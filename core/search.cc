@@ -24,6 +24,24 @@ inline float block_max(const float* x, int n) {
   return m;
 }
 
+// The same for a whole block, with GCC vector types: the plain loop compiled to scalar maxss and stack
+// traffic (~2% of beam search). On CPUs without 512-bit vectors the compiler splits the type.
+inline float full_block_max(const float* x) {
+  typedef float Vec16 __attribute__((vector_size(64)));
+  static_assert(kScanBlock % 16 == 0, "whole vectors per block");
+  Vec16 m, v;
+  std::memcpy(&m, x, sizeof m);
+  for (int i = 16; i < kScanBlock; i += 16) {
+    std::memcpy(&v, x + i, sizeof v);
+    m = m > v ? m : v;
+  }
+  float lanes[16];
+  std::memcpy(lanes, &m, sizeof lanes);
+  float result = lanes[0];
+  for (int j = 1; j < 16; ++j) result = result > lanes[j] ? result : lanes[j];
+  return result;
+}
+
 // The shift of a stable log_softmax, max + log(sum(exp(x - max))), in one pass over the row: each block of
 // kScanBlock logits is read from memory once (its max, then its exps, while it sits in L1), and its max is
 // kept for select_top. The sum is taken against the running max and rescaled when the max grows (a few
@@ -36,7 +54,7 @@ double log_softmax_shift(const float* row, int n, float* block_maxes) {
   for (int start = 0, block = 0; start < n; start += kScanBlock, ++block) {
     const float* x = row + start;
     const int len = std::min(kScanBlock, n - start);
-    const float m = block_max(x, len);
+    const float m = len == kScanBlock ? full_block_max(x) : block_max(x, len);
     block_maxes[block] = m;
     if (m > max) {
       if (max != kMinusInf) {
