@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/simd.h"
+
 namespace core {
 
 // exp(x) for x <= 0 (or NaN): Cephes expf's range reduction and polynomial (about 1 ulp), without branches,
 // calls or float comparisons. Below -87 (also -inf) it returns about 1e-38 instead of 0, which cannot move a
 // sum that contains exp(0) = 1.
-inline float exp_nonpositive(float x) {
+NMT_INLINE float exp_nonpositive(float x) {
   // Clamp to -87 on the bits: for x <= 0 a larger magnitude is a larger unsigned pattern (+0 is 0).
   uint32_t x_bits;
   std::memcpy(&x_bits, &x, sizeof x);
@@ -40,10 +42,10 @@ inline float exp_nonpositive(float x) {
 }
 
 // The same for x - max in a softmax, where masked (-inf) entries must give exactly 0.
-inline float exp_nonpositive_or_zero(float x) { return x < -87.0f ? 0.0f : exp_nonpositive(x); }
+NMT_INLINE float exp_nonpositive_or_zero(float x) { return x < -87.0f ? 0.0f : exp_nonpositive(x); }
 
 // x * sigmoid(x) (swish / SiLU) for any float x: exp only ever sees -|x|, so it cannot overflow.
-inline float swish(float x) {
+NMT_INLINE float swish(float x) {
   const float e = exp_nonpositive(x < 0.0f ? x : -x);  // exp(-|x|)
   const float sigmoid = (x < 0.0f ? e : 1.0f) / (1.0f + e);
   return x * sigmoid;

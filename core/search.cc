@@ -17,7 +17,7 @@ namespace {
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 
 // Largest of n floats (a max is exact in any order, so a vector reduction is fine).
-inline float block_max(const float* x, int n) {
+NMT_INLINE float block_max(const float* x, int n) {
   float m = x[0];
 #pragma omp simd reduction(max : m)
   for (int i = 1; i < n; ++i) m = m > x[i] ? m : x[i];
@@ -26,7 +26,7 @@ inline float block_max(const float* x, int n) {
 
 // The same for a whole block, with GCC vector types: the plain loop compiled to scalar maxss and stack
 // traffic (~2% of beam search). On CPUs without 512-bit vectors the compiler splits the type.
-inline float full_block_max(const float* x) {
+NMT_INLINE float full_block_max(const float* x) {
   typedef float Vec16 __attribute__((vector_size(64)));
   static_assert(kScanBlock % 16 == 0, "whole vectors per block");
   Vec16 m, v;

@@ -9,3 +9,7 @@
 #else
 #define NMT_SIMD_CLONES
 #endif
+
+// For helpers of a NMT_SIMD_CLONES function: inlined into each clone, so compiled for its CPU. A helper the
+// compiler chose to call instead would be compiled for the x86-64 baseline only.
+#define NMT_INLINE __attribute__((always_inline)) inline
