@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/buffer_pool.h"
 #include "core/search_internal.h"
 
 namespace core {
@@ -118,7 +119,7 @@ class BeamSearch {
     top_.reserve(2 * beam_size_);
     shifts_.resize(beam_size_);
     block_maxes_.resize(static_cast<size_t>(beam_size_) * scan_blocks(vocab_size_));
-    logits_.resize(max_rows * vocab_size_);
+    logits_ = PooledBuffer(max_rows * vocab_size_);
 
     // One row per sentence to start: with HF's K copies scored [0, -1e9, ...], the first step's top 2K
     // all come from copy 0 anyway (given vocab_size >= 2K), so expanding after the first step is the same.
@@ -233,7 +234,7 @@ class BeamSearch {
   std::vector<Candidate> top_;
   std::vector<double> shifts_;      // log_softmax shift of each of a sentence's rows
   std::vector<float> block_maxes_;  // and its block maxima (LogProbs::prepare)
-  std::vector<float> logits_;
+  PooledBuffer logits_;             // [rows, vocab], written by the decoder each step
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
 // Greedy search (beam_size 1): each sentence follows its argmax token until EOS.
+#include "core/buffer_pool.h"
 #include "core/search_internal.h"
 
 namespace core {
@@ -20,7 +21,7 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   std::vector<Candidate> best;  // the top-1 of one row
   best.reserve(1);
   const float no_prefix = 0.0f;
-  std::vector<float> logits(static_cast<size_t>(n_sentences) * vocab_size);
+  PooledBuffer logits(static_cast<size_t>(n_sentences) * vocab_size);
   std::vector<float> block_maxes(scan_blocks(vocab_size));
   for (int s = 0; s < n_sentences; ++s) {
     row_sentence[s] = s;

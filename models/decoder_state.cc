@@ -20,8 +20,8 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   const ModelConfig& c = model.config();
   const size_t cache = static_cast<size_t>(max_rows) * max_steps * d_;
   for (int l = 0; l < c.decoder_layers; ++l) {
-    self_k_.emplace_back(new float[cache]);
-    self_v_.emplace_back(new float[cache]);
+    self_k_.emplace_back(cache);
+    self_v_.emplace_back(cache);
   }
   slots_.resize(static_cast<size_t>(max_rows) * max_steps);
   spare_slots_.resize(slots_.size());
@@ -34,11 +34,11 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
     project(a.v, encoded.memory.data(), src_rows, cross_v_.back().data());
   }
   const size_t rows_d = static_cast<size_t>(max_rows) * d_;
-  for (auto* b : {&x_, &normed_, &q_, &ctx_, &tmp_}) b->resize(rows_d);
-  hidden_.resize(static_cast<size_t>(max_rows) * c.ffn_dim);
+  for (auto* b : {&x_, &normed_, &q_, &ctx_, &tmp_}) *b = core::PooledBuffer(rows_d);
+  hidden_ = core::PooledBuffer(static_cast<size_t>(max_rows) * c.ffn_dim);
   const int longest =
       encoded.lengths.empty() ? 1 : *std::max_element(encoded.lengths.begin(), encoded.lengths.end());
-  scores_.resize(static_cast<size_t>(c.n_heads) * std::max(max_steps, longest));
+  scores_ = core::PooledBuffer(static_cast<size_t>(c.n_heads) * std::max(max_steps, longest));
 }
 
 void DecoderState::start(int n_sentences) {
@@ -70,14 +70,14 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
   const int rows = n_rows_;
   project(a.q, in, rows, q_.data());
   // This position's keys and values go straight into their cache rows.
-  float* k_step = self_k_[layer].get() + static_cast<size_t>(position) * max_rows_ * d_;  // [rows, d]
-  float* v_step = self_v_[layer].get() + static_cast<size_t>(position) * max_rows_ * d_;
+  float* k_step = self_k_[layer].data() + static_cast<size_t>(position) * max_rows_ * d_;  // [rows, d]
+  float* v_step = self_v_[layer].data() + static_cast<size_t>(position) * max_rows_ * d_;
   project(a.k, in, rows, k_step);
   project(a.v, in, rows, v_step);
   for (int r = 0; r < rows; ++r) {
     int32_t* slots = &slots_[static_cast<size_t>(r) * max_steps_];
     slots[position] = r;
-    attend_one_gathered(q_.data() + static_cast<size_t>(r) * d_, self_k_[layer].get(), self_v_[layer].get(),
+    attend_one_gathered(q_.data() + static_cast<size_t>(r) * d_, self_k_[layer].data(), self_v_[layer].data(),
                         slots, max_rows_, position + 1, d_, c.n_heads, scores_.data(),
                         ctx_.data() + static_cast<size_t>(r) * d_);
   }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/buffer_pool.h"
 #include "core/search.h"
 #include "models/transformer.h"
 
@@ -34,17 +35,17 @@ class DecoderState : public core::DecoderStep {
   int n_rows_ = 0;
   int filled_ = 0;  // positions stored in the self-attention caches
 
-  // Uninitialised (pages are only touched as positions fill, so RSS follows real lengths).
-  using Buffer = std::unique_ptr<float[]>;
+  // Uninitialised (pages are only touched as positions fill, so RSS follows real lengths) and pooled (the
+  // next batch reuses the pages).
   // [layer] -> [max_steps, max_rows, d], step-major: position p of the row in slot s is row p*max_rows + s.
   // A row never moves once written; reordering beams only rewrites which slot each position came from.
-  std::vector<Buffer> self_k_, self_v_;
+  std::vector<core::PooledBuffer> self_k_, self_v_;
   // [max_rows, max_steps]: slots_[r][p] = slot holding position p of row r's history (and its spare).
   std::vector<int32_t> slots_, spare_slots_;
   // [layer] -> [total source rows, d], packed like encoded.memory.
-  std::vector<std::vector<float>> cross_k_, cross_v_;
+  std::vector<core::PooledBuffer> cross_k_, cross_v_;
   // Scratch [max_rows, d] / [max_rows, ffn] / [max(max_steps, longest source)].
-  std::vector<float> x_, normed_, q_, ctx_, tmp_, hidden_, scores_;
+  core::PooledBuffer x_, normed_, q_, ctx_, tmp_, hidden_, scores_;
 };
 
 }  // namespace models

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/buffer_pool.h"
 #include "core/error.h"
 #include "core/gemm.h"
 #include "models/layers.h"
@@ -41,9 +42,9 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
   }
   const size_t n = static_cast<size_t>(rows) * d;
   out.memory.resize(n);
-  std::vector<float> normed(n), q(n), k(n), v(n), ctx(n), tmp(n);
-  std::vector<float> hidden(static_cast<size_t>(rows) * c.ffn_dim);
-  std::vector<float> scores(static_cast<size_t>(longest) * longest);
+  core::PooledBuffer normed(n), q(n), k(n), v(n), ctx(n), tmp(n);
+  core::PooledBuffer hidden(static_cast<size_t>(rows) * c.ffn_dim);
+  core::PooledBuffer scores(static_cast<size_t>(longest) * longest);
   float* x = out.memory.data();
   for (size_t i = 0; i < sources.size(); ++i) {
     embed(weights_.src_embed, embedding_scale(), sources[i].data(), out.lengths[i], d, weights_.src_positions,
