@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/fast_exp.h"
 #include "core/gemm.h"
 #include "core/simd.h"
 
@@ -97,6 +98,7 @@ NMT_INLINE void attend_rows_fixed(const float* q, const float* k, const float* v
     float* s = scores + static_cast<size_t>(h) * len;
     Vec16 qh[kVecs], x;
     for (int i = 0; i < kVecs; ++i) load16(qh[i], q + col + 16 * i);
+    float max = -std::numeric_limits<float>::infinity();
     for (int j = 0; j < len; ++j) {
       const float* kj = k + offset(j) + col;
       Vec16 acc = {};
@@ -105,8 +107,12 @@ NMT_INLINE void attend_rows_fixed(const float* q, const float* k, const float* v
         acc += qh[i] * x;
       }
       s[j] = sum16(acc) * scale;
+      max = max > s[j] ? max : s[j];
     }
-    core::softmax(s, len);
+    // Softmax inline (a call per head cost ~1.5%); the weighted sum is normalised once at the end.
+    for (int j = 0; j < len; ++j) s[j] = core::exp_nonpositive_or_zero(s[j] - max);
+    float sum = 0.0f;
+    for (int j = 0; j < len; ++j) sum += s[j];
     Vec16 out[kVecs] = {};
     for (int j = 0; j < len; ++j) {
       const float* vj = v + offset(j) + col;
@@ -115,6 +121,8 @@ NMT_INLINE void attend_rows_fixed(const float* q, const float* k, const float* v
         out[i] += s[j] * x;
       }
     }
+    const float inv = 1.0f / sum;
+    for (int i = 0; i < kVecs; ++i) out[i] *= inv;
     std::memcpy(ctx + col, out, sizeof out);
   }
 }
