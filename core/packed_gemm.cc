@@ -137,8 +137,9 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
     const int r_end = std::min(rows, r0 + pass);
     for (int p0 = 0; p0 < panels; p0 += block) {
       const int p_end = std::min(panels, p0 + block);
-      for (int r = r0; r < r_end; r += tile_rows) {
-        const int n = std::min(tile_rows, r_end - r);
+      for (int r = r0, n; r < r_end; r += n) {
+        n = std::min(tile_rows, r_end - r);
+        if (wide && r_end - r == packed::kAvx512WideRows) n = packed::kAvx512WideRows;
         const float* a = x + static_cast<size_t>(r) * in;
         for (int p = p0; p < p_end; p += panel_step) {
           const int col = p * PackedMatrix::kPanel;

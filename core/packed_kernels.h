@@ -8,8 +8,10 @@ namespace core::packed {
 // c[r][j] = (sum over i < k, in order, of a[r][i] * panel[i][j] as one fma chain) + bias[j]
 // for r < rows and j < cols; panels hold 16 columns each, [k][16]. bias may be null.
 
-// AVX-512F: rows <= 8, two panels (p1 may be null when cols <= 16), cols <= 32.
+// AVX-512F: rows <= 8, or exactly kAvx512WideRows; two panels (p1 may be null when cols <= 16), cols <= 32.
 constexpr int kAvx512Rows = 8;
+// A batch at beam 4 often has 8n + 4 rows: its last 12 run as one tile, not as 8 + a half-empty 4.
+constexpr int kAvx512WideRows = 12;
 void tile_avx512(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
                  const float* bias, float* c, size_t ldc, int cols);
 

@@ -1,4 +1,4 @@
-// AVX-512F tile: up to 8 rows x 32 columns (two panels), 16 accumulators in registers.
+// AVX-512F tile: up to 8 rows x 32 columns (two panels), 16 accumulators in registers; or 12 rows, 24.
 #include <immintrin.h>
 
 #include "core/packed_kernels.h"
@@ -18,12 +18,12 @@ template <int R, bool kTwo>
 NMT_AVX512 void tile(const float* a, size_t lda, int k, const float* p0, const float* p1, const float* bias,
                      float* c, size_t ldc, int cols) {
   __m512 acc0[R], acc1[R];
-#pragma GCC unroll 8
+#pragma GCC unroll 12
   for (int r = 0; r < R; ++r) acc0[r] = acc1[r] = _mm512_setzero_ps();
   for (int i = 0; i < k; ++i) {
     const __m512 w0 = _mm512_load_ps(p0 + static_cast<size_t>(i) * 16);
     const __m512 w1 = kTwo ? _mm512_load_ps(p1 + static_cast<size_t>(i) * 16) : w0;
-#pragma GCC unroll 8
+#pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
       const __m512 x = _mm512_set1_ps(a[r * lda + i]);
       acc0[r] = _mm512_fmadd_ps(x, w0, acc0[r]);
@@ -33,7 +33,7 @@ NMT_AVX512 void tile(const float* a, size_t lda, int k, const float* p0, const f
   const __mmask16 m0 = mask_of(cols), m1 = mask_of(cols - 16);
   const __m512 b0 = bias ? _mm512_maskz_loadu_ps(m0, bias) : _mm512_setzero_ps();
   const __m512 b1 = bias && kTwo ? _mm512_maskz_loadu_ps(m1, bias + 16) : _mm512_setzero_ps();
-#pragma GCC unroll 8
+#pragma GCC unroll 12
   for (int r = 0; r < R; ++r) {
     _mm512_mask_storeu_ps(c + r * ldc, m0, _mm512_add_ps(acc0[r], b0));
     if (kTwo) _mm512_mask_storeu_ps(c + r * ldc + 16, m1, _mm512_add_ps(acc1[r], b1));
@@ -44,6 +44,8 @@ template <bool kTwo>
 NMT_AVX512 void tile_rows(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
                           const float* bias, float* c, size_t ldc, int cols) {
   switch (rows) {
+    case 12:
+      return tile<12, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
     case 8:
       return tile<8, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
     case 7:

@@ -42,7 +42,7 @@ TEST_CASE("packed_linear equals a scalar fma chain, bit for bit", "[kernels][pac
   for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
     core::force_packed_isa(isa);
     if (core::packed_isa() == core::PackedIsa::kNone) continue;
-    for (int rows : {1, 2, 5, 6, 7, 8, 9, 13, 64, 130}) {
+    for (int rows : {1, 2, 4, 5, 6, 7, 8, 9, 12, 13, 20, 64, 130, 132}) {  // 12, 20, 132: a 12-row tile
       for (int out : {1, 15, 16, 17, 33, 48, 100}) {
         for (int in : {1, 3, 16, 37}) {
           CAPTURE(static_cast<int>(core::packed_isa()), rows, out, in);
