@@ -49,7 +49,7 @@ bool ranks_before(const Candidate& a, const Candidate& b);
 // first (k = 1 is greedy's argmax). A bounded heap whose front is the worst kept candidate; `top` must have
 // capacity k. Candidates come in increasing index order, so once the heap is full one that merely ties the
 // worst ranks after it: a block of tokens whose bound (block_maxes[beam][block], from prepare()) cannot
-// beat the worst kept is skipped unread.
+// beat the worst kept is skipped unread. Exact: cum_logprob + log_prob(x, shift) never decreases as x grows.
 void select_top(const float* logits, const float* block_maxes, const double* shifts,
                 const float* cum_logprobs, int n_beams, int vocab_size, int k, std::vector<Candidate>& top);
 
