@@ -27,12 +27,11 @@ NMT_INLINE float block_max(const float* x, int n) {
 // The same for a whole block, with GCC vector types: the plain loop compiled to scalar maxss and stack
 // traffic (~2% of beam search). On CPUs without 512-bit vectors the compiler splits the type.
 NMT_INLINE float full_block_max(const float* x) {
-  typedef float Vec16 __attribute__((vector_size(64)));
   static_assert(kScanBlock % 16 == 0, "whole vectors per block");
   Vec16 m, v;
-  std::memcpy(&m, x, sizeof m);
+  load16(m, x);
   for (int i = 16; i < kScanBlock; i += 16) {
-    std::memcpy(&v, x + i, sizeof v);
+    load16(v, x + i);
     m = m > v ? m : v;
   }
   float lanes[16];

@@ -4,6 +4,8 @@
 // order of a reduction, FMA contracts a*b+c), never between runs on one CPU.
 #pragma once
 
+#include <cstring>
+
 #if defined(__x86_64__) && !defined(NMT_NO_SIMD_CLONES)
 #define NMT_SIMD_CLONES __attribute__((target_clones("avx512f", "arch=haswell", "default")))
 #else
@@ -13,3 +15,13 @@
 // For helpers of a NMT_SIMD_CLONES function: inlined into each clone, so compiled for its CPU. A helper the
 // compiler chose to call instead would be compiled for the x86-64 baseline only.
 #define NMT_INLINE __attribute__((always_inline)) inline
+
+namespace core {
+
+// 16 floats as one GCC vector, for loops the auto-vectoriser handles badly (reductions, register-resident
+// sums); the compiler splits it where a clone's CPU has narrower vectors.
+typedef float Vec16 __attribute__((vector_size(64)));
+// By reference: returning a 512-bit vector by value would make -Wpsabi warn in the non-AVX-512 clones.
+NMT_INLINE void load16(Vec16& v, const float* p) { std::memcpy(&v, p, sizeof v); }
+
+}  // namespace core

@@ -70,11 +70,9 @@ NMT_INLINE void attend_rows_any(const float* q, const float* k, const float* v, 
   }
 }
 
-// 16 floats as one GCC vector (split by the compiler where the CPU has narrower vectors).
-typedef float Vec16 __attribute__((vector_size(64)));
+using core::load16;
+using core::Vec16;
 typedef float Vec8 __attribute__((vector_size(32)));
-// By reference: returning a 512-bit vector by value would make -Wpsabi warn in the non-AVX-512 clones.
-NMT_INLINE void load16(Vec16& v, const float* p) { std::memcpy(&v, p, sizeof v); }
 // Sum of the 16 lanes by halving (a fixed order): a short dependency chain instead of 15 serial adds.
 NMT_INLINE float sum16(const Vec16& v) {
   Vec8 lo, hi;
