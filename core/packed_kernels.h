@@ -12,8 +12,13 @@ namespace core::packed {
 constexpr int kAvx512Rows = 8;
 // A batch at beam 4 often has 8n + 4 rows: its last 12 run as one tile, not as 8 + a half-empty 4.
 constexpr int kAvx512WideRows = 12;
+// prefetch (or null): 2k floats x 16 (the next block's panel pair), pulled into L2 while this tile runs.
 void tile_avx512(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
-                 const float* bias, float* c, size_t ldc, int cols);
+                 const float* bias, float* c, size_t ldc, int cols, const float* prefetch);
+// The same with the tile's rows interleaved, a[i * rows + r]: one sequential stream of broadcasts
+// instead of `rows` streams 4*lda bytes apart (see interleave_rows in packed_gemm.cc).
+void tile_avx512_interleaved(const float* a, int rows, int k, const float* p0, const float* p1,
+                             const float* bias, float* c, size_t ldc, int cols, const float* prefetch);
 
 // AVX2+FMA: rows <= 6, one panel, cols <= 16.
 constexpr int kAvx2Rows = 6;

@@ -14,18 +14,24 @@ NMT_AVX512 inline __mmask16 mask_of(int cols) {
                     : static_cast<__mmask16>((1u << (cols > 0 ? cols : 0)) - 1);
 }
 
-template <int R, bool kTwo>
+// kInterleaved: a is this tile's rows interleaved, [k][R] (a[i * R + r]); else rows of lda floats.
+// kPrefetch: also pulls 2k lines from `prefetch` on into L2 as the loop goes (the weights needed next).
+template <int R, bool kTwo, bool kInterleaved, bool kPrefetch>
 NMT_AVX512 void tile(const float* a, size_t lda, int k, const float* p0, const float* p1, const float* bias,
-                     float* c, size_t ldc, int cols) {
+                     float* c, size_t ldc, int cols, const float* prefetch) {
   __m512 acc0[R], acc1[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) acc0[r] = acc1[r] = _mm512_setzero_ps();
   for (int i = 0; i < k; ++i) {
     const __m512 w0 = _mm512_load_ps(p0 + static_cast<size_t>(i) * 16);
     const __m512 w1 = kTwo ? _mm512_load_ps(p1 + static_cast<size_t>(i) * 16) : w0;
+    if (kPrefetch) {
+      _mm_prefetch(reinterpret_cast<const char*>(prefetch + static_cast<size_t>(i) * 32), _MM_HINT_T1);
+      _mm_prefetch(reinterpret_cast<const char*>(prefetch + static_cast<size_t>(i) * 32 + 16), _MM_HINT_T1);
+    }
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
-      const __m512 x = _mm512_set1_ps(a[r * lda + i]);
+      const __m512 x = _mm512_set1_ps(kInterleaved ? a[static_cast<size_t>(i) * R + r] : a[r * lda + i]);
       acc0[r] = _mm512_fmadd_ps(x, w0, acc0[r]);
       if (kTwo) acc1[r] = _mm512_fmadd_ps(x, w1, acc1[r]);
     }
@@ -40,41 +46,58 @@ NMT_AVX512 void tile(const float* a, size_t lda, int k, const float* p0, const f
   }
 }
 
-template <bool kTwo>
+template <bool kTwo, bool kInterleaved, bool kPrefetch>
 NMT_AVX512 void tile_rows(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
-                          const float* bias, float* c, size_t ldc, int cols) {
+                          const float* bias, float* c, size_t ldc, int cols, const float* prefetch) {
   switch (rows) {
     case 12:
-      return tile<12, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
+      return tile<12, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     case 8:
-      return tile<8, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
+      return tile<8, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     case 7:
-      return tile<7, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
+      return tile<7, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     case 6:
-      return tile<6, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
+      return tile<6, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     case 5:
-      return tile<5, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
+      return tile<5, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     case 4:
-      return tile<4, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
+      return tile<4, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     case 3:
-      return tile<3, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
+      return tile<3, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     case 2:
-      return tile<2, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
+      return tile<2, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     case 1:
-      return tile<1, kTwo>(a, lda, k, p0, p1, bias, c, ldc, cols);
+      return tile<1, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     default:
       return;
   }
 }
 
+template <bool kInterleaved>
+void tile_any(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
+              const float* bias, float* c, size_t ldc, int cols, const float* prefetch) {
+  const bool two = p1 && cols > 16;
+  if (!two) p1 = nullptr;
+  if (two && prefetch)
+    tile_rows<true, kInterleaved, true>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, prefetch);
+  else if (two)
+    tile_rows<true, kInterleaved, false>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, nullptr);
+  else if (prefetch)
+    tile_rows<false, kInterleaved, true>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, prefetch);
+  else
+    tile_rows<false, kInterleaved, false>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, nullptr);
+}
+
 }  // namespace
 
 void tile_avx512(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
-                 const float* bias, float* c, size_t ldc, int cols) {
-  if (p1 && cols > 16)
-    tile_rows<true>(a, lda, rows, k, p0, p1, bias, c, ldc, cols);
-  else
-    tile_rows<false>(a, lda, rows, k, p0, nullptr, bias, c, ldc, cols);
+                 const float* bias, float* c, size_t ldc, int cols, const float* prefetch) {
+  tile_any<false>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, prefetch);
+}
+
+void tile_avx512_interleaved(const float* a, int rows, int k, const float* p0, const float* p1,
+                             const float* bias, float* c, size_t ldc, int cols, const float* prefetch) {
+  tile_any<true>(a, 0, rows, k, p0, p1, bias, c, ldc, cols, prefetch);
 }
 
 }  // namespace core::packed
