@@ -180,9 +180,10 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
           const float* b = bias ? bias + col : nullptr;
           float* c = y + static_cast<size_t>(r) * out + col;
           const float* p1 = p + 1 < panels ? w.panel(p + 1) : nullptr;
-          // The block's first row tile pulls the next block into L2, a panel pair per pair: the
-          // hardware prefetcher stops at every 4 KB page, and with few rows a block is soon done.
-          const float* next = r == r0 && p + block < panels ? w.panel(p + block) : nullptr;
+          // The block's first row tile pulls the next panel pair into L2 while it runs over this one:
+          // the hardware prefetcher stops at every 4 KB page, and with few rows a block is soon done.
+          // (One pair ahead beat one block ahead by ~4%: it also covers the first block.)
+          const float* next = r == r0 && p + panel_step < panels ? w.panel(p + panel_step) : nullptr;
           if (interleave)
             packed::tile_avx512_interleaved(a, n, in, w.panel(p), p1, b, c, out, cols, next);
           else if (wide)

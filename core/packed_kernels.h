@@ -12,7 +12,7 @@ namespace core::packed {
 constexpr int kAvx512Rows = 8;
 // A batch at beam 4 often has 8n + 4 rows: its last 12 run as one tile, not as 8 + a half-empty 4.
 constexpr int kAvx512WideRows = 12;
-// prefetch (or null): 2k floats x 16 (the next block's panel pair), pulled into L2 while this tile runs.
+// prefetch (or null): 2k x 16 floats (the next panel pair), pulled into L2 while this tile runs.
 void tile_avx512(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
                  const float* bias, float* c, size_t ldc, int cols, const float* prefetch);
 // The same with the tile's rows interleaved, a[i * rows + r]: one sequential stream of broadcasts
