@@ -12,13 +12,18 @@ namespace core::packed {
 constexpr int kAvx512Rows = 8;
 // A batch at beam 4 often has 8n + 4 rows: its last 12 run as one tile, not as 8 + a half-empty 4.
 constexpr int kAvx512WideRows = 12;
-// prefetch (or null): 2k x 16 floats (the next panel pair), pulled into L2 while this tile runs.
+// Cache lines to pull into L2 while a tile runs (the weights a later tile needs), spread over its k loop.
+struct Prefetch {
+  const float* from = nullptr;
+  int lines = 0;  // 64-byte lines from `from` on; 0 = none
+};
+
 void tile_avx512(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
-                 const float* bias, float* c, size_t ldc, int cols, const float* prefetch);
+                 const float* bias, float* c, size_t ldc, int cols, Prefetch prefetch);
 // The same with the tile's rows interleaved, a[i * rows + r]: one sequential stream of broadcasts
 // instead of `rows` streams 4*lda bytes apart (see interleave_rows in packed_gemm.cc).
 void tile_avx512_interleaved(const float* a, int rows, int k, const float* p0, const float* p1,
-                             const float* bias, float* c, size_t ldc, int cols, const float* prefetch);
+                             const float* bias, float* c, size_t ldc, int cols, Prefetch prefetch);
 
 // AVX2+FMA: rows <= 6, one panel, cols <= 16.
 constexpr int kAvx2Rows = 6;

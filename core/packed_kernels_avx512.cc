@@ -1,6 +1,8 @@
 // AVX-512F tile: up to 8 rows x 32 columns (two panels), 16 accumulators in registers; or 12 rows, 24.
 #include <immintrin.h>
 
+#include <cstdint>
+
 #include "core/packed_kernels.h"
 
 namespace core::packed {
@@ -15,10 +17,14 @@ NMT_AVX512 inline __mmask16 mask_of(int cols) {
 }
 
 // kInterleaved: a is this tile's rows interleaved, [k][R] (a[i * R + r]); else rows of lda floats.
-// kPrefetch: also pulls 2k lines from `prefetch` on into L2 as the loop goes (the weights needed next).
+// kPrefetch: also pulls prefetch.lines lines into L2, evenly over the k loop (16.16 fixed point).
 template <int R, bool kTwo, bool kInterleaved, bool kPrefetch>
 NMT_AVX512 void tile(const float* a, size_t lda, int k, const float* p0, const float* p1, const float* bias,
-                     float* c, size_t ldc, int cols, const float* prefetch) {
+                     float* c, size_t ldc, int cols, Prefetch prefetch) {
+  const char* pf_line = reinterpret_cast<const char*>(prefetch.from);
+  const uint32_t pf_step =
+      kPrefetch ? static_cast<uint32_t>(((static_cast<uint64_t>(prefetch.lines) << 16) + k - 1) / k) : 0;
+  uint32_t pf_due = 0;
   __m512 acc0[R], acc1[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) acc0[r] = acc1[r] = _mm512_setzero_ps();
@@ -26,8 +32,8 @@ NMT_AVX512 void tile(const float* a, size_t lda, int k, const float* p0, const f
     const __m512 w0 = _mm512_load_ps(p0 + static_cast<size_t>(i) * 16);
     const __m512 w1 = kTwo ? _mm512_load_ps(p1 + static_cast<size_t>(i) * 16) : w0;
     if (kPrefetch) {
-      _mm_prefetch(reinterpret_cast<const char*>(prefetch + static_cast<size_t>(i) * 32), _MM_HINT_T1);
-      _mm_prefetch(reinterpret_cast<const char*>(prefetch + static_cast<size_t>(i) * 32 + 16), _MM_HINT_T1);
+      for (pf_due += pf_step; pf_due >= 65536; pf_due -= 65536, pf_line += 64)
+        _mm_prefetch(pf_line, _MM_HINT_T1);
     }
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
@@ -48,7 +54,7 @@ NMT_AVX512 void tile(const float* a, size_t lda, int k, const float* p0, const f
 
 template <bool kTwo, bool kInterleaved, bool kPrefetch>
 NMT_AVX512 void tile_rows(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
-                          const float* bias, float* c, size_t ldc, int cols, const float* prefetch) {
+                          const float* bias, float* c, size_t ldc, int cols, Prefetch prefetch) {
   switch (rows) {
     case 12:
       return tile<12, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
@@ -75,28 +81,28 @@ NMT_AVX512 void tile_rows(const float* a, size_t lda, int rows, int k, const flo
 
 template <bool kInterleaved>
 void tile_any(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
-              const float* bias, float* c, size_t ldc, int cols, const float* prefetch) {
+              const float* bias, float* c, size_t ldc, int cols, Prefetch prefetch) {
   const bool two = p1 && cols > 16;
   if (!two) p1 = nullptr;
-  if (two && prefetch)
+  if (two && prefetch.lines > 0)
     tile_rows<true, kInterleaved, true>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, prefetch);
   else if (two)
-    tile_rows<true, kInterleaved, false>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, nullptr);
-  else if (prefetch)
+    tile_rows<true, kInterleaved, false>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, prefetch);
+  else if (prefetch.lines > 0)
     tile_rows<false, kInterleaved, true>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, prefetch);
   else
-    tile_rows<false, kInterleaved, false>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, nullptr);
+    tile_rows<false, kInterleaved, false>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, prefetch);
 }
 
 }  // namespace
 
 void tile_avx512(const float* a, size_t lda, int rows, int k, const float* p0, const float* p1,
-                 const float* bias, float* c, size_t ldc, int cols, const float* prefetch) {
+                 const float* bias, float* c, size_t ldc, int cols, Prefetch prefetch) {
   tile_any<false>(a, lda, rows, k, p0, p1, bias, c, ldc, cols, prefetch);
 }
 
 void tile_avx512_interleaved(const float* a, int rows, int k, const float* p0, const float* p1,
-                             const float* bias, float* c, size_t ldc, int cols, const float* prefetch) {
+                             const float* bias, float* c, size_t ldc, int cols, Prefetch prefetch) {
   tile_any<true>(a, 0, rows, k, p0, p1, bias, c, ldc, cols, prefetch);
 }
 
