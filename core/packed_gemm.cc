@@ -141,9 +141,10 @@ void interleave_rows(const float* x, int r0, int r_end, int in, bool wide, int t
   for (int r = r0, n; r < r_end; r += n) {
     n = next_tile_rows(wide, tile_rows, r_end - r);
     float* tile = out + static_cast<size_t>(r - r0) * in;
-    for (int t = 0; t < n; ++t) {
-      const float* row = x + static_cast<size_t>(r + t) * in;
-      for (int i = 0; i < in; ++i) tile[static_cast<size_t>(i) * n + t] = row[i];
+    const float* rows = x + static_cast<size_t>(r) * in;
+    for (int i = 0; i < in; ++i) {  // sequential writes: n read streams, one write stream
+      for (int t = 0; t < n; ++t)
+        tile[static_cast<size_t>(i) * n + t] = rows[static_cast<size_t>(t) * in + i];
     }
   }
 }
