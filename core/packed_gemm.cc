@@ -128,18 +128,12 @@ namespace {
 // The AVX-512 kernel reads rows interleaved from outputs this wide on (see interleave_rows).
 constexpr int kInterleaveMinColumns = 1024;
 
-// Rows of the next tile: tile_rows at a time, but the last 12 of a pass as one AVX-512 tile.
-int next_tile_rows(bool wide, int tile_rows, int left) {
-  if (wide && left == packed::kAvx512WideRows) return left;
-  return std::min(tile_rows, left);
-}
-
 // Copies the pass's rows x[r0, r_end) tile by tile into `out`, each tile's rows interleaved ([in][n]):
 // the kernel then broadcasts from one sequential stream instead of n rows 4*in bytes apart, which
 // conflict with the weight panels in L1 when the pass runs over many columns.
-void interleave_rows(const float* x, int r0, int r_end, int in, bool wide, int tile_rows, float* out) {
+void interleave_rows(const float* x, int r0, int r_end, int in, int tile_rows, float* out) {
   for (int r = r0, n; r < r_end; r += n) {
-    n = next_tile_rows(wide, tile_rows, r_end - r);
+    n = std::min(tile_rows, r_end - r);
     float* tile = out + static_cast<size_t>(r - r0) * in;
     const float* rows = x + static_cast<size_t>(r) * in;
     for (int i = 0; i < in; ++i) {  // sequential writes: n read streams, one write stream
@@ -186,12 +180,12 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
   for (int r0 = 0; r0 < rows; r0 += pass) {
     const int r_end = std::min(rows, r0 + pass);
     int tiles = 0;
-    for (int r = r0; r < r_end; r += next_tile_rows(wide, tile_rows, r_end - r)) ++tiles;
-    if (interleave) interleave_rows(x, r0, r_end, in, wide, tile_rows, interleaved.data());
+    for (int r = r0; r < r_end; r += tile_rows) ++tiles;
+    if (interleave) interleave_rows(x, r0, r_end, in, tile_rows, interleaved.data());
     for (int p0 = 0; p0 < panels; p0 += block) {
       const int p_end = std::min(panels, p0 + block);
       for (int r = r0, n, t = 0; r < r_end; r += n, ++t) {
-        n = next_tile_rows(wide, tile_rows, r_end - r);
+        n = std::min(tile_rows, r_end - r);
         const float* a = interleave ? interleaved.data() + static_cast<size_t>(r - r0) * in
                                     : x + static_cast<size_t>(r) * in;
         for (int p = p0; p < p_end; p += panel_step) {

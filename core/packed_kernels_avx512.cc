@@ -1,4 +1,4 @@
-// AVX-512F tile: up to 8 rows x 32 columns (two panels), 16 accumulators in registers; or 12 rows, 24.
+// AVX-512F tile: up to 12 rows x 32 columns (two panels), 24 accumulators in registers.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -58,6 +58,12 @@ NMT_AVX512 void tile_rows(const float* a, size_t lda, int rows, int k, const flo
   switch (rows) {
     case 12:
       return tile<12, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
+    case 11:
+      return tile<11, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
+    case 10:
+      return tile<10, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
+    case 9:
+      return tile<9, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     case 8:
       return tile<8, kTwo, kInterleaved, kPrefetch>(a, lda, k, p0, p1, bias, c, ldc, cols, prefetch);
     case 7:

@@ -42,8 +42,9 @@ TEST_CASE("packed_linear equals a scalar fma chain, bit for bit", "[kernels][pac
   for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
     core::force_packed_isa(isa);
     if (core::packed_isa() == core::PackedIsa::kNone) continue;
-    for (int rows : {1, 2, 4, 5, 6, 7, 8, 9, 12, 13, 20, 64, 130, 132}) {  // 12, 20, 132: a 12-row tile
-      for (int out : {1, 15, 16, 17, 33, 48, 100, 1025}) {                 // 1025: rows interleaved (AVX-512)
+    for (int rows :
+         {1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 20, 23, 64, 130, 132}) {  // every AVX-512 tile height
+      for (int out : {1, 15, 16, 17, 33, 48, 100, 1025}) {              // 1025: rows interleaved (AVX-512)
         // 1024: many column blocks (the next one prefetched), and 132 rows in two passes
         for (int in : {1, 3, 16, 37, 1024}) {
           if ((in == 1024) != (out == 1025 && (rows == 5 || rows == 12 || rows == 132))) continue;
