@@ -182,8 +182,7 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
   if (interleave) interleaved.resize(static_cast<size_t>(std::min(pass, rows)) * in);
   for (int r0 = 0; r0 < rows; r0 += pass) {
     const int r_end = std::min(rows, r0 + pass);
-    int tiles = 0;
-    for (int r = r0; r < r_end; r += tile_rows) ++tiles;
+    const int tiles = (r_end - r0 + tile_rows - 1) / tile_rows;
     if (interleave) interleave_rows(x, r0, r_end, in, tile_rows, interleaved.data());
     for (int p0 = 0; p0 < panels; p0 += block) {
       const int p_end = std::min(panels, p0 + block);
@@ -197,13 +196,15 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
           const float* b = bias ? bias + col : nullptr;
           float* c = y + static_cast<size_t>(r) * out + col;
           const float* p1 = p + 1 < panels ? w.panel(p + 1) : nullptr;
+          if (!wide) {
+            packed::tile_avx2(a, in, n, in, w.panel(p), b, c, out, cols);
+            continue;
+          }
           const packed::Prefetch next = prefetch_for(w, p, p0 == 0 && t == 0, block, t, tiles);
           if (interleave)
             packed::tile_avx512_interleaved(a, n, in, w.panel(p), p1, b, c, out, cols, next);
-          else if (wide)
-            packed::tile_avx512(a, in, n, in, w.panel(p), p1, b, c, out, cols, next);
           else
-            packed::tile_avx2(a, in, n, in, w.panel(p), b, c, out, cols);
+            packed::tile_avx512(a, in, n, in, w.panel(p), p1, b, c, out, cols, next);
         }
       }
     }
