@@ -18,13 +18,17 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
       max_rows_(max_rows),
       max_steps_(max_steps) {
   const ModelConfig& c = model.config();
-  const size_t cache = static_cast<size_t>(max_rows) * max_steps * d_;
+  // Never more entries live than rows x positions, so the stack cannot run dry.
+  const size_t n_entries = static_cast<size_t>(max_rows) * max_steps;
   for (int l = 0; l < c.decoder_layers; ++l) {
-    self_k_.emplace_back(cache);
-    self_v_.emplace_back(cache);
+    self_k_.emplace_back(n_entries * d_);
+    self_v_.emplace_back(n_entries * d_);
   }
-  slots_.resize(static_cast<size_t>(max_rows) * max_steps);
-  spare_slots_.resize(slots_.size());
+  entries_.resize(n_entries);
+  spare_entries_.resize(n_entries);
+  free_entries_.reserve(n_entries);
+  used_entries_.reserve(n_entries);
+  referenced_.assign(n_entries, 0);
   const int src_rows = static_cast<int>(encoded.memory.size() / d_);
   for (const DecoderLayerWeights& layer : model.weights().decoder) {
     cross_k_.emplace_back(static_cast<size_t>(src_rows) * d_);
@@ -34,7 +38,7 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
     project(a.v, encoded.memory.data(), src_rows, cross_v_.back().data());
   }
   const size_t rows_d = static_cast<size_t>(max_rows) * d_;
-  for (auto* b : {&x_, &normed_, &q_, &ctx_, &tmp_}) *b = core::PooledBuffer(rows_d);
+  for (auto* b : {&x_, &normed_, &q_, &k_new_, &v_new_, &ctx_, &tmp_}) *b = core::PooledBuffer(rows_d);
   hidden_ = core::PooledBuffer(static_cast<size_t>(max_rows) * c.ffn_dim);
   const int longest =
       encoded.lengths.empty() ? 1 : *std::max_element(encoded.lengths.begin(), encoded.lengths.end());
@@ -45,6 +49,9 @@ void DecoderState::start(int n_sentences) {
   if (n_sentences > max_rows_) throw std::invalid_argument("DecoderState: more sentences than rows");
   n_rows_ = n_sentences;
   filled_ = 0;
+  free_entries_.clear();
+  for (size_t e = entries_.size(); e-- > 0;) free_entries_.push_back(static_cast<int32_t>(e));
+  used_entries_.clear();
 }
 
 void DecoderState::select_rows(const std::vector<int>& src_rows) {
@@ -53,15 +60,42 @@ void DecoderState::select_rows(const std::vector<int>& src_rows) {
   bool identity_prefix = true;
   for (int i = 0; i < n; ++i) identity_prefix = identity_prefix && src_rows[i] == i;
   if (!identity_prefix && filled_ > 0) {
-    // Each new row takes its source row's history of slots; the cached keys and values stay put.
+    // Each new row takes its source row's list of entries; the cached keys and values stay put.
     const size_t bytes = static_cast<size_t>(filled_) * sizeof(int32_t);
     for (int i = 0; i < n; ++i) {
-      std::memcpy(&spare_slots_[static_cast<size_t>(i) * max_steps_],
-                  &slots_[static_cast<size_t>(src_rows[i]) * max_steps_], bytes);
+      std::memcpy(&spare_entries_[static_cast<size_t>(i) * max_steps_],
+                  &entries_[static_cast<size_t>(src_rows[i]) * max_steps_], bytes);
     }
-    slots_.swap(spare_slots_);
+    entries_.swap(spare_entries_);
   }
   n_rows_ = n;
+  if (filled_ > 0) reclaim_entries();
+}
+
+void DecoderState::allocate_entries(int position) {
+  for (int r = 0; r < n_rows_; ++r) {
+    const int32_t e = free_entries_.back();
+    free_entries_.pop_back();
+    used_entries_.push_back(e);
+    entries_[static_cast<size_t>(r) * max_steps_ + position] = e;
+  }
+}
+
+void DecoderState::reclaim_entries() {
+  for (int r = 0; r < n_rows_; ++r) {
+    const int32_t* history = &entries_[static_cast<size_t>(r) * max_steps_];
+    for (int p = 0; p < filled_; ++p) referenced_[history[p]] = 1;
+  }
+  size_t kept = 0;
+  for (const int32_t e : used_entries_) {
+    if (referenced_[e]) {
+      referenced_[e] = 0;
+      used_entries_[kept++] = e;
+    } else {
+      free_entries_.push_back(e);
+    }
+  }
+  used_entries_.resize(kept);
 }
 
 void DecoderState::self_attention(int layer, const float* in, int position, float* result) {
@@ -69,17 +103,18 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
   const AttentionWeights& a = model_.weights().decoder[layer].self_attn;
   const int rows = n_rows_;
   project(a.q, in, rows, q_.data());
-  // This position's keys and values go straight into their cache rows.
-  float* k_step = self_k_[layer].data() + static_cast<size_t>(position) * max_rows_ * d_;  // [rows, d]
-  float* v_step = self_v_[layer].data() + static_cast<size_t>(position) * max_rows_ * d_;
-  project(a.k, in, rows, k_step);
-  project(a.v, in, rows, v_step);
+  project(a.k, in, rows, k_new_.data());
+  project(a.v, in, rows, v_new_.data());
+  float* k_cache = self_k_[layer].data();
+  float* v_cache = self_v_[layer].data();
+  const size_t row_bytes = static_cast<size_t>(d_) * sizeof(float);
   for (int r = 0; r < rows; ++r) {
-    int32_t* slots = &slots_[static_cast<size_t>(r) * max_steps_];
-    slots[position] = r;
-    attend_one_gathered(q_.data() + static_cast<size_t>(r) * d_, self_k_[layer].data(), self_v_[layer].data(),
-                        slots, max_rows_, position + 1, d_, c.n_heads, scores_.data(),
-                        ctx_.data() + static_cast<size_t>(r) * d_);
+    const int32_t* history = &entries_[static_cast<size_t>(r) * max_steps_];
+    const size_t entry = static_cast<size_t>(history[position]) * d_;
+    std::memcpy(k_cache + entry, k_new_.data() + static_cast<size_t>(r) * d_, row_bytes);
+    std::memcpy(v_cache + entry, v_new_.data() + static_cast<size_t>(r) * d_, row_bytes);
+    attend_one_gathered(q_.data() + static_cast<size_t>(r) * d_, k_cache, v_cache, history, position + 1, d_,
+                        c.n_heads, scores_.data(), ctx_.data() + static_cast<size_t>(r) * d_);
   }
   project(a.o, ctx_.data(), rows, result);
 }
@@ -111,6 +146,7 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
   if (position != filled_ || position >= max_steps_ || position >= c.max_positions) {
     throw std::invalid_argument("DecoderState::step: position " + std::to_string(position) + " out of order");
   }
+  allocate_entries(position);
   embed(w.tgt_embed, model_.embedding_scale(), tokens.data(), rows, d_,
         w.tgt_positions + static_cast<size_t>(position) * d_, 0, x_.data());
   for (int l = 0; l < c.decoder_layers; ++l) {

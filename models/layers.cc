@@ -150,11 +150,10 @@ void attend_one(const float* q, const float* k, const float* v, int len, int d, 
 }
 
 NMT_SIMD_CLONES
-void attend_one_gathered(const float* q, const float* k, const float* v, const int32_t* slots,
-                         size_t slot_stride, int len, int d, int n_heads, float* scores, float* ctx) {
+void attend_one_gathered(const float* q, const float* k, const float* v, const int32_t* entries, int len,
+                         int d, int n_heads, float* scores, float* ctx) {
   attend_rows(
-      q, k, v, [=](int j) { return (static_cast<size_t>(j) * slot_stride + slots[j]) * d; }, len, d, n_heads,
-      scores, ctx);
+      q, k, v, [=](int j) { return static_cast<size_t>(entries[j]) * d; }, len, d, n_heads, scores, ctx);
 }
 
 void embed(const Embedding& table, float scale, const int32_t* ids, int n, int d, const float* positions,

@@ -19,9 +19,9 @@ void attend(const float* q, const float* k, const float* v, int q_len, int k_len
 // heads, written to ctx [d]. scores: scratch of n_heads*len floats. Streams each cached row once.
 void attend_one(const float* q, const float* k, const float* v, int len, int d, int n_heads, float* scores,
                 float* ctx);
-// The same over a step-major cache: position j's key/value row is row (j * slot_stride + slots[j]).
-void attend_one_gathered(const float* q, const float* k, const float* v, const int32_t* slots,
-                         size_t slot_stride, int len, int d, int n_heads, float* scores, float* ctx);
+// The same over a cache of shared entries: position j's key/value row is row entries[j] of k and v.
+void attend_one_gathered(const float* q, const float* k, const float* v, const int32_t* entries, int len,
+                         int d, int n_heads, float* scores, float* ctx);
 
 // Embeds ids: out[i] = E[ids[i]] * scale + positions[i * position_stride .. + d).
 // position_stride = d walks the table (a whole sequence), 0 repeats one position (one decoder step).
