@@ -34,6 +34,22 @@ std::unique_ptr<tokenizer::Tokenizer> load_tokenizer(const std::string& model_di
   }
 }
 
+// Batches for n sentences: full ones of batch_size and the rest, or, when that leaves a thread without a
+// batch, one per thread (up to n): a short file keeps every core busy. (A sentence's translation does not
+// depend on its batch.) Splitting larger inputs into equal batches, as many as a multiple of the threads,
+// measured no faster: 200 sentences on the OPUS-MT-sized model, 2 threads, 5 alternating runs: wall 1.02x,
+// CPU 1.02x.
+size_t batch_begin(size_t b, size_t n, int batch_size, int n_batches) {
+  const size_t full = (n + batch_size - 1) / batch_size;
+  return static_cast<int>(full) == n_batches ? std::min(n, b * batch_size) : n * b / n_batches;
+}
+
+int batch_count(size_t n, int batch_size, int threads) {
+  const size_t full = (n + batch_size - 1) / batch_size;
+  return static_cast<int>(full >= static_cast<size_t>(threads) ? full
+                                                               : std::min(n, static_cast<size_t>(threads)));
+}
+
 }  // namespace
 
 Translator::Translator(const std::string& model_dir) {
@@ -109,13 +125,14 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
   std::vector<std::vector<core::Hypothesis>> results(sources.size());
-  const int n_batches = static_cast<int>((order.size() + o.batch_size - 1) / o.batch_size);
+  const size_t n = order.size();
+  const int n_batches = batch_count(n, o.batch_size, core::num_threads());
   // Batches are independent: spread them over the threads (each batch writes its own results), longest
   // first, so that no thread is left finishing a long batch alone at the end.
   core::parallel_for(n_batches, [&](int task) {
     const int b = n_batches - 1 - task;
-    const size_t begin = static_cast<size_t>(b) * o.batch_size;
-    const size_t end = std::min(order.size(), begin + o.batch_size);
+    const size_t begin = batch_begin(b, n, o.batch_size, n_batches);
+    const size_t end = batch_begin(b + 1, n, o.batch_size, n_batches);
     std::vector<std::vector<int32_t>> batch;
     std::vector<int> max_lengths;
     for (size_t i = begin; i < end; ++i) {

@@ -66,6 +66,18 @@ TEST_CASE("same translation for a line alone and inside a larger input", "[cli]"
   REQUIRE(lines[2] + "\n" == alone.out);
 }
 
+TEST_CASE("threads split a short input between them; output and order as with one thread", "[cli]") {
+  // Fewer lines than a batch: with 3 threads they run as 3 batches (one per thread) instead of one.
+  const std::string input =
+      "a\nthe dog\nthe man is walking\n\nsomething much longer than the others here\nb\n";
+  const auto one = test::run(translate() + " -b 2", input);
+  const auto three = test::run(nmt() + " translate -m '" + model() + "' --threads 3 -b 2", input);
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(three.exit_code == 0);
+  REQUIRE(count(one.out, "\n") == 6);
+  REQUIRE(three.out == one.out);
+}
+
 TEST_CASE("files: -i and -o, output written whole", "[cli]") {
   test::TempDir dir;
   test::write_file(dir.file("in.txt"), "hello there\nsecond line\n");
