@@ -19,12 +19,15 @@ namespace core {
 namespace {
 
 PackedIsa detect_isa() {
-  // NMT_PACKED_GEMM=0 keeps every product on BLAS: the A/B switch for benchmarks.
+  // NMT_PACKED_GEMM=0 keeps every product on BLAS, =avx2 runs the AVX2 kernel on an AVX-512 CPU: the
+  // A/B switches for benchmarks.
   const char* env = std::getenv("NMT_PACKED_GEMM");
   if (env && std::string(env) == "0") return PackedIsa::kNone;
   __builtin_cpu_init();
+  const bool has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (env && std::string(env) == "avx2" && has_avx2) return PackedIsa::kAvx2;
   if (__builtin_cpu_supports("avx512f")) return PackedIsa::kAvx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return PackedIsa::kAvx2;
+  if (has_avx2) return PackedIsa::kAvx2;
   return PackedIsa::kNone;
 }
 
@@ -146,17 +149,18 @@ void interleave_rows(const float* x, int r0, int r_end, int in, int tile_rows, f
   }
 }
 
-// What row tile `tile` of `tiles` pulls into L2 while it runs over panel pair p. The hardware
-// prefetcher stops at every 4 KB page: left to it, the weights arrive while the block's first tile waits
-// (first tiles took 21% of the OPUS-MT-sized model's time). So each tile fetches its share of the same
-// pair in the next column block, spread over its k loop, and the first tile of the first block, which
-// nothing fetched, fetches the next pair of its own block.
-packed::Prefetch prefetch_for(const PackedMatrix& w, int p, bool first_tile_of_first_block, int block,
-                              int tile, int tiles) {
+// What row tile `tile` of `tiles` pulls into L2 while it runs over panels [p, p + panel_step) (a pair for
+// the AVX-512 kernel, one panel for AVX2). The hardware prefetcher stops at every 4 KB page: left to it,
+// the weights arrive while the block's first tile waits (first tiles took 21% of the OPUS-MT-sized model's
+// time). So each tile fetches its share of the same panels in the next column block, spread over its k
+// loop, and the first tile of the first block, which nothing fetched, fetches the next panels of its own
+// block.
+packed::Prefetch prefetch_for(const PackedMatrix& w, int p, int panel_step, bool first_tile_of_first_block,
+                              int block, int tile, int tiles) {
   const int lines_per_panel = w.in();  // a panel row of 16 floats is one 64-byte line
-  const int target = first_tile_of_first_block ? p + 2 : p + block;
+  const int target = first_tile_of_first_block ? p + panel_step : p + block;
   if (target >= w.panels()) return {};
-  const int lines = std::min(2, w.panels() - target) * lines_per_panel;
+  const int lines = std::min(panel_step, w.panels() - target) * lines_per_panel;
   if (first_tile_of_first_block) return {w.panel(target), lines};
   const int begin = static_cast<int>(static_cast<int64_t>(lines) * tile / tiles);
   const int end = static_cast<int>(static_cast<int64_t>(lines) * (tile + 1) / tiles);
@@ -196,12 +200,10 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
           const float* b = bias ? bias + col : nullptr;
           float* c = y + static_cast<size_t>(r) * out + col;
           const float* p1 = p + 1 < panels ? w.panel(p + 1) : nullptr;
-          if (!wide) {
-            packed::tile_avx2(a, in, n, in, w.panel(p), b, c, out, cols);
-            continue;
-          }
-          const packed::Prefetch next = prefetch_for(w, p, p0 == 0 && t == 0, block, t, tiles);
-          if (interleave)
+          const packed::Prefetch next = prefetch_for(w, p, panel_step, p0 == 0 && t == 0, block, t, tiles);
+          if (!wide)
+            packed::tile_avx2(a, in, n, in, w.panel(p), b, c, out, cols, next);
+          else if (interleave)
             packed::tile_avx512_interleaved(a, n, in, w.panel(p), p1, b, c, out, cols, next);
           else
             packed::tile_avx512(a, in, n, in, w.panel(p), p1, b, c, out, cols, next);

@@ -25,9 +25,9 @@ void tile_avx512(const float* a, size_t lda, int rows, int k, const float* p0, c
 void tile_avx512_interleaved(const float* a, int rows, int k, const float* p0, const float* p1,
                              const float* bias, float* c, size_t ldc, int cols, Prefetch prefetch);
 
-// AVX2+FMA: rows <= 6, one panel, cols <= 16.
+// AVX2+FMA: rows <= 6, one panel, cols <= 16; the same prefetch.
 constexpr int kAvx2Rows = 6;
 void tile_avx2(const float* a, size_t lda, int rows, int k, const float* p0, const float* bias, float* c,
-               size_t ldc, int cols);
+               size_t ldc, int cols, Prefetch prefetch);
 
 }  // namespace core::packed

@@ -18,15 +18,24 @@ NMT_AVX2 inline __m256i mask_of(int n) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lanes);
 }
 
-template <int R>
+// kPrefetch: also pulls prefetch.lines lines into L2, evenly over the k loop (as the AVX-512 tile does).
+template <int R, bool kPrefetch>
 NMT_AVX2 void tile(const float* a, size_t lda, int k, const float* p0, const float* bias, float* c,
-                   size_t ldc, int cols) {
+                   size_t ldc, int cols, Prefetch prefetch) {
+  const char* pf_line = reinterpret_cast<const char*>(prefetch.from);
+  const uint32_t pf_step =
+      kPrefetch ? static_cast<uint32_t>(((static_cast<uint64_t>(prefetch.lines) << 16) + k - 1) / k) : 0;
+  uint32_t pf_due = 0;
   __m256 lo[R], hi[R];
 #pragma GCC unroll 6
   for (int r = 0; r < R; ++r) lo[r] = hi[r] = _mm256_setzero_ps();
   for (int i = 0; i < k; ++i) {
     const __m256 w0 = _mm256_load_ps(p0 + static_cast<size_t>(i) * 16);
     const __m256 w1 = _mm256_load_ps(p0 + static_cast<size_t>(i) * 16 + 8);
+    if (kPrefetch) {
+      for (pf_due += pf_step; pf_due >= 65536; pf_due -= 65536, pf_line += 64)
+        _mm_prefetch(pf_line, _MM_HINT_T1);
+    }
 #pragma GCC unroll 6
     for (int r = 0; r < R; ++r) {
       const __m256 x = _mm256_broadcast_ss(a + r * lda + i);
@@ -44,26 +53,35 @@ NMT_AVX2 void tile(const float* a, size_t lda, int k, const float* p0, const flo
   }
 }
 
-}  // namespace
-
-void tile_avx2(const float* a, size_t lda, int rows, int k, const float* p0, const float* bias, float* c,
-               size_t ldc, int cols) {
+template <bool kPrefetch>
+NMT_AVX2 void tile_rows(const float* a, size_t lda, int rows, int k, const float* p0, const float* bias,
+                        float* c, size_t ldc, int cols, Prefetch prefetch) {
   switch (rows) {
     case 6:
-      return tile<6>(a, lda, k, p0, bias, c, ldc, cols);
+      return tile<6, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     case 5:
-      return tile<5>(a, lda, k, p0, bias, c, ldc, cols);
+      return tile<5, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     case 4:
-      return tile<4>(a, lda, k, p0, bias, c, ldc, cols);
+      return tile<4, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     case 3:
-      return tile<3>(a, lda, k, p0, bias, c, ldc, cols);
+      return tile<3, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     case 2:
-      return tile<2>(a, lda, k, p0, bias, c, ldc, cols);
+      return tile<2, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     case 1:
-      return tile<1>(a, lda, k, p0, bias, c, ldc, cols);
+      return tile<1, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     default:
       return;
   }
+}
+
+}  // namespace
+
+void tile_avx2(const float* a, size_t lda, int rows, int k, const float* p0, const float* bias, float* c,
+               size_t ldc, int cols, Prefetch prefetch) {
+  if (prefetch.lines > 0)
+    tile_rows<true>(a, lda, rows, k, p0, bias, c, ldc, cols, prefetch);
+  else
+    tile_rows<false>(a, lda, rows, k, p0, bias, c, ldc, cols, prefetch);
 }
 
 }  // namespace core::packed
