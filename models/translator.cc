@@ -43,15 +43,15 @@ struct BatchLayout {
   BatchLayout(size_t n_sentences, int batch_size, int threads)
       : n(n_sentences),
         size(batch_size),
-        one_per_thread((n + size - 1) / size < static_cast<size_t>(threads)) {
-    count =
-        static_cast<int>(one_per_thread ? std::min(n, static_cast<size_t>(threads)) : (n + size - 1) / size);
-  }
+        full((n + size - 1) / size),
+        one_per_thread(full < static_cast<size_t>(threads)),
+        count(static_cast<int>(one_per_thread ? std::min(n, static_cast<size_t>(threads)) : full)) {}
   size_t begin(int b) const {
     return one_per_thread ? n * b / count : std::min(n, static_cast<size_t>(b) * size);
   }
 
   size_t n, size;
+  size_t full;  // batches of `size`, the last one partial
   bool one_per_thread;
   int count;
 };
