@@ -6,6 +6,7 @@
 
 #include "core/buffer_pool.h"
 #include "core/search_internal.h"
+#include "core/thread_team.h"
 
 namespace core {
 namespace search_detail {
@@ -117,8 +118,8 @@ class BeamSearch {
     for (int length : max_lengths) max_nodes += static_cast<size_t>(length) * beam_size_;
     nodes_.reserve(max_nodes);
     top_.reserve(2 * beam_size_);
-    shifts_.resize(beam_size_);
-    block_maxes_.resize(static_cast<size_t>(beam_size_) * scan_blocks(vocab_size_));
+    shifts_.resize(max_rows);
+    block_maxes_.resize(max_rows * scan_blocks(vocab_size_));
     logits_ = PooledBuffer(max_rows * vocab_size_);
 
     // One row per sentence to start: with HF's K copies scored [0, -1e9, ...], the first step's top 2K
@@ -139,6 +140,7 @@ class BeamSearch {
     decoder_.start(static_cast<int>(sentences_.size()));
     for (int position = 0; !live_.empty(); ++position) {
       decoder_.step(rows_.token, rows_.sentence, position, logits_.data());
+      prepare_rows(position + 1);
       next_.clear();
       next_live_.clear();
       for (int s : live_) {
@@ -161,20 +163,29 @@ class BeamSearch {
   }
 
  private:
+  // Every row's log_softmax shift and block maxima, rows split over the batch's threads (the bulk of the
+  // search's work: one pass over each row of logits).
+  void prepare_rows(int generated_length) {
+    const int n_blocks = scan_blocks(vocab_size_);
+    split_range(static_cast<int>(rows_.sentence.size()), 1, [&](int begin, int end, int) {
+      for (int row = begin; row < end; ++row) {
+        const bool last_step = generated_length >= max_lengths_[rows_.sentence[row]];
+        shifts_[row] = log_probs_.prepare(logits_.data() + static_cast<size_t>(row) * vocab_size_, last_step,
+                                          &block_maxes_[static_cast<size_t>(row) * n_blocks]);
+      }
+    });
+  }
+
   // One step of sentence `s`, whose candidates have `generated_length` tokens (the new one included):
   // finishes EOS candidates, appends its next rows to `next_`. Returns whether it is still searching.
   bool advance(int s, int generated_length) {
     SentenceState& state = sentences_[s];
     const bool last_step = generated_length >= max_lengths_[s];
-    float* logits = logits_.data() + static_cast<size_t>(state.first_row) * vocab_size_;
-    const int n_blocks = scan_blocks(vocab_size_);
-    for (int beam = 0; beam < state.n_rows; ++beam) {
-      shifts_[beam] = log_probs_.prepare(logits + static_cast<size_t>(beam) * vocab_size_, last_step,
-                                         &block_maxes_[static_cast<size_t>(beam) * n_blocks]);
-    }
+    const float* logits = logits_.data() + static_cast<size_t>(state.first_row) * vocab_size_;
+    const size_t first_block = static_cast<size_t>(state.first_row) * scan_blocks(vocab_size_);
     const int k = std::min(2 * beam_size_, state.n_rows * vocab_size_);
-    select_top(logits, block_maxes_.data(), shifts_.data(), &rows_.cum_logprob[state.first_row], state.n_rows,
-               vocab_size_, k, top_);
+    select_top(logits, &block_maxes_[first_block], &shifts_[state.first_row],
+               &rows_.cum_logprob[state.first_row], state.n_rows, vocab_size_, k, top_);
 
     const size_t next_first = next_.sentence.size();
     for (int rank = 0; rank < k; ++rank) {
@@ -232,7 +243,7 @@ class BeamSearch {
   Rows rows_, next_;                   // this step's rows and the next step's
   std::vector<TraceNode> nodes_;
   std::vector<Candidate> top_;
-  std::vector<double> shifts_;      // log_softmax shift of each of a sentence's rows
+  std::vector<double> shifts_;      // log_softmax shift of each row
   std::vector<float> block_maxes_;  // and its block maxima (LogProbs::prepare)
   PooledBuffer logits_;             // [rows, vocab], written by the decoder each step
 };

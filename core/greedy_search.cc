@@ -1,6 +1,7 @@
 // Greedy search (beam_size 1): each sentence follows its argmax token until EOS.
 #include "core/buffer_pool.h"
 #include "core/search_internal.h"
+#include "core/thread_team.h"
 
 namespace core {
 namespace search_detail {
@@ -22,7 +23,9 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   best.reserve(1);
   const float no_prefix = 0.0f;
   PooledBuffer logits(static_cast<size_t>(n_sentences) * vocab_size);
-  std::vector<float> block_maxes(scan_blocks(vocab_size));
+  const int n_blocks = scan_blocks(vocab_size);
+  std::vector<double> shifts(n_sentences);  // per row, as LogProbs::prepare leaves them
+  std::vector<float> block_maxes(static_cast<size_t>(n_sentences) * n_blocks);
   for (int s = 0; s < n_sentences; ++s) {
     row_sentence[s] = s;
     results[s][0].tokens.reserve(max_lengths[s] - 1);
@@ -32,13 +35,21 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   for (int position = 0; !row_sentence.empty(); ++position) {
     decoder.step(row_token, row_sentence, position, logits.data());
     const int generated_length = position + 1;  // counting the token chosen now
+    const int rows = static_cast<int>(row_sentence.size());
+    // The pass over every row of logits, rows split over the batch's threads.
+    split_range(rows, 1, [&](int begin, int end, int) {
+      for (int row = begin; row < end; ++row) {
+        shifts[row] = log_probs.prepare(logits.data() + static_cast<size_t>(row) * vocab_size,
+                                        generated_length >= max_lengths[row_sentence[row]],
+                                        &block_maxes[static_cast<size_t>(row) * n_blocks]);
+      }
+    });
     kept_rows.clear();
-    for (int row = 0; row < static_cast<int>(row_sentence.size()); ++row) {
+    for (int row = 0; row < rows; ++row) {
       const int sentence = row_sentence[row];
-      float* row_logits = logits.data() + static_cast<size_t>(row) * vocab_size;
-      const double shift =
-          log_probs.prepare(row_logits, generated_length >= max_lengths[sentence], block_maxes.data());
-      select_top(row_logits, block_maxes.data(), &shift, &no_prefix, 1, vocab_size, 1, best);
+      const float* row_logits = logits.data() + static_cast<size_t>(row) * vocab_size;
+      select_top(row_logits, &block_maxes[static_cast<size_t>(row) * n_blocks], &shifts[row], &no_prefix, 1,
+                 vocab_size, 1, best);
       const int32_t token = best[0].index;
       const float token_log_prob = best[0].cum_logprob;  // no prefix: just its log-probability
       row_cum_logprob[row] += token_log_prob;

@@ -7,12 +7,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/gemm.h"
 #include "core/half.h"
 #include "core/packed_kernels.h"
+#include "core/thread_team.h"
 
 namespace core {
 
@@ -114,19 +116,37 @@ void PackedMatrix::scatter_row(int j, const float* row) {
   for (int i = 0; i < in_; ++i) dst[static_cast<size_t>(i) * kPanel] = row[i];
 }
 
-PackedMatrix::PackedMatrix(const float* weight, int out, int in, PackedArena* arena) : out_(out), in_(in) {
-  allocate(arena);
-  for (int j = 0; j < out; ++j) scatter_row(j, weight + static_cast<size_t>(j) * in);
-}
+PackedMatrix::PackedMatrix(const float* weight, int out, int in, PackedArena* arena)
+    : PackedMatrix({{weight, false, out}}, in, arena) {}
 
 PackedMatrix::PackedMatrix(const uint16_t* f16_weight, int out, int in, PackedArena* arena)
-    : out_(out), in_(in) {
+    : PackedMatrix({{f16_weight, true, out}}, in, arena) {}
+
+PackedMatrix::PackedMatrix(const std::vector<Rows>& blocks, int in, PackedArena* arena) : out_(0), in_(in) {
+  for (const Rows& b : blocks) out_ += b.rows;
   allocate(arena);
-  std::vector<float> row(in);
-  for (int j = 0; j < out; ++j) {
-    half_to_float(f16_weight + static_cast<size_t>(j) * in, row.data(), in);
-    scatter_row(j, row.data());
+  std::vector<float> row(in);  // an f16 row, converted
+  int j = 0;
+  for (const Rows& b : blocks) {
+    for (int r = 0; r < b.rows; ++r, ++j) {
+      if (b.f16) {
+        half_to_float(static_cast<const uint16_t*>(b.data) + static_cast<size_t>(r) * in, row.data(), in);
+        scatter_row(j, row.data());
+      } else {
+        scatter_row(j, static_cast<const float*>(b.data) + static_cast<size_t>(r) * in);
+      }
+    }
   }
+}
+
+PackedMatrix PackedMatrix::columns(int first, int n) const {
+  if (first % kPanel != 0 || first < 0 || n < 1 || first + n > out_) {
+    throw std::invalid_argument("PackedMatrix::columns: [" + std::to_string(first) + ", +" +
+                                std::to_string(n) + ") of " + std::to_string(out_));
+  }
+  PackedMatrix view(n, in_);
+  view.data_ = data_ + static_cast<size_t>(first / kPanel) * in_ * kPanel;
+  return view;
 }
 
 namespace {
@@ -134,7 +154,7 @@ namespace {
 // The AVX-512 kernel reads rows interleaved from outputs this wide on (see interleave_rows).
 constexpr int kInterleaveMinColumns = 1024;
 
-// Copies the pass's rows x[r0, r_end) tile by tile into `out`, each tile's rows interleaved ([in][n]):
+// Copies rows x[r0, r_end) tile by tile into `out`, each tile's rows interleaved ([in][n]):
 // the kernel then broadcasts from one sequential stream instead of n rows 4*in bytes apart, which
 // conflict with the weight panels in L1 when the pass runs over many columns.
 void interleave_rows(const float* x, int r0, int r_end, int in, int tile_rows, float* out) {
@@ -154,13 +174,13 @@ void interleave_rows(const float* x, int r0, int r_end, int in, int tile_rows, f
 // the weights arrive while the block's first tile waits (first tiles took 21% of the OPUS-MT-sized model's
 // time). So each tile fetches its share of the same panels in the next column block, spread over its k
 // loop, and the first tile of the first block, which nothing fetched, fetches the next panels of its own
-// block.
-packed::Prefetch prefetch_for(const PackedMatrix& w, int p, int panel_step, bool first_tile_of_first_block,
-                              int block, int tile, int tiles) {
+// block. Nothing at or past `last`, the end of this call's (or this thread's) panels.
+packed::Prefetch prefetch_for(const PackedMatrix& w, int p, int last, int panel_step,
+                              bool first_tile_of_first_block, int block, int tile, int tiles) {
   const int lines_per_panel = w.in();  // a panel row of 16 floats is one 64-byte line
   const int target = first_tile_of_first_block ? p + panel_step : p + block;
-  if (target >= w.panels()) return {};
-  const int lines = std::min(panel_step, w.panels() - target) * lines_per_panel;
+  if (target >= last) return {};
+  const int lines = std::min(panel_step, last - target) * lines_per_panel;
   if (first_tile_of_first_block) return {w.panel(target), lines};
   const int begin = static_cast<int>(static_cast<int64_t>(lines) * tile / tiles);
   const int end = static_cast<int>(static_cast<int64_t>(lines) * (tile + 1) / tiles);
@@ -169,48 +189,83 @@ packed::Prefetch prefetch_for(const PackedMatrix& w, int p, int panel_step, bool
 
 }  // namespace
 
-void packed_linear(const float* x, int rows, const PackedMatrix& w, const float* bias, float* y) {
-  if (rows <= 0) return;
-  const int in = w.in(), out = w.out(), panels = w.panels();
-  const GemmTimer timer(2.0 * rows * out * in);
-  const PackedIsa isa = packed_isa();
-  const bool wide = isa == PackedIsa::kAvx512;
-  const int tile_rows = wide ? packed::kAvx512Rows : packed::kAvx2Rows;
-  const int panel_step = wide ? 2 : 1;
-  const int pass = rows_per_pass(rows, in, tile_rows);
-  const int block = panels_per_block(in, panel_step);
-  // Interleaving costs a copy of the rows per call: worth it when many columns reuse them (measured on
-  // 128 rows: 512 x 58101 +10%, 512 x 2048 +5%; 256 x 256 slower).
-  const bool interleave = wide && out >= kInterleaveMinColumns;
-  thread_local std::vector<float> interleaved;  // grows to the largest pass once, then reused
-  if (interleave) interleaved.resize(static_cast<size_t>(std::min(pass, rows)) * in);
-  for (int r0 = 0; r0 < rows; r0 += pass) {
-    const int r_end = std::min(rows, r0 + pass);
-    const int tiles = (r_end - r0 + tile_rows - 1) / tile_rows;
-    if (interleave) interleave_rows(x, r0, r_end, in, tile_rows, interleaved.data());
-    for (int p0 = 0; p0 < panels; p0 += block) {
-      const int p_end = std::min(panels, p0 + block);
+namespace {
+
+// How one packed_linear call runs, worked out once and shared by the threads that split its columns.
+struct Plan {
+  Plan(const PackedMatrix& w, int rows)
+      : wide(packed_isa() == PackedIsa::kAvx512),
+        tile_rows(wide ? packed::kAvx512Rows : packed::kAvx2Rows),
+        panel_step(wide ? 2 : 1),
+        pass(rows_per_pass(rows, w.in(), tile_rows)),
+        block(panels_per_block(w.in(), panel_step)),
+        // Interleaving costs a copy of the rows per call: worth it when many columns reuse them (measured
+        // on 128 rows: 512 x 58101 +10%, 512 x 2048 +5%; 256 x 256 slower).
+        interleave(wide && w.out() >= kInterleaveMinColumns) {}
+  bool wide;
+  int tile_rows, panel_step, pass, block;
+  bool interleave;
+};
+
+// y's columns for panels [first, last) (16 columns each, up to out). a: x, or x interleaved tile by tile.
+void packed_linear_panels(const Plan& plan, const float* a, int rows, const PackedMatrix& w,
+                          const float* bias, float* y, int first, int last) {
+  const int in = w.in(), out = w.out();
+  for (int r0 = 0; r0 < rows; r0 += plan.pass) {
+    const int r_end = std::min(rows, r0 + plan.pass);
+    const int tiles = (r_end - r0 + plan.tile_rows - 1) / plan.tile_rows;
+    for (int p0 = first; p0 < last; p0 += plan.block) {
+      const int p_end = std::min(last, p0 + plan.block);
       for (int r = r0, n, t = 0; r < r_end; r += n, ++t) {
-        n = std::min(tile_rows, r_end - r);
-        const float* a = interleave ? interleaved.data() + static_cast<size_t>(r - r0) * in
-                                    : x + static_cast<size_t>(r) * in;
-        for (int p = p0; p < p_end; p += panel_step) {
+        n = std::min(plan.tile_rows, r_end - r);
+        const float* rows_a = a + static_cast<size_t>(r) * in;
+        for (int p = p0; p < p_end; p += plan.panel_step) {
           const int col = p * PackedMatrix::kPanel;
-          const int cols = std::min(panel_step * PackedMatrix::kPanel, out - col);
+          const int cols = std::min(plan.panel_step * PackedMatrix::kPanel, out - col);
           const float* b = bias ? bias + col : nullptr;
           float* c = y + static_cast<size_t>(r) * out + col;
-          const float* p1 = p + 1 < panels ? w.panel(p + 1) : nullptr;
-          const packed::Prefetch next = prefetch_for(w, p, panel_step, p0 == 0 && t == 0, block, t, tiles);
-          if (!wide)
-            packed::tile_avx2(a, in, n, in, w.panel(p), b, c, out, cols, next);
-          else if (interleave)
-            packed::tile_avx512_interleaved(a, n, in, w.panel(p), p1, b, c, out, cols, next);
+          const float* p1 = p + 1 < last ? w.panel(p + 1) : nullptr;
+          const packed::Prefetch next =
+              prefetch_for(w, p, last, plan.panel_step, p0 == first && t == 0, plan.block, t, tiles);
+          if (!plan.wide)
+            packed::tile_avx2(rows_a, in, n, in, w.panel(p), b, c, out, cols, next);
+          else if (plan.interleave)
+            packed::tile_avx512_interleaved(rows_a, n, in, w.panel(p), p1, b, c, out, cols, next);
           else
-            packed::tile_avx512(a, in, n, in, w.panel(p), p1, b, c, out, cols, next);
+            packed::tile_avx512(rows_a, in, n, in, w.panel(p), p1, b, c, out, cols, next);
         }
       }
     }
   }
+}
+
+// Within a batch's team, each thread takes shares of the columns (it streams only its share of the
+// weights); a share is a multiple of this many panels (the AVX-512 kernel's pair).
+constexpr int kPanelsPerPart = 2;
+
+}  // namespace
+
+void packed_linear(const float* x, int rows, const PackedMatrix& w, const float* bias, float* y) {
+  if (rows <= 0) return;
+  const GemmTimer timer(2.0 * rows * w.out() * w.in());
+  const Plan plan(w, rows);
+  const float* a = x;
+  if (plan.interleave) {
+    // Once per call, tiles split over the team, which then reads the copy: not once per share of columns.
+    thread_local std::vector<float> interleaved;  // grows to the largest call once, then reused
+    interleaved.resize(static_cast<size_t>(rows) * w.in());
+    float* copy = interleaved.data();  // by pointer: in the team's other threads `interleaved` is theirs
+    const int tiles = (rows + plan.tile_rows - 1) / plan.tile_rows;
+    split_range(tiles, 1, [&](int begin, int end, int) {
+      const int r0 = begin * plan.tile_rows;
+      interleave_rows(x, r0, std::min(rows, end * plan.tile_rows), w.in(), plan.tile_rows,
+                      copy + static_cast<size_t>(r0) * w.in());
+    });
+    a = copy;
+  }
+  split_range(w.panels(), kPanelsPerPart, [&](int first, int last, int) {
+    packed_linear_panels(plan, a, rows, w, bias, y, first, last);
+  });
 }
 
 }  // namespace core

@@ -49,6 +49,18 @@ class PackedMatrix {
   PackedMatrix(const float* weight, int out, int in, PackedArena* arena = nullptr);
   PackedMatrix(const uint16_t* f16_weight, int out, int in, PackedArena* arena = nullptr);
 
+  // W as blocks of rows stacked on each other, e.g. the query, key and value projections as one
+  // [3d, d] product: one call over 3d columns instead of three over d.
+  struct Rows {
+    const void* data;  // [rows, in] row-major
+    bool f16;          // IEEE f16, else f32
+    int rows;
+  };
+  PackedMatrix(const std::vector<Rows>& blocks, int in, PackedArena* arena = nullptr);
+  // Columns [first, first + n) of this matrix as one of its own, reading these panels (first a multiple
+  // of kPanel): a stacked matrix serves each block's product on its own too. Valid while this one lives.
+  PackedMatrix columns(int first, int n) const;
+
   int out() const { return out_; }
   int in() const { return in_; }
   int panels() const { return (out_ + kPanel - 1) / kPanel; }
@@ -63,6 +75,7 @@ class PackedMatrix {
   struct FreeAligned {
     void operator()(float* p) const;
   };
+  PackedMatrix(int out, int in) : out_(out), in_(in) {}
   void allocate(PackedArena* arena);
   void scatter_row(int j, const float* row);  // row j of W -> column j of the panels
   int out_, in_;

@@ -38,11 +38,15 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
     project(a.v, encoded.memory.data(), src_rows, cross_v_.back().data());
   }
   const size_t rows_d = static_cast<size_t>(max_rows) * d_;
-  for (auto* b : {&x_, &normed_, &q_, &k_new_, &v_new_, &ctx_, &tmp_}) *b = core::PooledBuffer(rows_d);
+  for (auto* b : {&x_, &normed_, &q_, &ctx_, &tmp_}) *b = core::PooledBuffer(rows_d);
+  qkv_ = core::PooledBuffer(3 * rows_d);
   hidden_ = core::PooledBuffer(static_cast<size_t>(max_rows) * c.ffn_dim);
   const int longest =
       encoded.lengths.empty() ? 1 : *std::max_element(encoded.lengths.begin(), encoded.lengths.end());
-  scores_ = core::PooledBuffer(static_cast<size_t>(c.n_heads) * std::max(max_steps, longest));
+  // One scores scratch per thread of the batch's team (the attention loops split their rows over it).
+  scores_stride_ = static_cast<size_t>(c.n_heads) * std::max(max_steps, longest);
+  team_size_ = core::team_size();
+  scores_ = core::PooledBuffer(scores_stride_ * team_size_);
 }
 
 void DecoderState::start(int n_sentences) {
@@ -102,20 +106,38 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
   const ModelConfig& c = model_.config();
   const AttentionWeights& a = model_.weights().decoder[layer].self_attn;
   const int rows = n_rows_;
-  project(a.q, in, rows, q_.data());
-  project(a.k, in, rows, k_new_.data());
-  project(a.v, in, rows, v_new_.data());
+  // Row r's query, key and value start at q, k and v + r * stride.
+  const float *q, *k, *v;
+  size_t stride;
+  if (a.qkv.packed) {  // one product: each row holds its q, k and v side by side
+    project(a.qkv, in, rows, qkv_.data());
+    q = qkv_.data();
+    k = q + d_;
+    v = q + 2 * d_;
+    stride = 3 * static_cast<size_t>(d_);
+  } else {
+    const size_t block = static_cast<size_t>(max_rows_) * d_;
+    project(a.q, in, rows, qkv_.data());
+    project(a.k, in, rows, qkv_.data() + block);
+    project(a.v, in, rows, qkv_.data() + 2 * block);
+    q = qkv_.data();
+    k = q + block;
+    v = q + 2 * block;
+    stride = d_;
+  }
   float* k_cache = self_k_[layer].data();
   float* v_cache = self_v_[layer].data();
   const size_t row_bytes = static_cast<size_t>(d_) * sizeof(float);
-  for (int r = 0; r < rows; ++r) {
-    const int32_t* history = &entries_[static_cast<size_t>(r) * max_steps_];
-    const size_t entry = static_cast<size_t>(history[position]) * d_;
-    std::memcpy(k_cache + entry, k_new_.data() + static_cast<size_t>(r) * d_, row_bytes);
-    std::memcpy(v_cache + entry, v_new_.data() + static_cast<size_t>(r) * d_, row_bytes);
-    attend_one_gathered(q_.data() + static_cast<size_t>(r) * d_, k_cache, v_cache, history, position + 1, d_,
-                        c.n_heads, scores_.data(), ctx_.data() + static_cast<size_t>(r) * d_);
-  }
+  core::split_range(rows, kRowsPerPart, [&](int begin, int end, int part) {
+    for (int r = begin; r < end; ++r) {
+      const int32_t* history = &entries_[static_cast<size_t>(r) * max_steps_];
+      const size_t entry = static_cast<size_t>(history[position]) * d_;
+      std::memcpy(k_cache + entry, k + r * stride, row_bytes);
+      std::memcpy(v_cache + entry, v + r * stride, row_bytes);
+      attend_one_gathered(q + r * stride, k_cache, v_cache, history, position + 1, d_, c.n_heads,
+                          scores(part), ctx_.data() + static_cast<size_t>(r) * d_);
+    }
+  });
   project(a.o, ctx_.data(), rows, result);
 }
 
@@ -125,13 +147,15 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
   const AttentionWeights& a = model_.weights().decoder[layer].cross_attn;
   const int rows = n_rows_;
   project(a.q, in, rows, q_.data());
-  for (int r = 0; r < rows; ++r) {
-    const int s = sentence_of_row[r];
-    const size_t off = static_cast<size_t>(encoded_.offsets[s]) * d_;
-    attend_one(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off,
-               cross_v_[layer].data() + off, encoded_.lengths[s], d_, c.n_heads, scores_.data(),
-               ctx_.data() + static_cast<size_t>(r) * d_);
-  }
+  core::split_range(rows, kRowsPerPart, [&](int begin, int end, int part) {
+    for (int r = begin; r < end; ++r) {
+      const int s = sentence_of_row[r];
+      const size_t off = static_cast<size_t>(encoded_.offsets[s]) * d_;
+      attend_one(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off,
+                 cross_v_[layer].data() + off, encoded_.lengths[s], d_, c.n_heads, scores(part),
+                 ctx_.data() + static_cast<size_t>(r) * d_);
+    }
+  });
   project(a.o, ctx_.data(), rows, result);
 }
 
@@ -142,6 +166,9 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
   const int rows = n_rows_;
   if (static_cast<int>(tokens.size()) != rows || static_cast<int>(sentence_of_row.size()) != rows) {
     throw std::invalid_argument("DecoderState::step: one token and one sentence per row expected");
+  }
+  if (core::team_size() > team_size_) {
+    throw std::logic_error("DecoderState::step: made outside the thread team it is used in");
   }
   if (position != filled_ || position >= max_steps_ || position >= c.max_positions) {
     throw std::invalid_argument("DecoderState::step: position " + std::to_string(position) + " out of order");
@@ -162,8 +189,10 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
              });
   }
   if (c.final_norm) {
-    core::layer_norm(x_.data(), rows, d_, w.decoder_final.gamma, w.decoder_final.beta, c.layer_norm_eps,
-                     x_.data());
+    core::split_range(rows, kRowsPerPart, [&](int begin, int end, int) {
+      float* x = x_.data() + static_cast<size_t>(begin) * d_;
+      core::layer_norm(x, end - begin, d_, w.decoder_final.gamma, w.decoder_final.beta, c.layer_norm_eps, x);
+    });
   }
   project(w.output, x_.data(), rows, logits);
   filled_ = position + 1;

@@ -55,7 +55,13 @@ class DecoderState : public core::DecoderStep {
   // [layer] -> [total source rows, d], packed like encoded.memory.
   std::vector<core::PooledBuffer> cross_k_, cross_v_;
   // Scratch [max_rows, d] / [max_rows, ffn] / [max(max_steps, longest source)].
-  core::PooledBuffer x_, normed_, q_, k_new_, v_new_, ctx_, tmp_, hidden_, scores_;
+  core::PooledBuffer x_, normed_, q_, ctx_, tmp_, hidden_;
+  core::PooledBuffer qkv_;  // [max_rows, 3d]: self-attention's queries and new keys and values
+  // Attention scores, one scratch of scores_stride_ floats per thread of the team the state was made in.
+  float* scores(int part) { return scores_.data() + scores_stride_ * part; }
+  core::PooledBuffer scores_;
+  size_t scores_stride_ = 0;
+  int team_size_ = 1;
 };
 
 }  // namespace models

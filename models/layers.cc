@@ -17,14 +17,14 @@ void project(const Linear& l, const float* x, int rows, float* y) {
     core::linear(x, rows, l.in, l.weight, l.bias, l.out, y);
 }
 
-void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int n_heads,
+void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int ld, int n_heads,
             bool causal, float* scores, float* ctx) {
   const int dh = d / n_heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   for (int h = 0; h < n_heads; ++h) {
     const int col = h * dh;
     // scores[q_len, k_len] = (Q_h * scale) K_h^T
-    core::gemm(false, true, q_len, k_len, dh, scale, q + col, d, k + col, d, 0.0f, scores, k_len);
+    core::gemm(false, true, q_len, k_len, dh, scale, q + col, ld, k + col, ld, 0.0f, scores, k_len);
     for (int i = 0; i < q_len; ++i) {
       float* row = scores + static_cast<size_t>(i) * k_len;
       if (causal) {
@@ -33,7 +33,7 @@ void attend(const float* q, const float* k, const float* v, int q_len, int k_len
       core::softmax(row, k_len);
     }
     // ctx_h[q_len, dh] = P V_h
-    core::gemm(false, false, q_len, dh, k_len, 1.0f, scores, k_len, v + col, d, 0.0f, ctx + col, d);
+    core::gemm(false, false, q_len, dh, k_len, 1.0f, scores, k_len, v + col, ld, 0.0f, ctx + col, d);
   }
 }
 
@@ -169,7 +169,10 @@ void embed(const Embedding& table, float scale, const int32_t* ids, int n, int d
 void feed_forward(const Linear& fc1, const Linear& fc2, core::Activation act, const float* x, int rows,
                   float* hidden, float* out) {
   project(fc1, x, rows, hidden);
-  core::activate(hidden, static_cast<size_t>(rows) * fc1.out, act);
+  core::split_range(rows, kRowsPerPart, [&](int begin, int end, int) {
+    core::activate(hidden + static_cast<size_t>(begin) * fc1.out, static_cast<size_t>(end - begin) * fc1.out,
+                   act);
+  });
   project(fc2, hidden, rows, out);
 }
 

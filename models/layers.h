@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/kernels.h"
+#include "core/thread_team.h"
 #include "models/transformer_weights.h"
 
 namespace models {
@@ -10,9 +11,9 @@ namespace models {
 void project(const Linear& l, const float* x, int rows, float* y);
 
 // Scaled dot-product attention of one sentence, all heads.
-// q: [q_len rows, stride d], k/v: [k_len rows, stride d] (head h = columns [h*dh, (h+1)*dh)).
+// q: [q_len rows, stride ld], k/v: [k_len rows, stride ld] (head h = columns [h*dh, (h+1)*dh)).
 // ctx: [q_len rows, stride d]. scores: scratch of q_len*k_len floats. Causal: query i sees keys 0..i.
-void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int n_heads,
+void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int ld, int n_heads,
             bool causal, float* scores, float* ctx);
 
 // The decoder's per-step attention: one query row q [d] against `len` key/value rows (stride d), all
@@ -31,18 +32,27 @@ void embed(const Embedding& table, float scale, const int32_t* ids, int n, int d
 // One residual sublayer around `sublayer(in, out)`, which writes rows x d values.
 //   post-norm: x = LN(x + f(x));   pre-norm: x = x + f(LN(x)).
 // `normed` and `out` are scratch of rows*d floats.
+// Row-wise work is split over the batch's threads in parts of at least this many rows.
+constexpr int kRowsPerPart = 4;
+
 template <class Sublayer>
 void residual(float* x, int rows, int d, const Norm& norm, bool pre_norm, float eps, float* normed,
               float* out, Sublayer&& sublayer) {
-  const size_t n = static_cast<size_t>(rows) * d;
+  const auto at = [d](float* p, int row) { return p + static_cast<size_t>(row) * d; };
   if (pre_norm) {
-    core::layer_norm(x, rows, d, norm.gamma, norm.beta, eps, normed);
+    core::split_range(rows, kRowsPerPart, [&](int begin, int end, int) {
+      core::layer_norm(at(x, begin), end - begin, d, norm.gamma, norm.beta, eps, at(normed, begin));
+    });
     sublayer(static_cast<const float*>(normed), out);
-    core::add_in_place(x, out, n);
+    core::split_range(rows, kRowsPerPart, [&](int begin, int end, int) {
+      core::add_in_place(at(x, begin), at(out, begin), static_cast<size_t>(end - begin) * d);
+    });
   } else {
     sublayer(static_cast<const float*>(x), out);
-    core::add_in_place(x, out, n);
-    core::layer_norm(x, rows, d, norm.gamma, norm.beta, eps, x);
+    core::split_range(rows, kRowsPerPart, [&](int begin, int end, int) {
+      core::add_in_place(at(x, begin), at(out, begin), static_cast<size_t>(end - begin) * d);
+      core::layer_norm(at(x, begin), end - begin, d, norm.gamma, norm.beta, eps, at(x, begin));
+    });
   }
 }
 

@@ -42,9 +42,10 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
   }
   const size_t n = static_cast<size_t>(rows) * d;
   out.memory.resize(n);
-  core::PooledBuffer normed(n), q(n), k(n), v(n), ctx(n), tmp(n);
+  core::PooledBuffer normed(n), qkv(3 * n), ctx(n), tmp(n);
   core::PooledBuffer hidden(static_cast<size_t>(rows) * c.ffn_dim);
-  core::PooledBuffer scores(static_cast<size_t>(longest) * longest);
+  const size_t scores_stride = static_cast<size_t>(longest) * longest;  // one scratch per thread
+  core::PooledBuffer scores(scores_stride * core::team_size());
   float* x = out.memory.data();
   for (size_t i = 0; i < sources.size(); ++i) {
     embed(weights_.src_embed, embedding_scale(), sources[i].data(), out.lengths[i], d, weights_.src_positions,
@@ -54,14 +55,31 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
     residual(x, rows, d, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
              [&](const float* in, float* result) {
                const AttentionWeights& a = layer.self_attn;
-               project(a.q, in, rows, q.data());
-               project(a.k, in, rows, k.data());
-               project(a.v, in, rows, v.data());
-               for (size_t i = 0; i < sources.size(); ++i) {
-                 const size_t off = static_cast<size_t>(out.offsets[i]) * d;
-                 attend(q.data() + off, k.data() + off, v.data() + off, out.lengths[i], out.lengths[i], d,
-                        c.n_heads, false, scores.data(), ctx.data() + off);
+               // Row r's query, key and value start at q, k and v + r * ld.
+               float* q = qkv.data();
+               float *k, *v;
+               int ld;
+               if (a.qkv.packed) {  // one product: each row holds its q, k and v side by side
+                 project(a.qkv, in, rows, q);
+                 k = q + d;
+                 v = q + 2 * d;
+                 ld = 3 * d;
+               } else {
+                 k = q + n;
+                 v = q + 2 * n;
+                 ld = d;
+                 project(a.q, in, rows, q);
+                 project(a.k, in, rows, k);
+                 project(a.v, in, rows, v);
                }
+               core::split_range(static_cast<int>(sources.size()), 1, [&](int begin, int end, int part) {
+                 for (int i = begin; i < end; ++i) {
+                   const size_t off = static_cast<size_t>(out.offsets[i]) * ld;
+                   attend(q + off, k + off, v + off, out.lengths[i], out.lengths[i], d, ld, c.n_heads, false,
+                          scores.data() + scores_stride * part,
+                          ctx.data() + static_cast<size_t>(out.offsets[i]) * d);
+                 }
+               });
                project(a.o, ctx.data(), rows, result);
              });
     residual(x, rows, d, layer.ffn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
@@ -70,8 +88,11 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
              });
   }
   if (c.final_norm) {
-    core::layer_norm(x, rows, d, weights_.encoder_final.gamma, weights_.encoder_final.beta, c.layer_norm_eps,
-                     x);
+    core::split_range(rows, kRowsPerPart, [&](int begin, int end, int) {
+      float* xb = x + static_cast<size_t>(begin) * d;
+      core::layer_norm(xb, end - begin, d, weights_.encoder_final.gamma, weights_.encoder_final.beta,
+                       c.layer_norm_eps, xb);
+    });
   }
   return out;
 }
@@ -97,7 +118,7 @@ std::vector<float> Transformer::decode_full(const EncodedBatch& encoded, int sen
                project(a.q, in, t, q.data());
                project(a.k, in, t, k.data());
                project(a.v, in, t, v.data());
-               attend(q.data(), k.data(), v.data(), t, t, d, c.n_heads, true, scores.data(), ctx.data());
+               attend(q.data(), k.data(), v.data(), t, t, d, d, c.n_heads, true, scores.data(), ctx.data());
                project(a.o, ctx.data(), t, result);
              });
     residual(x.data(), t, d, layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
@@ -106,7 +127,7 @@ std::vector<float> Transformer::decode_full(const EncodedBatch& encoded, int sen
                project(a.q, in, t, q.data());
                project(a.k, memory, src_len, mk.data());
                project(a.v, memory, src_len, mv.data());
-               attend(q.data(), mk.data(), mv.data(), t, src_len, d, c.n_heads, false, scores.data(),
+               attend(q.data(), mk.data(), mv.data(), t, src_len, d, d, c.n_heads, false, scores.data(),
                       ctx.data());
                project(a.o, ctx.data(), t, result);
              });

@@ -11,7 +11,11 @@ namespace {
 class WeightLoader {
  public:
   WeightLoader(Checkpoint& ckpt, TransformerWeights& w)
-      : ckpt_(ckpt), c_(ckpt.description().config), arena_(w.packed_arena), packed_(w.packed) {}
+      : ckpt_(ckpt),
+        c_(ckpt.description().config),
+        arena_(w.packed_arena),
+        packed_(w.packed),
+        stacked_biases_(w.stacked_biases) {}
 
   Linear linear(const std::string& scope, int out, int in) {
     Linear l{nullptr, ckpt_.get(scope + ".bias", {out}), out, in};
@@ -46,8 +50,41 @@ class WeightLoader {
   }
   AttentionWeights attention(const std::string& scope) {
     const int d = c_.d_model;
-    return {linear(scope + ".q_proj", d, d), linear(scope + ".k_proj", d, d), linear(scope + ".v_proj", d, d),
-            linear(scope + ".out_proj", d, d)};
+    if (core::packed_isa() == core::PackedIsa::kNone || d % core::PackedMatrix::kPanel != 0) {
+      return {linear(scope + ".q_proj", d, d), linear(scope + ".k_proj", d, d),
+              linear(scope + ".v_proj", d, d), linear(scope + ".out_proj", d, d), Linear{}};
+    }
+    // Packed once as [3d, d]: one product of 3d columns per step instead of three of d (with 128 rows,
+    // 256 x 256 runs well below the kernel's best; see docs/speed.md).
+    AttentionWeights a;
+    a.qkv = Linear{nullptr, nullptr, 3 * d, d};
+    std::vector<core::PackedMatrix::Rows> blocks;
+    std::vector<const float*> biases;
+    Linear* parts[3] = {&a.q, &a.k, &a.v};
+    const char* names[3] = {".q_proj", ".k_proj", ".v_proj"};
+    for (int i = 0; i < 3; ++i) {
+      const std::string name = scope + names[i];
+      const Checkpoint::RawTensor t = ckpt_.raw(name + ".weight", {d, d});
+      blocks.push_back({t.data, t.dtype == DType::kF16, d});
+      *parts[i] = Linear{nullptr, ckpt_.get(name + ".bias", {d}), d, d};
+      biases.push_back(parts[i]->bias);
+    }
+    packed_.push_back(std::make_unique<core::PackedMatrix>(blocks, d, &arena_));
+    a.qkv.packed = packed_.back().get();
+    for (int i = 0; i < 3; ++i) {
+      const size_t bytes = static_cast<size_t>(d) * d * (blocks[i].f16 ? sizeof(uint16_t) : sizeof(float));
+      ckpt_.drop_resident_pages(blocks[i].data, bytes);
+      packed_.push_back(std::make_unique<core::PackedMatrix>(a.qkv.packed->columns(i * d, d)));
+      parts[i]->packed = packed_.back().get();
+    }
+    if (biases[0] || biases[1] || biases[2]) {
+      std::vector<float>& bias = stacked_biases_.emplace_back(static_cast<size_t>(3) * d, 0.0f);
+      for (int i = 0; i < 3; ++i)
+        if (biases[i]) std::copy(biases[i], biases[i] + d, bias.begin() + static_cast<size_t>(i) * d);
+      a.qkv.bias = bias.data();
+    }
+    a.o = linear(scope + ".out_proj", d, d);
+    return a;
   }
   EncoderLayerWeights encoder_layer(const std::string& s) {
     return {attention(s + ".self_attn"), norm(s + ".self_attn_norm"),
@@ -79,6 +116,7 @@ class WeightLoader {
   const ModelConfig& c_;
   core::PackedArena& arena_;
   std::vector<std::unique_ptr<core::PackedMatrix>>& packed_;
+  std::deque<std::vector<float>>& stacked_biases_;
 };
 
 }  // namespace

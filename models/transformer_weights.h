@@ -1,6 +1,7 @@
 // Raw pointers into the checkpoint for every weight, looked up by name and shape-checked.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -33,6 +34,9 @@ struct Norm {
 
 struct AttentionWeights {
   Linear q, k, v, o;  // each [d, d]
+  // q, k and v stacked as one [3d, d] product (row r of its output: q, k, v of row r side by side), when
+  // packed and d is a multiple of the panel width; then q, k and v read its panels. Else packed is null.
+  Linear qkv;
 };
 
 struct EncoderLayerWeights {
@@ -63,6 +67,7 @@ struct TransformerWeights {
   std::vector<float> sinusoids;                             // owned table when positions are sinusoidal
   core::PackedArena packed_arena;                           // holds their panels
   std::vector<std::unique_ptr<core::PackedMatrix>> packed;  // owns every Linear::packed
+  std::deque<std::vector<float>> stacked_biases;            // of the stacked products
 };
 
 // Looks up every tensor the config requires; throws ModelError naming a missing, misshapen or unexpected one.

@@ -3,9 +3,12 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
+#include "core/half.h"
 #include "core/packed_gemm.h"
+#include "core/thread_team.h"
 #include "test_support.h"
 
 using test::random_values;
@@ -86,6 +89,66 @@ TEST_CASE("packed_linear: a row's result does not depend on the other rows or on
   std::vector<float> narrow(all.size());
   core::packed_linear(x.data(), rows, packed, bias.data(), narrow.data());
   REQUIRE(same_bits(all, narrow));
+}
+
+TEST_CASE("packed_linear with its columns split over a thread team equals one thread, bit for bit",
+          "[kernels][packed][threads]") {
+  if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
+  IsaGuard guard;
+  for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
+    core::force_packed_isa(isa);
+    if (core::packed_isa() == core::PackedIsa::kNone) continue;
+    for (int rows : {1, 13, 132}) {
+      for (int out : {17, 100, 1025, 4099}) {  // 1025 and up: rows interleaved once, shared by the team
+        for (int in : {37, 512}) {
+          CAPTURE(static_cast<int>(core::packed_isa()), rows, out, in);
+          const auto x = random_values(static_cast<size_t>(rows) * in, 7);
+          const auto w = random_values(static_cast<size_t>(out) * in, 8);
+          const auto bias = random_values(out, 9);
+          const core::PackedMatrix packed(w.data(), out, in);
+          std::vector<float> alone(static_cast<size_t>(rows) * out), shared(alone.size());
+          core::packed_linear(x.data(), rows, packed, bias.data(), alone.data());
+          {
+            core::ThreadTeam team(3);
+            core::packed_linear(x.data(), rows, packed, bias.data(), shared.data());
+          }
+          REQUIRE(same_bits(alone, shared));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a stacked PackedMatrix equals its blocks packed apart, and its column views equal each block",
+          "[kernels][packed]") {
+  if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
+  const int d = 48, in = 40, rows = 13;  // three [d, in] blocks, like q, k and v
+  const auto x = random_values(static_cast<size_t>(rows) * in, 10);
+  std::vector<std::vector<float>> w;
+  for (int i = 0; i < 3; ++i) w.push_back(random_values(static_cast<size_t>(d) * in, 11 + i));
+  std::vector<uint16_t> w1_f16;
+  for (float v : w[1]) w1_f16.push_back(core::float_to_half(v));
+  const core::PackedMatrix stacked(
+      {{w[0].data(), false, d}, {w1_f16.data(), true, d}, {w[2].data(), false, d}}, in);
+  REQUIRE(stacked.out() == 3 * d);
+  std::vector<float> all(static_cast<size_t>(rows) * 3 * d);
+  core::packed_linear(x.data(), rows, stacked, nullptr, all.data());
+  for (int i = 0; i < 3; ++i) {
+    CAPTURE(i);
+    const core::PackedMatrix apart =
+        i == 1 ? core::PackedMatrix(w1_f16.data(), d, in) : core::PackedMatrix(w[i].data(), d, in);
+    const core::PackedMatrix view = stacked.columns(i * d, d);
+    std::vector<float> y_apart(static_cast<size_t>(rows) * d), y_view(y_apart.size());
+    core::packed_linear(x.data(), rows, apart, nullptr, y_apart.data());
+    core::packed_linear(x.data(), rows, view, nullptr, y_view.data());
+    REQUIRE(same_bits(y_apart, y_view));
+    for (int r = 0; r < rows; ++r) {
+      REQUIRE(std::memcmp(&all[(static_cast<size_t>(r) * 3 + i) * d], &y_apart[static_cast<size_t>(r) * d],
+                          d * sizeof(float)) == 0);
+    }
+  }
+  REQUIRE_THROWS_AS(stacked.columns(8, d), std::invalid_argument);          // not on a panel boundary
+  REQUIRE_THROWS_AS(stacked.columns(2 * d, d + 1), std::invalid_argument);  // past the end
 }
 
 TEST_CASE("PackedMatrix::copy_row gives back W's rows (the tied embedding's lookups)", "[kernels][packed]") {
