@@ -24,14 +24,15 @@ void set_gemm_profiling(bool enabled) { g_profiling = enabled; }
 
 GemmStats gemm_stats() { return {g_flops.load(), g_seconds.load()}; }
 
-GemmTimer::GemmTimer(double flops) : flops_(flops), active_(g_profiling.load(std::memory_order_relaxed)) {
+GemmTimer::GemmTimer(double flops, int threads)
+    : flops_(flops), threads_(threads), active_(g_profiling.load(std::memory_order_relaxed)) {
   if (active_) start_ = std::chrono::steady_clock::now();
 }
 
 GemmTimer::~GemmTimer() {
   if (!active_) return;
   add(g_flops, flops_);
-  add(g_seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  add(g_seconds, threads_ * std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
 }
 
 void gemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* a, int lda,

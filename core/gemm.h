@@ -20,17 +20,19 @@ struct GemmStats {
 };
 void set_gemm_profiling(bool enabled);
 GemmStats gemm_stats();
-// Adds one product (2mnk flops) and the time until its destruction to the totals while profiling is on.
+// Adds one product (2mnk flops) and the time until its destruction to the totals while profiling is on,
+// times `threads` when the product runs on that many (a thread team): the totals are thread-seconds.
 // Used by both GEMMs: gemm() here and packed_linear() (core/packed_gemm.cc).
 class GemmTimer {
  public:
-  explicit GemmTimer(double flops);
+  explicit GemmTimer(double flops, int threads = 1);
   ~GemmTimer();
   GemmTimer(const GemmTimer&) = delete;
   GemmTimer& operator=(const GemmTimer&) = delete;
 
  private:
   double flops_;
+  int threads_;
   bool active_;
   std::chrono::steady_clock::time_point start_;
 };

@@ -247,7 +247,7 @@ constexpr int kPanelsPerPart = 2;
 
 void packed_linear(const float* x, int rows, const PackedMatrix& w, const float* bias, float* y) {
   if (rows <= 0) return;
-  const GemmTimer timer(2.0 * rows * w.out() * w.in());
+  const GemmTimer timer(2.0 * rows * w.out() * w.in(), team_size());
   const Plan plan(w, rows);
   const float* a = x;
   if (plan.interleave) {
