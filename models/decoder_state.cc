@@ -106,25 +106,7 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
   const ModelConfig& c = model_.config();
   const AttentionWeights& a = model_.weights().decoder[layer].self_attn;
   const int rows = n_rows_;
-  // Row r's query, key and value start at q, k and v + r * stride.
-  const float *q, *k, *v;
-  size_t stride;
-  if (a.qkv.packed) {  // one product: each row holds its q, k and v side by side
-    project(a.qkv, in, rows, qkv_.data());
-    q = qkv_.data();
-    k = q + d_;
-    v = q + 2 * d_;
-    stride = 3 * static_cast<size_t>(d_);
-  } else {
-    const size_t block = static_cast<size_t>(max_rows_) * d_;
-    project(a.q, in, rows, qkv_.data());
-    project(a.k, in, rows, qkv_.data() + block);
-    project(a.v, in, rows, qkv_.data() + 2 * block);
-    q = qkv_.data();
-    k = q + block;
-    v = q + 2 * block;
-    stride = d_;
-  }
+  const QkvRows p = project_qkv(a, in, rows, d_, qkv_.data(), static_cast<size_t>(max_rows_) * d_);
   float* k_cache = self_k_[layer].data();
   float* v_cache = self_v_[layer].data();
   const size_t row_bytes = static_cast<size_t>(d_) * sizeof(float);
@@ -132,10 +114,11 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
     for (int r = begin; r < end; ++r) {
       const int32_t* history = &entries_[static_cast<size_t>(r) * max_steps_];
       const size_t entry = static_cast<size_t>(history[position]) * d_;
-      std::memcpy(k_cache + entry, k + r * stride, row_bytes);
-      std::memcpy(v_cache + entry, v + r * stride, row_bytes);
-      attend_one_gathered(q + r * stride, k_cache, v_cache, history, position + 1, d_, c.n_heads,
-                          scores(part), ctx_.data() + static_cast<size_t>(r) * d_);
+      const size_t row = static_cast<size_t>(r) * p.stride;
+      std::memcpy(k_cache + entry, p.k + row, row_bytes);
+      std::memcpy(v_cache + entry, p.v + row, row_bytes);
+      attend_one_gathered(p.q + row, k_cache, v_cache, history, position + 1, d_, c.n_heads, scores(part),
+                          ctx_.data() + static_cast<size_t>(r) * d_);
     }
   });
   project(a.o, ctx_.data(), rows, result);

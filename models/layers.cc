@@ -17,6 +17,17 @@ void project(const Linear& l, const float* x, int rows, float* y) {
     core::linear(x, rows, l.in, l.weight, l.bias, l.out, y);
 }
 
+QkvRows project_qkv(const AttentionWeights& a, const float* in, int rows, int d, float* out, size_t block) {
+  if (a.qkv.packed) {
+    project(a.qkv, in, rows, out);
+    return {out, out + d, out + 2 * d, 3 * d};
+  }
+  project(a.q, in, rows, out);
+  project(a.k, in, rows, out + block);
+  project(a.v, in, rows, out + 2 * block);
+  return {out, out + block, out + 2 * block, d};
+}
+
 void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int ld, int n_heads,
             bool causal, float* scores, float* ctx) {
   const int dh = d / n_heads;

@@ -10,6 +10,16 @@ namespace models {
 // y[rows, l.out] = x[rows, l.in] W^T + b: the packed kernel when the weights were packed at load, else BLAS.
 void project(const Linear& l, const float* x, int rows, float* y);
 
+// Self-attention's queries, keys and values for `rows` rows: row r's start at q, k and v + r * stride.
+struct QkvRows {
+  const float *q, *k, *v;
+  int stride;
+};
+// One stacked product when the weights have one (each row's q, k and v side by side: stride 3d), else
+// three products into out, out + block and out + 2 * block (stride d). out: 3 * block floats, block >=
+// rows * d.
+QkvRows project_qkv(const AttentionWeights& a, const float* in, int rows, int d, float* out, size_t block);
+
 // Scaled dot-product attention of one sentence, all heads.
 // q: [q_len rows, stride ld], k/v: [k_len rows, stride ld] (head h = columns [h*dh, (h+1)*dh)).
 // ctx: [q_len rows, stride d]. scores: scratch of q_len*k_len floats. Causal: query i sees keys 0..i.

@@ -55,28 +55,12 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
     residual(x, rows, d, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
              [&](const float* in, float* result) {
                const AttentionWeights& a = layer.self_attn;
-               // Row r's query, key and value start at q, k and v + r * ld.
-               float* q = qkv.data();
-               float *k, *v;
-               int ld;
-               if (a.qkv.packed) {  // one product: each row holds its q, k and v side by side
-                 project(a.qkv, in, rows, q);
-                 k = q + d;
-                 v = q + 2 * d;
-                 ld = 3 * d;
-               } else {
-                 k = q + n;
-                 v = q + 2 * n;
-                 ld = d;
-                 project(a.q, in, rows, q);
-                 project(a.k, in, rows, k);
-                 project(a.v, in, rows, v);
-               }
+               const QkvRows p = project_qkv(a, in, rows, d, qkv.data(), n);
                core::split_range(static_cast<int>(sources.size()), 1, [&](int begin, int end, int part) {
                  for (int i = begin; i < end; ++i) {
-                   const size_t off = static_cast<size_t>(out.offsets[i]) * ld;
-                   attend(q + off, k + off, v + off, out.lengths[i], out.lengths[i], d, ld, c.n_heads, false,
-                          scores.data() + scores_stride * part,
+                   const size_t off = static_cast<size_t>(out.offsets[i]) * p.stride;
+                   attend(p.q + off, p.k + off, p.v + off, out.lengths[i], out.lengths[i], d, p.stride,
+                          c.n_heads, false, scores.data() + scores_stride * part,
                           ctx.data() + static_cast<size_t>(out.offsets[i]) * d);
                  }
                });
