@@ -36,6 +36,12 @@ std::vector<models::ModelDescription> variants() {
   table.config.tied_output = false;
   table.config.layer_norm_eps = 1e-6f;
   out.push_back(table);
+  // d_model not a multiple of the packed panel width: q, k and v stay three products (no stacked one),
+  // and heads of 5 floats take attention's generic path.
+  auto odd = base;
+  odd.config.d_model = 20;
+  odd.config.n_heads = 4;
+  out.push_back(odd);
   return out;
 }
 
@@ -76,7 +82,8 @@ TEST_CASE("a sentence's encoding does not depend on the rest of its batch", "[tr
     for (size_t i = 0; i < batch.size(); ++i) {
       const auto alone = model.encode({batch[i]});
       const float* row = together.memory.data() + together.offsets[i] * d.config.d_model;
-      for (size_t j = 0; j < alone.memory.size(); ++j) REQUIRE(row[j] == Approx(alone.memory[j]).margin(1e-6));
+      for (size_t j = 0; j < alone.memory.size(); ++j)
+        REQUIRE(row[j] == Approx(alone.memory[j]).margin(1e-6));
     }
   }
 }
@@ -87,8 +94,9 @@ TEST_CASE("incremental decoding with caches and row reordering equals full recom
     test::write_random_model(dir.path(), d, 12, models::DType::kF16);
     models::Transformer model(dir.path());
     std::mt19937 rng(6);
-    const std::vector<std::vector<int32_t>> sources = {random_ids(rng, 5, d.config.src_vocab_size, d.tokens.eos),
-                                                       random_ids(rng, 9, d.config.src_vocab_size, d.tokens.eos)};
+    const std::vector<std::vector<int32_t>> sources = {
+        random_ids(rng, 5, d.config.src_vocab_size, d.tokens.eos),
+        random_ids(rng, 9, d.config.src_vocab_size, d.tokens.eos)};
     const auto encoded = model.encode(sources);
     const int steps = 6, vocab = d.config.tgt_vocab_size;
     // Four rows: sentence 0 twice, sentence 1 twice; each row follows its own random target prefix.
