@@ -39,12 +39,12 @@ void attend_one_gathered(const float* q, const float* k, const float* v, const i
 void embed(const Embedding& table, float scale, const int32_t* ids, int n, int d, const float* positions,
            size_t position_stride, float* out);
 
-// One residual sublayer around `sublayer(in, out)`, which writes rows x d values.
-//   post-norm: x = LN(x + f(x));   pre-norm: x = x + f(LN(x)).
-// `normed` and `out` are scratch of rows*d floats.
 // Row-wise work is split over the batch's threads in parts of at least this many rows.
 constexpr int kRowsPerPart = 4;
 
+// One residual sublayer around `sublayer(in, out)`, which writes rows x d values.
+//   post-norm: x = LN(x + f(x));   pre-norm: x = x + f(LN(x)).
+// `normed` and `out` are scratch of rows*d floats.
 template <class Sublayer>
 void residual(float* x, int rows, int d, const Norm& norm, bool pre_norm, float eps, float* normed,
               float* out, Sublayer&& sublayer) {
