@@ -151,8 +151,9 @@ PackedMatrix PackedMatrix::columns(int first, int n) const {
 
 namespace {
 
-// The AVX-512 kernel reads rows interleaved from outputs this wide on (see interleave_rows).
-constexpr int kInterleaveMinColumns = 1024;
+// The AVX-512 kernel reads rows interleaved from outputs this wide on (see interleave_rows), and from
+// inputs this deep on: a tile's 12 rows of 2048 floats (96 KB) no longer fit L1 beside the weights.
+constexpr int kInterleaveMinColumns = 1024, kInterleaveMinDepth = 2048;
 
 // Copies rows x[r0, r_end) tile by tile into `out`, each tile's rows interleaved ([in][n]):
 // the kernel then broadcasts from one sequential stream instead of n rows 4*in bytes apart, which
@@ -200,19 +201,20 @@ struct Plan {
         pass(rows_per_pass(rows, w.in(), tile_rows)),
         block(panels_per_block(w.in(), panel_step)),
         // Interleaving costs a copy of the rows per call: worth it when many columns reuse them (measured
-        // on 128 rows: 512 x 58101 +10%, 512 x 2048 +5%; 256 x 256 slower).
-        interleave(wide && w.out() >= kInterleaveMinColumns) {}
+        // on 128 rows: 512 x 58101 +10%, 512 x 2048 +5%, 2048 x 512 ~+4%; 256 x 256 slower).
+        interleave(wide && (w.out() >= kInterleaveMinColumns || w.in() >= kInterleaveMinDepth)) {}
   bool wide;
   int tile_rows, panel_step, pass, block;
   bool interleave;
 };
 
-// y's columns for panels [first, last) (16 columns each, up to out). a: x, or x interleaved tile by tile.
-void packed_linear_panels(const Plan& plan, const float* a, int rows, const PackedMatrix& w,
+// y's rows [row_begin, row_end) (row_begin a multiple of the tile), columns of panels [first, last) (16
+// columns each, up to out). a: x, or x interleaved tile by tile.
+void packed_linear_panels(const Plan& plan, const float* a, int row_begin, int row_end, const PackedMatrix& w,
                           const float* bias, float* y, int first, int last) {
   const int in = w.in(), out = w.out();
-  for (int r0 = 0; r0 < rows; r0 += plan.pass) {
-    const int r_end = std::min(rows, r0 + plan.pass);
+  for (int r0 = row_begin; r0 < row_end; r0 += plan.pass) {
+    const int r_end = std::min(row_end, r0 + plan.pass);
     const int tiles = (r_end - r0 + plan.tile_rows - 1) / plan.tile_rows;
     for (int p0 = first; p0 < last; p0 += plan.block) {
       const int p_end = std::min(last, p0 + plan.block);
@@ -226,7 +228,7 @@ void packed_linear_panels(const Plan& plan, const float* a, int rows, const Pack
           float* c = y + static_cast<size_t>(r) * out + col;
           const float* p1 = p + 1 < last ? w.panel(p + 1) : nullptr;
           const packed::Prefetch next =
-              prefetch_for(w, p, last, plan.panel_step, p0 == first && t == 0, plan.block, t, tiles);
+              prefetch_for(w, p, w.panels(), plan.panel_step, p0 == first && t == 0, plan.block, t, tiles);
           if (!plan.wide)
             packed::tile_avx2(rows_a, in, n, in, w.panel(p), b, c, out, cols, next);
           else if (plan.interleave)
@@ -240,8 +242,29 @@ void packed_linear_panels(const Plan& plan, const float* a, int rows, const Pack
 }
 
 // Within a batch's team, each thread takes shares of the columns (it streams only its share of the
-// weights); a share is a multiple of this many panels (the AVX-512 kernel's pair).
-constexpr int kPanelsPerPart = 2;
+// weights). A unit of work is one row tile of one panel step (the AVX-512 kernel's pair), counted step by
+// step: chunks are mostly runs of whole steps, but the last ones, handed out a unit at a time while the
+// other threads finish, take microseconds, so the team hardly waits at the end of a product.
+void packed_linear_units(const Plan& plan, const float* a, int rows, const PackedMatrix& w, const float* bias,
+                         float* y, int begin, int end) {
+  const int tiles = (rows + plan.tile_rows - 1) / plan.tile_rows;
+  auto row_of = [&](int tile) { return std::min(rows, tile * plan.tile_rows); };
+  auto panel_of = [&](int step) { return std::min(w.panels(), step * plan.panel_step); };
+  auto run = [&](int step_begin, int step_end, int tile_begin, int tile_end) {
+    packed_linear_panels(plan, a, row_of(tile_begin), row_of(tile_end), w, bias, y, panel_of(step_begin),
+                         panel_of(step_end));
+  };
+  if (begin / tiles == end / tiles) {  // within one step
+    run(begin / tiles, begin / tiles + 1, begin % tiles, end % tiles);
+    return;
+  }
+  if (begin % tiles != 0) {  // the head: the last tiles of one step
+    run(begin / tiles, begin / tiles + 1, begin % tiles, tiles);
+    begin += tiles - begin % tiles;
+  }
+  if (end / tiles > begin / tiles) run(begin / tiles, end / tiles, 0, tiles);  // whole steps
+  if (end % tiles != 0) run(end / tiles, end / tiles + 1, 0, end % tiles);     // the tail: the first tiles
+}
 
 }  // namespace
 
@@ -263,9 +286,14 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
     });
     a = copy;
   }
-  split_range(w.panels(), kPanelsPerPart, [&](int first, int last, int) {
-    packed_linear_panels(plan, a, rows, w, bias, y, first, last);
-  });
+  if (team_size() == 1) {
+    packed_linear_panels(plan, a, 0, rows, w, bias, y, 0, w.panels());
+    return;
+  }
+  const int steps = (w.panels() + plan.panel_step - 1) / plan.panel_step;
+  const int tiles = (rows + plan.tile_rows - 1) / plan.tile_rows;
+  split_range(steps * tiles, 1,
+              [&](int begin, int end, int) { packed_linear_units(plan, a, rows, w, bias, y, begin, end); });
 }
 
 }  // namespace core

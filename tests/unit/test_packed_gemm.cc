@@ -100,7 +100,7 @@ TEST_CASE("packed_linear with its columns split over a thread team equals one th
     if (core::packed_isa() == core::PackedIsa::kNone) continue;
     for (int rows : {1, 13, 132}) {
       for (int out : {17, 100, 1025, 4099}) {  // 1025 and up: rows interleaved once, shared by the team
-        for (int in : {37, 512}) {
+        for (int in : {37, 512, 2048}) {       // 2048: rows interleaved for depth, and in passes
           CAPTURE(static_cast<int>(core::packed_isa()), rows, out, in);
           const auto x = random_values(static_cast<size_t>(rows) * in, 7);
           const auto w = random_values(static_cast<size_t>(out) * in, 8);
