@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -12,9 +11,9 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
-#include <thread>
 
 #include "core/half.h"
+#include "models/blob_crc32.h"
 #include "models/json_fields.h"
 #include "models/model_error.h"
 
@@ -36,20 +35,6 @@ nlohmann::json read_json(const std::string& path) {
 }
 
 uint64_t item_size(DType d) { return d == DType::kF32 ? 4 : 2; }
-
-// crc32 of the whole blob, the two halves on two cores when there are two (load time is on the critical
-// path of every command; crc32_combine joins the halves exactly).
-uLong blob_crc32(const uint8_t* data, uint64_t size) {
-  const uLong empty = crc32_z(0L, Z_NULL, 0);
-  if (size < (uint64_t{4} << 20) || std::thread::hardware_concurrency() < 2)
-    return crc32_z(empty, data, size);
-  const uint64_t half = size / 2;
-  uLong first = empty;
-  std::thread helper([&] { first = crc32_z(empty, data, half); });
-  const uLong second = crc32_z(empty, data + half, size - half);
-  helper.join();
-  return crc32_combine(first, second, static_cast<z_off_t>(size - half));
-}
 
 }  // namespace
 
@@ -169,11 +154,11 @@ void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::str
     blob_ = static_cast<const uint8_t*>(p);
   }
   ::close(fd);
-  const uLong crc = blob_crc32(blob_, size);
+  const uint32_t crc = blob_crc32(blob_, size);
   // The checksum touched every page; the model maps back in only what it reads (packing drops as it goes).
   drop_resident_pages(blob_, size);
   char hex[9];
-  std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc & 0xffffffffUL));
+  std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc));
   if (crc_hex != hex) {
     throw ModelError(blob_path_ + ": checksum mismatch (crc32 " + hex + ", model.json says " + crc_hex +
                      "): the file is corrupt or from another model");

@@ -1,7 +1,5 @@
 #include "models/checkpoint_writer.h"
 
-#include <zlib.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/half.h"
+#include "models/blob_crc32.h"
 
 namespace models {
 
@@ -53,9 +52,9 @@ void write_checkpoint(const std::string& dir, const ModelDescription& descriptio
                      {"offset", offset},
                      {"nbytes", blob.size() - offset}});
   }
-  const uLong crc = crc32_z(crc32_z(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(blob.data()), blob.size());
+  const uint32_t crc = blob_crc32(reinterpret_cast<const uint8_t*>(blob.data()), blob.size());
   char hex[9];
-  std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc & 0xffffffffUL));
+  std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc));
 
   nlohmann::json meta = description_to_json(description);
   meta["format"] = "nmt-checkpoint";
