@@ -1,7 +1,6 @@
 #include "models/transformer_weights.h"
 
 #include <algorithm>
-#include <future>
 
 #include "models/positions.h"
 
@@ -137,14 +136,12 @@ TransformerWeights load_weights(Checkpoint& checkpoint) {
   WeightLoader load(checkpoint, w);
   const int d = c.d_model;
   const std::string tgt_embed_name = c.shared_embeddings ? "encoder.embed_tokens" : "decoder.embed_tokens";
-  // Sinusoids (~4 ms of sin and cos for 1,024 positions x 256) are computed on another core while the
-  // matrices are packed: load time is on the critical path of every command.
-  std::future<std::vector<float>> sinusoids;
   if (c.positions == Positions::kTable) {
     w.src_positions = load.get("encoder.positions", {c.max_positions, d});
     w.tgt_positions = load.get("decoder.positions", {c.max_positions, d});
   } else {
-    sinusoids = std::async(std::launch::async, sinusoid_table, c.positions, c.max_positions, d);
+    w.sinusoids = sinusoid_table(c.positions, c.max_positions, d);
+    w.src_positions = w.tgt_positions = w.sinusoids.data();
   }
   w.output.out = c.tgt_vocab_size;
   w.output.in = d;
@@ -167,10 +164,6 @@ TransformerWeights load_weights(Checkpoint& checkpoint) {
   }
   checkpoint.check_all_used();
   checkpoint.drop_all_resident_pages();  // what packing read (fault-around maps neighbours back in)
-  if (sinusoids.valid()) {
-    w.sinusoids = sinusoids.get();
-    w.src_positions = w.tgt_positions = w.sinusoids.data();
-  }
   return w;
 }
 
