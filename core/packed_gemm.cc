@@ -286,10 +286,7 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
     });
     a = copy;
   }
-  if (team_size() == 1) {
-    packed_linear_panels(plan, a, 0, rows, w, bias, y, 0, w.panels());
-    return;
-  }
+  // Without a team the split is one call over every unit: all panels, all rows.
   const int steps = (w.panels() + plan.panel_step - 1) / plan.panel_step;
   const int tiles = (rows + plan.tile_rows - 1) / plan.tile_rows;
   split_range(steps * tiles, 1,
