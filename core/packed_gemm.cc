@@ -175,9 +175,11 @@ void interleave_rows(const float* x, int r0, int r_end, int in, int tile_rows, f
 // the weights arrive while the block's first tile waits (first tiles took 21% of the OPUS-MT-sized model's
 // time). So each tile fetches its share of the same panels in the next column block, spread over its k
 // loop, and the first tile of the first block, which nothing fetched, fetches the next panels of its own
-// block. Nothing at or past `last`, the end of this call's (or this thread's) panels.
-packed::Prefetch prefetch_for(const PackedMatrix& w, int p, int last, int panel_step,
-                              bool first_tile_of_first_block, int block, int tile, int tiles) {
+// block. Only the matrix's end stops it, not the end of a thread's share of the columns: in a team the
+// block after a share may be the next this thread takes, and if not, its weights are on chip for the other.
+packed::Prefetch prefetch_for(const PackedMatrix& w, int p, int panel_step, bool first_tile_of_first_block,
+                              int block, int tile, int tiles) {
+  const int last = w.panels();
   const int lines_per_panel = w.in();  // a panel row of 16 floats is one 64-byte line
   const int target = first_tile_of_first_block ? p + panel_step : p + block;
   if (target >= last) return {};
@@ -228,7 +230,7 @@ void packed_linear_panels(const Plan& plan, const float* a, int row_begin, int r
           float* c = y + static_cast<size_t>(r) * out + col;
           const float* p1 = p + 1 < last ? w.panel(p + 1) : nullptr;
           const packed::Prefetch next =
-              prefetch_for(w, p, w.panels(), plan.panel_step, p0 == first && t == 0, plan.block, t, tiles);
+              prefetch_for(w, p, plan.panel_step, p0 == first && t == 0, plan.block, t, tiles);
           if (!plan.wide)
             packed::tile_avx2(rows_a, in, n, in, w.panel(p), b, c, out, cols, next);
           else if (plan.interleave)
