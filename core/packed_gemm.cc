@@ -204,10 +204,14 @@ struct Plan {
         block(panels_per_block(w.in(), panel_step)),
         // Interleaving costs a copy of the rows per call: worth it when many columns reuse them (measured
         // on 128 rows: 512 x 58101 +10%, 512 x 2048 +5%, 2048 x 512 ~+4%; 256 x 256 slower).
-        interleave(wide && (w.out() >= kInterleaveMinColumns || w.in() >= kInterleaveMinDepth)) {}
+        interleave(wide && (w.out() >= kInterleaveMinColumns || w.in() >= kInterleaveMinDepth)),
+        rows(rows),
+        tiles((rows + tile_rows - 1) / tile_rows),
+        steps((w.panels() + panel_step - 1) / panel_step) {}
   bool wide;
   int tile_rows, panel_step, pass, block;
   bool interleave;
+  int rows, tiles, steps;  // the call's rows, its row tiles and its panel steps
 };
 
 // y's rows [row_begin, row_end) (row_begin a multiple of the tile), columns of panels [first, last) (16
@@ -247,10 +251,10 @@ void packed_linear_panels(const Plan& plan, const float* a, int row_begin, int r
 // weights). A unit of work is one row tile of one panel step (the AVX-512 kernel's pair), counted step by
 // step: chunks are mostly runs of whole steps, but the last ones, handed out a unit at a time while the
 // other threads finish, take microseconds, so the team hardly waits at the end of a product.
-void packed_linear_units(const Plan& plan, const float* a, int rows, const PackedMatrix& w, const float* bias,
-                         float* y, int begin, int end) {
-  const int tiles = (rows + plan.tile_rows - 1) / plan.tile_rows;
-  auto row_of = [&](int tile) { return std::min(rows, tile * plan.tile_rows); };
+void packed_linear_units(const Plan& plan, const float* a, const PackedMatrix& w, const float* bias, float* y,
+                         int begin, int end) {
+  const int tiles = plan.tiles;
+  auto row_of = [&](int tile) { return std::min(plan.rows, tile * plan.tile_rows); };
   auto panel_of = [&](int step) { return std::min(w.panels(), step * plan.panel_step); };
   auto run = [&](int step_begin, int step_end, int tile_begin, int tile_end) {
     packed_linear_panels(plan, a, row_of(tile_begin), row_of(tile_end), w, bias, y, panel_of(step_begin),
@@ -280,8 +284,7 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
     thread_local std::vector<float> interleaved;  // grows to the largest call once, then reused
     interleaved.resize(static_cast<size_t>(rows) * w.in());
     float* copy = interleaved.data();  // by pointer: in the team's other threads `interleaved` is theirs
-    const int tiles = (rows + plan.tile_rows - 1) / plan.tile_rows;
-    split_range(tiles, 1, [&](int begin, int end, int) {
+    split_range(plan.tiles, 1, [&](int begin, int end, int) {
       const int r0 = begin * plan.tile_rows;
       interleave_rows(x, r0, std::min(rows, end * plan.tile_rows), w.in(), plan.tile_rows,
                       copy + static_cast<size_t>(r0) * w.in());
@@ -289,10 +292,8 @@ void packed_linear(const float* x, int rows, const PackedMatrix& w, const float*
     a = copy;
   }
   // Without a team the split is one call over every unit: all panels, all rows.
-  const int steps = (w.panels() + plan.panel_step - 1) / plan.panel_step;
-  const int tiles = (rows + plan.tile_rows - 1) / plan.tile_rows;
-  split_range(steps * tiles, 1,
-              [&](int begin, int end, int) { packed_linear_units(plan, a, rows, w, bias, y, begin, end); });
+  split_range(plan.steps * plan.tiles, 1,
+              [&](int begin, int end, int) { packed_linear_units(plan, a, w, bias, y, begin, end); });
 }
 
 }  // namespace core
