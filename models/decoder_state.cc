@@ -44,7 +44,7 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   const int longest =
       encoded.lengths.empty() ? 1 : *std::max_element(encoded.lengths.begin(), encoded.lengths.end());
   // One scores scratch per thread of the batch's team (the attention loops split their rows over it).
-  scores_stride_ = static_cast<size_t>(c.n_heads) * std::max(max_steps, longest);
+  scores_stride_ = attend_one_scratch(std::max(max_steps, longest), c.n_heads);
   team_size_ = core::team_size();
   scores_ = core::PooledBuffer(scores_stride_ * team_size_);
 }

@@ -1,9 +1,11 @@
 #include "models/layers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "core/attend_kernels.h"
 #include "core/fast_exp.h"
 #include "core/gemm.h"
 #include "core/simd.h"
@@ -151,20 +153,41 @@ NMT_INLINE void attend_rows(const float* q, const float* k, const float* v, RowO
   }
 }
 
-}  // namespace
-
 NMT_SIMD_CLONES
-void attend_one(const float* q, const float* k, const float* v, int len, int d, int n_heads, float* scores,
-                float* ctx) {
-  attend_rows(
-      q, k, v, [d](int j) { return static_cast<size_t>(j) * d; }, len, d, n_heads, scores, ctx);
+void attend_one_portable(const float* q, const float* k, const float* v, const int32_t* entries, int len,
+                         int d, int n_heads, float* scores, float* ctx) {
+  if (entries) {
+    attend_rows(
+        q, k, v, [=](int j) { return static_cast<size_t>(entries[j]) * d; }, len, d, n_heads, scores, ctx);
+  } else {
+    attend_rows(
+        q, k, v, [d](int j) { return static_cast<size_t>(j) * d; }, len, d, n_heads, scores, ctx);
+  }
 }
 
-NMT_SIMD_CLONES
+void attend_one_any(const float* q, const float* k, const float* v, const int32_t* entries, int len, int d,
+                    int n_heads, float* scores, float* ctx) {
+  if (d % n_heads == 0 && core::attend_one_avx512_supports(d / n_heads)) {
+    core::attend_one_avx512(q, k, v, entries, len, d, n_heads, scores, ctx);
+  } else {
+    attend_one_portable(q, k, v, entries, len, d, n_heads, scores, ctx);
+  }
+}
+
+}  // namespace
+
+void attend_one(const float* q, const float* k, const float* v, int len, int d, int n_heads, float* scores,
+                float* ctx) {
+  attend_one_any(q, k, v, nullptr, len, d, n_heads, scores, ctx);
+}
+
 void attend_one_gathered(const float* q, const float* k, const float* v, const int32_t* entries, int len,
                          int d, int n_heads, float* scores, float* ctx) {
-  attend_rows(
-      q, k, v, [=](int j) { return static_cast<size_t>(entries[j]) * d; }, len, d, n_heads, scores, ctx);
+  attend_one_any(q, k, v, entries, len, d, n_heads, scores, ctx);
+}
+
+size_t attend_one_scratch(int len, int n_heads) {
+  return std::max(static_cast<size_t>(n_heads) * len, core::attend_one_scratch(len));
 }
 
 void embed(const Embedding& table, float scale, const int32_t* ids, int n, int d, const float* positions,

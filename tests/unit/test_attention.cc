@@ -1,0 +1,91 @@
+// The decoder's one-row attention (models::attend_one and its gathered form) against a double-precision
+// loop, on both paths: the AVX-512 kernel (core/attend_avx512.cc) and the portable one.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "core/attend_kernels.h"
+#include "core/packed_gemm.h"
+#include "models/layers.h"
+#include "test_support.h"
+
+using test::random_values;
+
+namespace {
+
+// ctx [d] for query q against key/value rows rows[j] (stride d), softmax(q.k / sqrt(dh)) per head.
+std::vector<float> naive_attention(const std::vector<float>& q, const std::vector<float>& k,
+                                   const std::vector<float>& v, const std::vector<int32_t>& rows, int d,
+                                   int n_heads) {
+  const int dh = d / n_heads, len = static_cast<int>(rows.size());
+  std::vector<float> ctx(d);
+  for (int h = 0; h < n_heads; ++h) {
+    std::vector<double> s(len);
+    for (int j = 0; j < len; ++j) {
+      double dot = 0;
+      for (int i = 0; i < dh; ++i)
+        dot += double{q[h * dh + i]} * k[static_cast<size_t>(rows[j]) * d + h * dh + i];
+      s[j] = dot / std::sqrt(static_cast<double>(dh));
+    }
+    const double max = *std::max_element(s.begin(), s.end());
+    double sum = 0;
+    for (double& x : s) sum += (x = std::exp(x - max));
+    for (int i = 0; i < dh; ++i) {
+      double acc = 0;
+      for (int j = 0; j < len; ++j) acc += s[j] * v[static_cast<size_t>(rows[j]) * d + h * dh + i];
+      ctx[h * dh + i] = static_cast<float>(acc / sum);
+    }
+  }
+  return ctx;
+}
+
+struct IsaGuard {  // restores the CPU's own choice after a test forces another
+  core::PackedIsa saved = core::packed_isa();
+  ~IsaGuard() { core::force_packed_isa(saved); }
+};
+
+}  // namespace
+
+TEST_CASE("one-row attention matches a double-precision loop on every path, head size and length",
+          "[kernels][attention]") {
+  IsaGuard guard;
+  for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
+    core::force_packed_isa(isa);
+    for (int n_heads : {1, 2, 4}) {
+      for (int dh : {16, 32, 64, 128}) {  // 16: the portable path everywhere
+        const int d = n_heads * dh;
+        // Lengths around the AVX-512 kernel's groups of 16 keys.
+        for (int len : {1, 2, 15, 16, 17, 31, 32, 33, 70}) {
+          CAPTURE(static_cast<int>(core::packed_isa()), n_heads, dh, len,
+                  core::attend_one_avx512_supports(dh));
+          const int n_rows = len + 5;  // a cache with rows no history points at
+          const auto q = random_values(d, 1);
+          auto k = random_values(static_cast<size_t>(n_rows) * d, 2);
+          const auto v = random_values(static_cast<size_t>(n_rows) * d, 3);
+          for (float& x : k) x *= 4.0f;  // peaked softmax: some exps far below the max
+          std::vector<int32_t> in_order(len), shuffled(n_rows);
+          std::iota(in_order.begin(), in_order.end(), 0);
+          std::iota(shuffled.begin(), shuffled.end(), 0);
+          std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(len));
+          shuffled.resize(len);
+          std::vector<float> scores(models::attend_one_scratch(len, n_heads) + 1, 7.0f);
+          const float guard_value = scores.back();
+
+          std::vector<float> ctx(d);
+          models::attend_one(q.data(), k.data(), v.data(), len, d, n_heads, scores.data(), ctx.data());
+          const auto expected = naive_attention(q, k, v, in_order, d, n_heads);
+          for (int i = 0; i < d; ++i) REQUIRE(ctx[i] == Approx(expected[i]).margin(1e-5));
+
+          models::attend_one_gathered(q.data(), k.data(), v.data(), shuffled.data(), len, d, n_heads,
+                                      scores.data(), ctx.data());
+          const auto expected_gathered = naive_attention(q, k, v, shuffled, d, n_heads);
+          for (int i = 0; i < d; ++i) REQUIRE(ctx[i] == Approx(expected_gathered[i]).margin(1e-5));
+          REQUIRE(scores.back() == guard_value);  // the scratch size is enough
+        }
+      }
+    }
+  }
+}
