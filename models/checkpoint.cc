@@ -213,7 +213,20 @@ void Checkpoint::check_all_used() const {
   }
 }
 
+namespace {
+
+// Blobs from this size on let their pages go while loading (drop_resident_pages).
+constexpr uint64_t kDropWhileLoadingBytes = uint64_t{64} << 20;
+
+}  // namespace
+
 void Checkpoint::drop_resident_pages(const void* data, size_t bytes) const {
+  if (blob_size_ >= kDropWhileLoadingBytes) drop_pages(data, bytes);
+}
+
+void Checkpoint::drop_all_resident_pages() const { drop_pages(blob_, blob_size_); }
+
+void Checkpoint::drop_pages(const void* data, size_t bytes) const {
   // Never outside the blob: on heap memory MADV_DONTNEED would zero the data (f16 tensors' f32 copies).
   const auto* p = static_cast<const uint8_t*>(data);
   if (!blob_ || p < blob_ || p + bytes > blob_ + blob_size_) return;

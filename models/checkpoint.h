@@ -50,12 +50,15 @@ class Checkpoint {
   // Throws if some tensor was never asked for: an unexpected name means a model we don't understand.
   void check_all_used() const;
   // Lets the kernel drop the resident pages of [data, data + bytes) if that lies in the blob (e.g. a tensor
-  // that was just repacked); no-op otherwise. What is read again comes back from the page cache on first
-  // touch.
+  // that was just repacked), on large blobs only: there the pages read so far would add to the packed copy's
+  // peak, while each call costs a TLB shootdown on every core (100-300 us on a VM; ~50 of them were ~10 ms
+  // of the bundled model's load). What is read again comes back from the page cache on first touch.
   void drop_resident_pages(const void* data, size_t bytes) const;
-  void drop_all_resident_pages() const { drop_resident_pages(blob_, blob_size_); }
+  // Every resident page of the blob, whatever its size: once, when loading is over.
+  void drop_all_resident_pages() const;
 
  private:
+  void drop_pages(const void* data, size_t bytes) const;  // the madvise, unconditionally
   void parse_tensor_table(const nlohmann::json& table);
   void map_blob(const std::string& file, uint64_t size, const std::string& crc_hex);
   const TensorEntry& find(const std::string& name, const std::vector<int64_t>& shape);
