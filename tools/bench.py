@@ -19,7 +19,8 @@ Also:
     build-bench/synthetic-opus-mt/) whose EOS logit is pushed far down, so every sentence runs exactly
     max_length_b = 32 decoder steps (31 pieces + the forced EOS); 200 sentences, beam 4;
   * this machine's sgemm ceiling through core::gemm (the sgemm_peak binary next to nmt), against which
-    the engine's achieved GEMM rate (--stats: gemm_gflop / gemm_s) is reported;
+    the engine's achieved GEMM rate (--stats: gemm_gflop / gemm_s) is reported, and against the core's
+    fp32 FMA peak (same binary: a register-only loop; OpenBLAS may not have kernels for a newer CPU);
   * the fraction of output lines identical between nmt and PyTorch, and whether nmt's output is the same
     for every run and thread count.
 
@@ -297,6 +298,7 @@ def fmt(x, digits):
 
 def make_table(rows, peak, baselines):
     peak1 = peak["gflops"]["1"]["best"] if peak else None
+    fma = peak.get("fma_peak_gflops_per_thread") if peak else None
     runs = sorted({len(r["runs"]) for r in rows})
     runs_text = (f"{runs[0]} run{'s' if runs[0] > 1 else ''}" if len(runs) == 1 else "the runs in column 'runs'")
     head = [f"Every number is the median of {runs_text} (each run a separate process); batch 32; tokens/s = target "
@@ -305,7 +307,9 @@ def make_table(rows, peak, baselines):
         head.append("sgemm ceiling (core::gemm, 2048³, best of 5): " +
                     ", ".join(f"{t} thread{'s' if t != '1' else ''} {v['best']:.1f} GFLOP/s"
                               for t, v in peak["gflops"].items()) +
-                    "; GEMM GFLOP/s below is per thread (gemm_s is summed over workers), vs the 1-thread ceiling.")
+                    "; GEMM GFLOP/s below is per thread (gemm_s is summed over workers), vs the 1-thread ceiling" +
+                    (f" and vs the core's fp32 FMA peak ({fma:.1f} GFLOP/s: a register-only loop of fused "
+                     "multiply-adds, widest vectors)" if fma else "") + ".")
     described = {"PyTorch": "the Hugging Face generate-style baseline (input-order batches, every row computed "
                             "until its batch is done)",
                  "PyTorch sorted": "the same model with nmt's batching (sorted by length, finished sentences "
@@ -313,7 +317,7 @@ def make_table(rows, peak, baselines):
     head.append("; ".join(f"{b} = {described[b]}" for b in baselines) + ".")
     cols = (["model", "engine", "search", "threads", "runs", "tokens/s", "sentences/s", "load (s)", "peak RSS (MB)"] +
             [f"nmt/{b}" for b in baselines] + ["same output as " + " / ".join(baselines),
-                                               "GEMM GFLOP/s/thread (% peak)", "GEMM share"])
+                                               "GEMM GFLOP/s/thread (% of sgemm ceiling / of FMA peak)", "GEMM share"])
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join(["---"] * len(cols)) + "|"]
     for r in rows:
         m = r["median"]
@@ -325,7 +329,8 @@ def make_table(rows, peak, baselines):
             same = " / ".join(f"{100 * r['identical'][b]:.1f}%" for b in baselines)
             if m.get("gemm_s"):
                 rate = m["gemm_gflop"] / m["gemm_s"]
-                gemm = f"{rate:.1f}" + (f" ({100 * rate / peak1:.0f}%)" if peak1 else "")
+                gemm = f"{rate:.1f}" + (f" ({100 * rate / peak1:.0f}%" if peak1 else "") + \
+                    (f" / {100 * rate / fma:.0f}% of FMA peak" if fma and peak1 else "") + (")" if peak1 else "")
                 share = f"{100 * m['gemm_s'] / (m['translate_s'] * r['threads']):.0f}%"
         lines.append("| " + " | ".join([
             r["model"], r["engine"], "greedy" if r["beam"] == 1 else f"beam {r['beam']}", str(r["threads"]),

@@ -5,11 +5,17 @@
 //
 // Prints one JSON line: for 1..MAX_THREADS threads, the best and median GFLOP/s of REPS products
 // C[N,N] = A[N,N] * B[N,N]^T (the engine's Linear layout), plus one decoder-shaped product
-// (128 rows x 2048 x 512: a beam-4 batch of 32 through an FFN) as a more attainable reference.
+// (128 rows x 2048 x 512: a beam-4 batch of 32 through an FFN) as a more attainable reference, and the
+// core's own fp32 ceiling: independent fused multiply-adds on registers, the widest vectors the CPU has.
+// (OpenBLAS may not know a newer CPU: Debian's 0.3.21 runs its Haswell kernels on AMD Zen 5, half the
+// vector width, so the engine's packed kernels can exceed its sgemm.)
+#include <immintrin.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <thread>
@@ -27,7 +33,8 @@ struct Rate {
 Rate measure(int m, int n, int k, int reps) {
   std::mt19937 rng(42);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(n) * k), c(static_cast<size_t>(m) * n);
+  std::vector<float> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(n) * k),
+      c(static_cast<size_t>(m) * n);
   for (float& x : a) x = u(rng);
   for (float& x : b) x = u(rng);
   // Small products are repeated so one sample takes a measurable time (~20+ ms).
@@ -37,12 +44,50 @@ Rate measure(int m, int n, int k, int reps) {
   std::vector<double> rates;
   for (int r = 0; r < reps; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < inner; ++i) core::gemm(false, true, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f, c.data(), n);
+    for (int i = 0; i < inner; ++i)
+      core::gemm(false, true, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f, c.data(), n);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rates.push_back(flop * inner / s / 1e9);
   }
   std::sort(rates.begin(), rates.end());
   return {rates.back(), rates[rates.size() / 2]};
+}
+
+// GFLOP/s of one thread doing only fused multiply-adds: 16 independent chains of Vec (kWidth floats),
+// written once per instruction set (FMA and SET1 are that set's intrinsics).
+#define NMT_FMA_RATE(Vec, kWidth, FMA, SET1)                                                         \
+  {                                                                                                  \
+    Vec acc[16];                                                                                     \
+    for (int i = 0; i < 16; ++i) acc[i] = SET1(0.001f * i);                                          \
+    const Vec a = SET1(0.9999f), b = SET1(1e-5f);                                                    \
+    const long iterations = 20'000'000;                                                              \
+    double best = 0;                                                                                 \
+    for (int rep = 0; rep < 3; ++rep) {                                                              \
+      const auto t0 = std::chrono::steady_clock::now();                                              \
+      for (long n = 0; n < iterations; ++n) {                                                        \
+        _Pragma("GCC unroll 16") for (int i = 0; i < 16; ++i) acc[i] = FMA(acc[i], a, b);            \
+      }                                                                                              \
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); \
+      best = std::max(best, 2.0 * kWidth * 16 * iterations / s / 1e9);                               \
+    }                                                                                                \
+    float sink[kWidth];                                                                              \
+    for (int i = 1; i < 16; ++i) acc[0] = FMA(acc[i], a, acc[0]); /* every chain is used */          \
+    std::memcpy(sink, &acc[0], sizeof sink);                                                         \
+    if (sink[0] == 42.0f) std::puts(""); /* keeps the chains alive */                                \
+    return best;                                                                                     \
+  }
+
+__attribute__((target("avx512f"))) double fma_peak_avx512()
+    NMT_FMA_RATE(__m512, 16, _mm512_fmadd_ps, _mm512_set1_ps)
+        __attribute__((target("avx2,fma"))) double fma_peak_avx2()
+            NMT_FMA_RATE(__m256, 8, _mm256_fmadd_ps, _mm256_set1_ps)
+
+    // 0 when the CPU has neither AVX-512 nor AVX2 with FMA.
+    double fma_peak() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return fma_peak_avx512();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return fma_peak_avx2();
+  return 0;
 }
 
 }  // namespace
@@ -62,14 +107,16 @@ int main(int argc, char** argv) {
     const Rate sq = measure(n, n, n, reps);
     const Rate dec = measure(128, 2048, 512, reps);
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%s\"%d\": {\"best\": %.2f, \"median\": %.2f}", t > 1 ? ", " : "", t, sq.best,
-                  sq.median);
+    std::snprintf(buf, sizeof buf, "%s\"%d\": {\"best\": %.2f, \"median\": %.2f}", t > 1 ? ", " : "", t,
+                  sq.best, sq.median);
     square += buf;
-    std::snprintf(buf, sizeof buf, "%s\"%d\": {\"best\": %.2f, \"median\": %.2f}", t > 1 ? ", " : "", t, dec.best,
-                  dec.median);
+    std::snprintf(buf, sizeof buf, "%s\"%d\": {\"best\": %.2f, \"median\": %.2f}", t > 1 ? ", " : "", t,
+                  dec.best, dec.median);
     decoder += buf;
   }
-  std::printf("{\"n\": %d, \"reps\": %d, \"gflops\": %s}, \"decoder_128x2048x512_gflops\": %s}}\n", n, reps,
-              square.c_str(), decoder.c_str());
+  std::printf(
+      "{\"n\": %d, \"reps\": %d, \"gflops\": %s}, \"decoder_128x2048x512_gflops\": %s}, "
+      "\"fma_peak_gflops_per_thread\": %.2f}\n",
+      n, reps, square.c_str(), decoder.c_str(), fma_peak());
   return 0;
 }
