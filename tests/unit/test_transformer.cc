@@ -42,6 +42,11 @@ std::vector<models::ModelDescription> variants() {
   odd.config.d_model = 20;
   odd.config.n_heads = 4;
   out.push_back(odd);
+  // Heads of 32 floats: the decoder's attention takes core/attend_avx512.cc on CPUs with AVX-512.
+  auto wide_heads = base;
+  wide_heads.config.d_model = 64;
+  wide_heads.config.n_heads = 2;
+  out.push_back(wide_heads);
   return out;
 }
 
