@@ -1,9 +1,9 @@
 // One query row's attention with AVX-512, one head at a time. The portable form (models/layers.cc) ends every
 // key's dot product with its own 16-lane reduction; here 16 keys' dot products are reduced together, in a
-// transpose (15 adds and 31 shuffles for 16 keys instead of 16 reduction trees), the softmax works on whole
+// transpose (15 adds and 30 shuffles for 16 keys instead of 16 reduction trees), the softmax works on whole
 // vectors, and the weighted sum of values runs two accumulator chains instead of one.
 // GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() (self-initialised) as a masked-off source, which
-// -Wmaybe-uninitialized reports once inlined here (GCC bug 105593, fixed in GCC 13).
+// -Wmaybe-uninitialized reports once inlined here: a false positive (GCC bug 105593).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 
