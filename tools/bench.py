@@ -329,8 +329,9 @@ def make_table(rows, peak, baselines):
             same = " / ".join(f"{100 * r['identical'][b]:.1f}%" for b in baselines)
             if m.get("gemm_s"):
                 rate = m["gemm_gflop"] / m["gemm_s"]
-                gemm = f"{rate:.1f}" + (f" ({100 * rate / peak1:.0f}%" if peak1 else "") + \
-                    (f" / {100 * rate / fma:.0f}% of FMA peak" if fma and peak1 else "") + (")" if peak1 else "")
+                shares = ([f"{100 * rate / peak1:.0f}%"] if peak1 else []) + \
+                    ([f"{100 * rate / fma:.0f}% of FMA peak"] if fma else [])
+                gemm = f"{rate:.1f}" + (f" ({' / '.join(shares)})" if shares else "")
                 share = f"{100 * m['gemm_s'] / (m['translate_s'] * r['threads']):.0f}%"
         lines.append("| " + " | ".join([
             r["model"], r["engine"], "greedy" if r["beam"] == 1 else f"beam {r['beam']}", str(r["threads"]),

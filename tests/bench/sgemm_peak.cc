@@ -53,10 +53,10 @@ Rate measure(int m, int n, int k, int reps) {
   return {rates.back(), rates[rates.size() / 2]};
 }
 
-// GFLOP/s of one thread doing only fused multiply-adds: 16 independent chains of Vec (kWidth floats),
-// written once per instruction set (FMA and SET1 are that set's intrinsics).
-#define NMT_FMA_RATE(Vec, kWidth, FMA, SET1)                                                         \
-  {                                                                                                  \
+// NAME(): GFLOP/s of one thread doing only fused multiply-adds, 16 independent chains of Vec (kWidth
+// floats), compiled for TARGET (FMA and SET1 are that instruction set's intrinsics).
+#define NMT_FMA_RATE(NAME, TARGET, Vec, kWidth, FMA, SET1)                                           \
+  __attribute__((target(TARGET))) double NAME() {                                                    \
     Vec acc[16];                                                                                     \
     for (int i = 0; i < 16; ++i) acc[i] = SET1(0.001f * i);                                          \
     const Vec a = SET1(0.9999f), b = SET1(1e-5f);                                                    \
@@ -77,13 +77,13 @@ Rate measure(int m, int n, int k, int reps) {
     return best;                                                                                     \
   }
 
-__attribute__((target("avx512f"))) double fma_peak_avx512()
-    NMT_FMA_RATE(__m512, 16, _mm512_fmadd_ps, _mm512_set1_ps)
-        __attribute__((target("avx2,fma"))) double fma_peak_avx2()
-            NMT_FMA_RATE(__m256, 8, _mm256_fmadd_ps, _mm256_set1_ps)
+// clang-format off
+NMT_FMA_RATE(fma_peak_avx512, "avx512f", __m512, 16, _mm512_fmadd_ps, _mm512_set1_ps)
+NMT_FMA_RATE(fma_peak_avx2, "avx2,fma", __m256, 8, _mm256_fmadd_ps, _mm256_set1_ps)
+// clang-format on
 
-    // 0 when the CPU has neither AVX-512 nor AVX2 with FMA.
-    double fma_peak() {
+// 0 when the CPU has neither AVX-512 nor AVX2 with FMA.
+double fma_peak() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f")) return fma_peak_avx512();
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return fma_peak_avx2();
