@@ -16,9 +16,9 @@
 #include <utility>
 
 #include "cli/io_error.h"
-#include "cli/unique_fd.h"
 #include "cli/utf8.h"
 #include "core/error.h"
+#include "core/unique_fd.h"
 
 namespace cli {
 namespace {
@@ -82,8 +82,8 @@ bool sample_is_binary(std::string_view sample) {
 }
 
 // Opens without blocking (a file swapped for a FIFO after the walk's stat must not hang us).
-UniqueFd open_regular(const std::string& path, int* err) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+core::UniqueFd open_regular(const std::string& path, int* err) {
+  core::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   struct stat st;
   *err = 0;
   if (!fd.valid()) {
@@ -131,7 +131,7 @@ class Walker {
   }
 
   void walk_dir(const DirTask& task, std::vector<DirTask>& subdirs, std::deque<DirTask>& deferred) {
-    UniqueFd fd(::open(task.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    core::UniqueFd fd(::open(task.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     struct stat st;
     if (!fd.valid() || ::fstat(fd.get(), &st) != 0)
       return warn_errno(task.path, "cannot open directory", errno);
@@ -226,7 +226,7 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
 
   for (Candidate& c : found) {
     int err = 0;
-    UniqueFd fd = open_regular(c.file.path, &err);
+    core::UniqueFd fd = open_regular(c.file.path, &err);
     if (!fd.valid()) {
       result.warnings.push_back(errno_message(c.file.path, "skipped: cannot open", err));
       continue;
@@ -280,7 +280,7 @@ bool path_is_within(const std::string& path, const std::string& dir) {
 
 bool is_probably_binary(const std::string& path) {
   int err = 0;
-  UniqueFd fd = open_regular(path, &err);
+  core::UniqueFd fd = open_regular(path, &err);
   if (!fd.valid()) throw_io_error(path, "cannot open", err);
   std::string sample = read_sample(fd.get(), &err);
   if (err != 0) throw_io_error(path, "read failed", err);

@@ -45,7 +45,7 @@ LineReader::LineReader(std::FILE* file, std::string name, LineReaderOptions opti
 
 LineReader LineReader::open(const std::string& path, LineReaderOptions options) {
   if (path == "-") return LineReader(STDIN_FILENO, "<stdin>", options);
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  core::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd.valid()) throw_io_error(path, "cannot open for reading", errno);
   struct stat st;
   if (::fstat(fd.get(), &st) != 0) throw_io_error(path, "cannot stat", errno);

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/unique_fd.h"
 #include "cli/utf8.h"  // sanitize_utf8(), exposed here for reuse and fuzzing
+#include "core/unique_fd.h"
 
 namespace cli {
 
@@ -84,7 +84,7 @@ class LineReader {
   Source source_;
   std::string name_;
   LineReaderOptions options_;
-  UniqueFd owned_fd_;  // set when we opened the file ourselves
+  core::UniqueFd owned_fd_;  // set when we opened the file ourselves
   int fd_ = -1;
   std::FILE* file_ = nullptr;
   std::string memory_;

@@ -27,7 +27,7 @@ std::pair<std::string, std::string> split_path(const std::string& path) {
 }
 
 void fsync_dir(const std::string& dir, const std::string& final_path) {
-  UniqueFd fd(::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  core::UniqueFd fd(::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!fd.valid()) throw_io_error(final_path, "cannot open directory to sync it", errno);
   // Some filesystems cannot sync directories (EINVAL); the rename itself has happened.
   if (::fsync(fd.get()) != 0 && errno != EINVAL)

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "cli/line_reader.h"  // LineEnding
-#include "cli/unique_fd.h"
+#include "core/unique_fd.h"
 
 namespace cli {
 
@@ -42,7 +42,7 @@ class AtomicOutputFile {
 
   std::string path_;
   std::string temp_path_;
-  UniqueFd fd_;
+  core::UniqueFd fd_;
   std::string buffer_;
   std::size_t buffer_size_;
   bool committed_ = false;

@@ -26,7 +26,9 @@ PackedIsa detect_isa() {
   const char* env = std::getenv("NMT_PACKED_GEMM");
   if (env && std::string(env) == "0") return PackedIsa::kNone;
   __builtin_cpu_init();
-  const bool has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  // F16C too (every AVX2 CPU has it): the kernels read f16 panels.
+  const bool has_avx2 =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
   if (env && std::string(env) == "avx2" && has_avx2) return PackedIsa::kAvx2;
   if (__builtin_cpu_supports("avx512f")) return PackedIsa::kAvx512;
   if (has_avx2) return PackedIsa::kAvx2;
@@ -65,11 +67,11 @@ PackedIsa force_packed_isa(PackedIsa isa) {
   return g_isa.exchange(isa);
 }
 
-void PackedMatrix::FreeAligned::operator()(float* p) const { std::free(p); }
+void PackedMatrix::FreeAligned::operator()(char* p) const { std::free(p); }
 
 void PackedArena::Block::Free::operator()(char* p) const { std::free(p); }
 
-float* PackedArena::allocate(size_t bytes) {
+void* PackedArena::allocate(size_t bytes) {
   constexpr size_t kHugePage = size_t{2} << 20, kBlock = size_t{32} << 20;
   bytes = (bytes + 63) / 64 * 64;
   if (blocks_.empty() || blocks_.back().size - blocks_.back().used < bytes) {
@@ -83,37 +85,88 @@ float* PackedArena::allocate(size_t bytes) {
     blocks_.push_back(std::move(b));
   }
   Block& b = blocks_.back();
-  float* p = reinterpret_cast<float*>(b.data.get() + b.used);
+  void* p = b.data.get() + b.used;
   b.used += bytes;
   return p;
 }
 
 void PackedMatrix::copy_row(int j, float* row) const {
-  const float* column = panel(j / kPanel) + j % kPanel;
-  for (int i = 0; i < in_; ++i) row[i] = column[static_cast<size_t>(i) * kPanel];
+  const size_t at = static_cast<size_t>(j / kPanel) * in_ * kPanel + j % kPanel;
+  if (f16_) {
+    const uint16_t* column = reinterpret_cast<const uint16_t*>(data_) + at;
+    for (int i = 0; i < in_; ++i) row[i] = half_to_float(column[static_cast<size_t>(i) * kPanel]);
+  } else {
+    const float* column = reinterpret_cast<const float*>(data_) + at;
+    for (int i = 0; i < in_; ++i) row[i] = column[static_cast<size_t>(i) * kPanel];
+  }
 }
 
 void PackedMatrix::allocate(PackedArena* arena) {
   const size_t n = bytes();
   if (arena) {
-    data_ = arena->allocate(n);
+    data_ = static_cast<char*>(arena->allocate(n));
   } else {
     void* raw = std::aligned_alloc(64, (n + 63) / 64 * 64);
     if (!raw) throw std::bad_alloc();
-    owned_.reset(static_cast<float*>(raw));
+    owned_.reset(static_cast<char*>(raw));
     data_ = owned_.get();
   }
   const int padded = panels() * kPanel - out_;  // columns past `out` in the last panel must be zero
   if (padded > 0) {
-    float* last = data_ + static_cast<size_t>(panels() - 1) * in_ * kPanel;
+    const size_t e = element_bytes();
+    char* last = data_ + static_cast<size_t>(panels() - 1) * in_ * kPanel * e;
     for (int i = 0; i < in_; ++i)
-      std::memset(last + static_cast<size_t>(i) * kPanel + (kPanel - padded), 0, padded * sizeof(float));
+      std::memset(last + (static_cast<size_t>(i) * kPanel + (kPanel - padded)) * e, 0, padded * e);
   }
 }
 
-void PackedMatrix::scatter_row(int j, const float* row) {
-  float* dst = data_ + static_cast<size_t>(j / kPanel) * in_ * kPanel + j % kPanel;
-  for (int i = 0; i < in_; ++i) dst[static_cast<size_t>(i) * kPanel] = row[i];
+namespace {
+
+// Row j of W -> column j of the panels.
+template <typename T>
+void scatter_row(T* panels, int in, int j, const T* row) {
+  T* dst = panels + static_cast<size_t>(j / PackedMatrix::kPanel) * in * PackedMatrix::kPanel +
+           j % PackedMatrix::kPanel;
+  for (int i = 0; i < in; ++i) dst[static_cast<size_t>(i) * PackedMatrix::kPanel] = row[i];
+}
+
+PackedMatrix::Panels panels_for(const std::vector<PackedMatrix::Rows>& blocks) {
+  const bool f16 =
+      std::all_of(blocks.begin(), blocks.end(), [](const PackedMatrix::Rows& b) { return b.f16; });
+  return f16 ? PackedMatrix::Panels::kF16 : PackedMatrix::Panels::kF32;
+}
+
+int total_rows(const std::vector<PackedMatrix::Rows>& blocks) {
+  int n = 0;
+  for (const PackedMatrix::Rows& b : blocks) n += b.rows;
+  return n;
+}
+
+}  // namespace
+
+PackedMatrix::PackedMatrix(int out, int in, Panels panels, PackedArena* arena)
+    : out_(out), in_(in), f16_(panels == Panels::kF16) {
+  allocate(arena);
+}
+
+void PackedMatrix::pack_rows(int first, int n, const void* data, bool data_f16) {
+  if (first < 0 || n < 0 || first + n > out_ || (f16_ && !data_f16))
+    throw std::invalid_argument("PackedMatrix::pack_rows: rows [" + std::to_string(first) + ", +" +
+                                std::to_string(n) + ") of " + std::to_string(out_) +
+                                (f16_ && !data_f16 ? ", f32 rows into f16 panels" : ""));
+  std::vector<float> widened(f16_ || !data_f16 ? 0 : in_);  // f16 rows into f32 panels
+  for (int r = 0; r < n; ++r) {
+    const size_t at = static_cast<size_t>(r) * in_;
+    if (f16_) {
+      scatter_row(reinterpret_cast<uint16_t*>(data_), in_, first + r,
+                  static_cast<const uint16_t*>(data) + at);
+    } else if (data_f16) {
+      half_to_float(static_cast<const uint16_t*>(data) + at, widened.data(), in_);
+      scatter_row(reinterpret_cast<float*>(data_), in_, first + r, widened.data());
+    } else {
+      scatter_row(reinterpret_cast<float*>(data_), in_, first + r, static_cast<const float*>(data) + at);
+    }
+  }
 }
 
 PackedMatrix::PackedMatrix(const float* weight, int out, int in, PackedArena* arena)
@@ -122,20 +175,12 @@ PackedMatrix::PackedMatrix(const float* weight, int out, int in, PackedArena* ar
 PackedMatrix::PackedMatrix(const uint16_t* f16_weight, int out, int in, PackedArena* arena)
     : PackedMatrix({{f16_weight, true, out}}, in, arena) {}
 
-PackedMatrix::PackedMatrix(const std::vector<Rows>& blocks, int in, PackedArena* arena) : out_(0), in_(in) {
-  for (const Rows& b : blocks) out_ += b.rows;
-  allocate(arena);
-  std::vector<float> row(in);  // an f16 row, converted
+PackedMatrix::PackedMatrix(const std::vector<Rows>& blocks, int in, PackedArena* arena)
+    : PackedMatrix(total_rows(blocks), in, panels_for(blocks), arena) {
   int j = 0;
   for (const Rows& b : blocks) {
-    for (int r = 0; r < b.rows; ++r, ++j) {
-      if (b.f16) {
-        half_to_float(static_cast<const uint16_t*>(b.data) + static_cast<size_t>(r) * in, row.data(), in);
-        scatter_row(j, row.data());
-      } else {
-        scatter_row(j, static_cast<const float*>(b.data) + static_cast<size_t>(r) * in);
-      }
-    }
+    pack_rows(j, b.rows, b.data, b.f16);
+    j += b.rows;
   }
 }
 
@@ -144,8 +189,8 @@ PackedMatrix PackedMatrix::columns(int first, int n) const {
     throw std::invalid_argument("PackedMatrix::columns: [" + std::to_string(first) + ", +" +
                                 std::to_string(n) + ") of " + std::to_string(out_));
   }
-  PackedMatrix view(n, in_);
-  view.data_ = data_ + static_cast<size_t>(first / kPanel) * in_ * kPanel;
+  PackedMatrix view(n, in_, f16_);
+  view.data_ = data_ + static_cast<size_t>(first / kPanel) * in_ * kPanel * element_bytes();
   return view;
 }
 
@@ -180,14 +225,15 @@ void interleave_rows(const float* x, int r0, int r_end, int in, int tile_rows, f
 packed::Prefetch prefetch_for(const PackedMatrix& w, int p, int panel_step, bool first_tile_of_first_block,
                               int block, int tile, int tiles) {
   const int last = w.panels();
-  const int lines_per_panel = w.in();  // a panel row of 16 floats is one 64-byte line
+  const size_t panel_row_bytes = PackedMatrix::kPanel * w.element_bytes();
+  const int lines_per_panel = static_cast<int>((w.in() * panel_row_bytes + 63) / 64);
   const int target = first_tile_of_first_block ? p + panel_step : p + block;
   if (target >= last) return {};
   const int lines = std::min(panel_step, last - target) * lines_per_panel;
   if (first_tile_of_first_block) return {w.panel(target), lines};
   const int begin = static_cast<int>(static_cast<int64_t>(lines) * tile / tiles);
   const int end = static_cast<int>(static_cast<int64_t>(lines) * (tile + 1) / tiles);
-  return {w.panel(target) + static_cast<size_t>(begin) * PackedMatrix::kPanel, end - begin};
+  return {static_cast<const char*>(w.panel(target)) + static_cast<size_t>(begin) * 64, end - begin};
 }
 
 }  // namespace
@@ -215,32 +261,34 @@ struct Plan {
 };
 
 // y's rows [row_begin, row_end) (row_begin a multiple of the tile), columns of panels [first, last) (16
-// columns each, up to out). a: x, or x interleaved tile by tile.
+// columns each, up to out). a: x, or x interleaved tile by tile. Panel: float or uint16_t (f16), as w's.
+template <typename Panel>
 void packed_linear_panels(const Plan& plan, const float* a, int row_begin, int row_end, const PackedMatrix& w,
                           const float* bias, float* y, int first, int last) {
   const int in = w.in(), out = w.out();
   for (int r0 = row_begin; r0 < row_end; r0 += plan.pass) {
     const int r_end = std::min(row_end, r0 + plan.pass);
     const int tiles = (r_end - r0 + plan.tile_rows - 1) / plan.tile_rows;
-    for (int p0 = first; p0 < last; p0 += plan.block) {
-      const int p_end = std::min(last, p0 + plan.block);
+    for (int block_begin = first; block_begin < last; block_begin += plan.block) {
+      const int p_end = std::min(last, block_begin + plan.block);
       for (int r = r0, n, t = 0; r < r_end; r += n, ++t) {
         n = std::min(plan.tile_rows, r_end - r);
         const float* rows_a = a + static_cast<size_t>(r) * in;
-        for (int p = p0; p < p_end; p += plan.panel_step) {
+        for (int p = block_begin; p < p_end; p += plan.panel_step) {
           const int col = p * PackedMatrix::kPanel;
           const int cols = std::min(plan.panel_step * PackedMatrix::kPanel, out - col);
           const float* b = bias ? bias + col : nullptr;
           float* c = y + static_cast<size_t>(r) * out + col;
-          const float* p1 = p + 1 < last ? w.panel(p + 1) : nullptr;
+          const Panel* panel0 = static_cast<const Panel*>(w.panel(p));
+          const Panel* panel1 = p + 1 < last ? static_cast<const Panel*>(w.panel(p + 1)) : nullptr;
           const packed::Prefetch next =
-              prefetch_for(w, p, plan.panel_step, p0 == first && t == 0, plan.block, t, tiles);
+              prefetch_for(w, p, plan.panel_step, block_begin == first && t == 0, plan.block, t, tiles);
           if (!plan.wide)
-            packed::tile_avx2(rows_a, in, n, in, w.panel(p), b, c, out, cols, next);
+            packed::tile_avx2(rows_a, in, n, in, panel0, b, c, out, cols, next);
           else if (plan.interleave)
-            packed::tile_avx512_interleaved(rows_a, n, in, w.panel(p), p1, b, c, out, cols, next);
+            packed::tile_avx512_interleaved(rows_a, n, in, panel0, panel1, b, c, out, cols, next);
           else
-            packed::tile_avx512(rows_a, in, n, in, w.panel(p), p1, b, c, out, cols, next);
+            packed::tile_avx512(rows_a, in, n, in, panel0, panel1, b, c, out, cols, next);
         }
       }
     }
@@ -257,8 +305,12 @@ void packed_linear_units(const Plan& plan, const float* a, const PackedMatrix& w
   auto row_of = [&](int tile) { return std::min(plan.rows, tile * plan.tile_rows); };
   auto panel_of = [&](int step) { return std::min(w.panels(), step * plan.panel_step); };
   auto run = [&](int step_begin, int step_end, int tile_begin, int tile_end) {
-    packed_linear_panels(plan, a, row_of(tile_begin), row_of(tile_end), w, bias, y, panel_of(step_begin),
-                         panel_of(step_end));
+    if (w.f16())
+      packed_linear_panels<uint16_t>(plan, a, row_of(tile_begin), row_of(tile_end), w, bias, y,
+                                     panel_of(step_begin), panel_of(step_end));
+    else
+      packed_linear_panels<float>(plan, a, row_of(tile_begin), row_of(tile_end), w, bias, y,
+                                  panel_of(step_begin), panel_of(step_end));
   };
   if (begin / tiles == end / tiles) {  // within one step
     run(begin / tiles, begin / tiles + 1, begin % tiles, end % tiles);

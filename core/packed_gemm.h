@@ -21,7 +21,7 @@ namespace core {
 // streams the weights with few TLB misses.
 class PackedArena {
  public:
-  float* allocate(size_t bytes);  // 64-byte aligned; lives as long as the arena
+  void* allocate(size_t bytes);  // 64-byte aligned; lives as long as the arena
 
  private:
   struct Block {
@@ -44,19 +44,27 @@ class PackedMatrix {
  public:
   static constexpr int kPanel = 16;  // output columns per panel
 
-  // weight is [out, in] row-major (PyTorch Linear layout), f32 or IEEE f16 (converted while packing).
+  // weight is [out, in] row-major (PyTorch Linear layout), f32 or IEEE f16. f16 weights stay f16 in the
+  // panels, widened by the kernels as they load them (exactly: the same results as f32 panels of the same
+  // values): half the memory to fault in at load (which dominated it on a VM) and to stream per step.
   // The panels live in `arena` when given (which must outlive the matrix), else in the matrix itself.
   PackedMatrix(const float* weight, int out, int in, PackedArena* arena = nullptr);
   PackedMatrix(const uint16_t* f16_weight, int out, int in, PackedArena* arena = nullptr);
 
   // W as blocks of rows stacked on each other, e.g. the query, key and value projections as one
-  // [3d, d] product: one call over 3d columns instead of three over d.
+  // [3d, d] product: one call over 3d columns instead of three over d. f16 panels if every block is f16.
   struct Rows {
     const void* data;  // [rows, in] row-major
     bool f16;          // IEEE f16, else f32
     int rows;
   };
   PackedMatrix(const std::vector<Rows>& blocks, int in, PackedArena* arena = nullptr);
+  // Packing in pieces (e.g. from a file read a chunk at a time): an unfilled matrix of `out` rows of
+  // `in`, then pack_rows for every row.
+  enum class Panels { kF32, kF16 };
+  PackedMatrix(int out, int in, Panels panels, PackedArena* arena = nullptr);
+  // Rows [first, first + n) of W from `data`, [n, in] row-major, IEEE f16 or f32 (f32 needs f32 panels).
+  void pack_rows(int first, int n, const void* data, bool data_f16);
   // Columns [first, first + n) of this matrix as one of its own, reading these panels (first a multiple
   // of kPanel): a stacked matrix serves each block's product on its own too. Valid while this one lives.
   PackedMatrix columns(int first, int n) const;
@@ -64,23 +72,25 @@ class PackedMatrix {
   int out() const { return out_; }
   int in() const { return in_; }
   int panels() const { return (out_ + kPanel - 1) / kPanel; }
+  bool f16() const { return f16_; }  // panels of IEEE f16, else of f32
+  size_t element_bytes() const { return f16_ ? sizeof(uint16_t) : sizeof(float); }
   // Panel p: [in][kPanel], columns p*16 .. p*16+15 of W^T; columns past `out` are zero.
-  const float* panel(int p) const { return data_ + static_cast<size_t>(p) * in_ * kPanel; }
-  size_t bytes() const { return static_cast<size_t>(panels()) * in_ * kPanel * sizeof(float); }
+  const void* panel(int p) const { return data_ + static_cast<size_t>(p) * in_ * kPanel * element_bytes(); }
+  size_t bytes() const { return static_cast<size_t>(panels()) * in_ * kPanel * element_bytes(); }
   // Row j of W (column j of the panels) into row[in]: lets a tied embedding be looked up here, so the
   // unpacked table is never read again after packing.
   void copy_row(int j, float* row) const;
 
  private:
   struct FreeAligned {
-    void operator()(float* p) const;
+    void operator()(char* p) const;
   };
-  PackedMatrix(int out, int in) : out_(out), in_(in) {}
+  PackedMatrix(int out, int in, bool f16) : out_(out), in_(in), f16_(f16) {}
   void allocate(PackedArena* arena);
-  void scatter_row(int j, const float* row);  // row j of W -> column j of the panels
   int out_, in_;
-  float* data_ = nullptr;
-  std::unique_ptr<float[], FreeAligned> owned_;  // data_ when there is no arena
+  bool f16_ = false;
+  char* data_ = nullptr;
+  std::unique_ptr<char[], FreeAligned> owned_;  // data_ when there is no arena
 };
 
 // y[rows, out] = x[rows, in] * W^T + bias (bias [out] or null). Needs packed_isa() != kNone.

@@ -1,4 +1,5 @@
-// AVX2+FMA tile: up to 6 rows x 16 columns (one panel), 12 accumulators in registers.
+// AVX2+FMA tile: up to 6 rows x 16 columns (one panel), 12 accumulators in registers; panels of f32 or
+// of f16 (widened by F16C as they are loaded, exactly).
 #include <immintrin.h>
 
 #include <cstdint>
@@ -9,7 +10,7 @@ namespace core::packed {
 
 namespace {
 
-#define NMT_AVX2 __attribute__((target("avx2,fma")))
+#define NMT_AVX2 __attribute__((target("avx2,fma,f16c")))
 
 // Lane mask for the first n (0..8) of 8 floats.
 NMT_AVX2 inline __m256i mask_of(int n) {
@@ -18,9 +19,15 @@ NMT_AVX2 inline __m256i mask_of(int n) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lanes);
 }
 
+// 8 weights of a panel row.
+NMT_AVX2 inline __m256 load_panel_half_row(const float* p) { return _mm256_load_ps(p); }
+NMT_AVX2 inline __m256 load_panel_half_row(const uint16_t* p) {
+  return _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
 // kPrefetch: also pulls prefetch.lines lines into L2, evenly over the k loop (as the AVX-512 tile does).
-template <int R, bool kPrefetch>
-NMT_AVX2 void tile(const float* a, size_t lda, int k, const float* p0, const float* bias, float* c,
+template <int R, bool kPrefetch, typename Panel>
+NMT_AVX2 void tile(const float* a, size_t lda, int k, const Panel* p0, const float* bias, float* c,
                    size_t ldc, int cols, Prefetch prefetch) {
   const char* pf_line = reinterpret_cast<const char*>(prefetch.from);
   const uint32_t pf_step =
@@ -30,8 +37,8 @@ NMT_AVX2 void tile(const float* a, size_t lda, int k, const float* p0, const flo
 #pragma GCC unroll 6
   for (int r = 0; r < R; ++r) lo[r] = hi[r] = _mm256_setzero_ps();
   for (int i = 0; i < k; ++i) {
-    const __m256 w0 = _mm256_load_ps(p0 + static_cast<size_t>(i) * 16);
-    const __m256 w1 = _mm256_load_ps(p0 + static_cast<size_t>(i) * 16 + 8);
+    const __m256 w0 = load_panel_half_row(p0 + static_cast<size_t>(i) * 16);
+    const __m256 w1 = load_panel_half_row(p0 + static_cast<size_t>(i) * 16 + 8);
     if (kPrefetch) {
       for (pf_due += pf_step; pf_due >= 65536; pf_due -= 65536, pf_line += 64)
         _mm_prefetch(pf_line, _MM_HINT_T1);
@@ -53,35 +60,46 @@ NMT_AVX2 void tile(const float* a, size_t lda, int k, const float* p0, const flo
   }
 }
 
-template <bool kPrefetch>
-NMT_AVX2 void tile_rows(const float* a, size_t lda, int rows, int k, const float* p0, const float* bias,
+template <bool kPrefetch, typename Panel>
+NMT_AVX2 void tile_rows(const float* a, size_t lda, int rows, int k, const Panel* p0, const float* bias,
                         float* c, size_t ldc, int cols, Prefetch prefetch) {
   switch (rows) {
     case 6:
-      return tile<6, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
+      return tile<6, kPrefetch, Panel>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     case 5:
-      return tile<5, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
+      return tile<5, kPrefetch, Panel>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     case 4:
-      return tile<4, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
+      return tile<4, kPrefetch, Panel>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     case 3:
-      return tile<3, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
+      return tile<3, kPrefetch, Panel>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     case 2:
-      return tile<2, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
+      return tile<2, kPrefetch, Panel>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     case 1:
-      return tile<1, kPrefetch>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
+      return tile<1, kPrefetch, Panel>(a, lda, k, p0, bias, c, ldc, cols, prefetch);
     default:
       return;
   }
+}
+
+template <typename Panel>
+void tile_any(const float* a, size_t lda, int rows, int k, const Panel* p0, const float* bias, float* c,
+              size_t ldc, int cols, Prefetch prefetch) {
+  if (prefetch.lines > 0)
+    tile_rows<true>(a, lda, rows, k, p0, bias, c, ldc, cols, prefetch);
+  else
+    tile_rows<false>(a, lda, rows, k, p0, bias, c, ldc, cols, prefetch);
 }
 
 }  // namespace
 
 void tile_avx2(const float* a, size_t lda, int rows, int k, const float* p0, const float* bias, float* c,
                size_t ldc, int cols, Prefetch prefetch) {
-  if (prefetch.lines > 0)
-    tile_rows<true>(a, lda, rows, k, p0, bias, c, ldc, cols, prefetch);
-  else
-    tile_rows<false>(a, lda, rows, k, p0, bias, c, ldc, cols, prefetch);
+  tile_any(a, lda, rows, k, p0, bias, c, ldc, cols, prefetch);
+}
+
+void tile_avx2(const float* a, size_t lda, int rows, int k, const uint16_t* p0, const float* bias, float* c,
+               size_t ldc, int cols, Prefetch prefetch) {
+  tile_any(a, lda, rows, k, p0, bias, c, ldc, cols, prefetch);
 }
 
 }  // namespace core::packed

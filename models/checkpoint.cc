@@ -44,7 +44,8 @@ std::string shape_to_string(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-Checkpoint::Checkpoint(const std::string& dir) : dir_(dir), json_path_(dir + "/model.json") {
+Checkpoint::Checkpoint(const std::string& dir, Checksum checksum)
+    : dir_(dir), json_path_(dir + "/model.json") {
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0) throw ModelError(dir + ": model directory: " + std::strerror(errno));
   if (!S_ISDIR(st.st_mode))
@@ -72,7 +73,7 @@ Checkpoint::Checkpoint(const std::string& dir) : dir_(dir), json_path_(dir + "/m
   }
   blob_size_ = size;
   parse_tensor_table(top.array("tensors"));
-  map_blob(file, size, crc);
+  map_blob(file, size, crc, checksum);
 }
 
 Checkpoint::~Checkpoint() {
@@ -129,43 +130,50 @@ void Checkpoint::parse_tensor_table(const nlohmann::json& table) {
   }
 }
 
-void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::string& crc_hex) {
+void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::string& crc_hex,
+                          Checksum checksum) {
   blob_path_ = dir_ + "/" + file;
-  const int fd = ::open(blob_path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw ModelError(blob_path_ + ": cannot open: " + std::strerror(errno));
+  core::UniqueFd fd(::open(blob_path_.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) throw ModelError(blob_path_ + ": cannot open: " + std::strerror(errno));
   struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
     throw ModelError(blob_path_ + ": not a regular file");
-  }
   if (static_cast<uint64_t>(st.st_size) != size) {
-    ::close(fd);
     throw ModelError(blob_path_ + ": " + std::to_string(st.st_size) + " bytes, but model.json says " +
                      std::to_string(size) +
                      (static_cast<uint64_t>(st.st_size) < size ? " (truncated?)" : ""));
   }
   if (size > 0) {
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      const int err = errno;
-      ::close(fd);
-      throw ModelError(blob_path_ + ": cannot map: " + std::strerror(err));
-    }
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+    if (p == MAP_FAILED) throw ModelError(blob_path_ + ": cannot map: " + std::strerror(errno));
     blob_ = static_cast<const uint8_t*>(p);
   }
-  ::close(fd);
-  const uint32_t crc = blob_crc32(blob_, size);
-  // The checksum touched every page; the model maps back in only what it reads (packing drops as it goes).
-  drop_resident_pages(blob_, size);
+  blob_check_.fd_.reset(::fcntl(fd.get(), F_DUPFD_CLOEXEC, 0));
+  if (!blob_check_.fd_.valid())
+    throw ModelError(blob_path_ + ": cannot duplicate its descriptor: " + std::strerror(errno));
+  blob_fd_ = std::move(fd);
+  blob_check_.path_ = blob_path_;
+  blob_check_.size_ = size;
+  blob_check_.expected_ = crc_hex;
+  if (checksum == Checksum::kAtOpen) take_blob_check().run();
+}
+
+Checkpoint::BlobCheck Checkpoint::take_blob_check() {
+  if (!blob_check_.fd_.valid()) throw ModelError(blob_path_ + ": the checksum check was already taken");
+  return std::move(blob_check_);
+}
+
+void Checkpoint::BlobCheck::run() const {
+  const uint32_t crc = file_crc32(fd_.get(), path_, size_);
   char hex[9];
   std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc));
-  if (crc_hex != hex) {
-    throw ModelError(blob_path_ + ": checksum mismatch (crc32 " + hex + ", model.json says " + crc_hex +
+  if (expected_ != hex) {
+    throw ModelError(path_ + ": checksum mismatch (crc32 " + hex + ", model.json says " + expected_ +
                      "): the file is corrupt or from another model");
   }
 }
 
-const TensorEntry& Checkpoint::find(const std::string& name, const std::vector<int64_t>& shape) {
+const TensorEntry& Checkpoint::entry(const std::string& name, const std::vector<int64_t>& shape) {
   auto it = index_.find(name);
   if (it == index_.end()) {
     throw ModelError(json_path_ + ": missing tensor '" + name + "' (expected shape " +
@@ -180,26 +188,37 @@ const TensorEntry& Checkpoint::find(const std::string& name, const std::vector<i
   return t;
 }
 
-Checkpoint::RawTensor Checkpoint::raw(const std::string& name, const std::vector<int64_t>& shape) {
-  const TensorEntry& t = find(name, shape);
-  return {t.dtype, blob_ + t.offset};
+void Checkpoint::read(const TensorEntry& t, uint64_t offset, uint64_t n, void* dst) const {
+  if (offset > t.nbytes || n > t.nbytes - offset)
+    throw ModelError(blob_path_ + ": read past the end of tensor '" + t.name + "'");
+  auto* out = static_cast<uint8_t*>(dst);
+  for (uint64_t done = 0; done < n;) {
+    const ssize_t got = ::pread(blob_fd_.get(), out + done, static_cast<size_t>(n - done),
+                                static_cast<off_t>(t.offset + offset + done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw ModelError(blob_path_ + ": cannot read: " + std::strerror(errno));
+    if (got == 0)
+      throw ModelError(blob_path_ + ": ends inside tensor '" + t.name + "' (truncated while loading?)");
+    done += static_cast<uint64_t>(got);
+  }
 }
 
 const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>& shape) {
-  const TensorEntry& t = find(name, shape);
-  const uint8_t* data = blob_ + t.offset;
-  // Small f32 tensors (biases, norms) get their own copy: reading one from the mapping maps a whole
-  // page-cache folio (up to 2 MB on recent kernels), i.e. the neighbouring weights that packing just let go.
-  constexpr uint64_t kCopyBelow = 2u << 20;
-  if (t.dtype == DType::kF32 && t.nbytes >= kCopyBelow) return reinterpret_cast<const float*>(data);
+  const TensorEntry& t = entry(name, shape);
+  // Large f32 tensors are used in place, from the mapping (the BLAS path's weights); the rest is copied.
+  constexpr uint64_t kInPlaceFrom = 2u << 20;
+  if (t.dtype == DType::kF32 && t.nbytes >= kInPlaceFrom)
+    return reinterpret_cast<const float*>(blob_ + t.offset);
   auto& converted = converted_[name];
   if (converted.empty()) {
     if (t.dtype == DType::kF32) {
       converted.resize(t.nbytes / 4);
-      std::memcpy(converted.data(), data, t.nbytes);
+      read(t, 0, t.nbytes, converted.data());
     } else {
-      converted.resize(t.nbytes / 2);
-      core::half_to_float(reinterpret_cast<const uint16_t*>(data), converted.data(), converted.size());
+      std::vector<uint16_t> half(t.nbytes / 2);
+      read(t, 0, t.nbytes, half.data());
+      converted.resize(half.size());
+      core::half_to_float(half.data(), converted.data(), converted.size());
     }
   }
   return converted.data();
@@ -211,30 +230,6 @@ void Checkpoint::check_all_used() const {
       throw ModelError(json_path_ + ": unexpected tensor '" + t.name + "' for this configuration");
     }
   }
-}
-
-namespace {
-
-// Blobs from this size on let their pages go while loading (drop_resident_pages).
-constexpr uint64_t kDropWhileLoadingBytes = uint64_t{64} << 20;
-
-}  // namespace
-
-void Checkpoint::drop_resident_pages(const void* data, size_t bytes) const {
-  if (blob_size_ >= kDropWhileLoadingBytes) drop_pages(data, bytes);
-}
-
-void Checkpoint::drop_all_resident_pages() const { drop_pages(blob_, blob_size_); }
-
-void Checkpoint::drop_pages(const void* data, size_t bytes) const {
-  // Never outside the blob: on heap memory MADV_DONTNEED would zero the data (f16 tensors' f32 copies).
-  const auto* p = static_cast<const uint8_t*>(data);
-  if (!blob_ || p < blob_ || p + bytes > blob_ + blob_size_) return;
-  // Only whole pages inside the range: the partial ones at its ends may hold neighbouring tensors.
-  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) / page * page;
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 }  // namespace models

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/unique_fd.h"
 #include "models/model_config.h"
 
 namespace models {
@@ -25,8 +26,25 @@ struct TensorEntry {
 
 class Checkpoint {
  public:
+  // When the blob is checked against model.json's crc32: while opening, or by the caller, who takes the
+  // check (take_blob_check) to run on another thread while the weights are packed.
+  enum class Checksum { kAtOpen, kByCaller };
+  // The check: reads the blob through its own descriptor (not the mapping), so it may run on any thread
+  // and outlive the Checkpoint.
+  class BlobCheck {
+   public:
+    void run() const;  // throws ModelError naming the file on a mismatch or a read error
+
+   private:
+    friend class Checkpoint;
+    core::UniqueFd fd_;
+    std::string path_;
+    uint64_t size_ = 0;
+    std::string expected_;  // 8 lower-case hex digits
+  };
+
   // Opens DIR/model.json and its blob; throws ModelError naming the file and the problem.
-  explicit Checkpoint(const std::string& dir);
+  explicit Checkpoint(const std::string& dir, Checksum checksum = Checksum::kAtOpen);
   ~Checkpoint();
   Checkpoint(const Checkpoint&) = delete;
   Checkpoint& operator=(const Checkpoint&) = delete;
@@ -36,32 +54,27 @@ class Checkpoint {
   const ModelDescription& description() const { return description_; }
   const std::vector<TensorEntry>& tensors() const { return tensors_; }
   uint64_t blob_size() const { return blob_size_; }
+  // With Checksum::kByCaller: the check, once; whoever takes it must run it before trusting the weights.
+  BlobCheck take_blob_check();
 
   bool has(const std::string& name) const { return index_.count(name) != 0; }
   // f32 data of a tensor with exactly this shape (f16 is converted once and kept; small f32 ones copied).
   // Throws ModelError if absent or of another shape. Marks the tensor as used.
   const float* get(const std::string& name, const std::vector<int64_t>& shape);
-  // The stored bytes of a tensor with exactly this shape, without conversion (same checks as get()).
-  struct RawTensor {
-    DType dtype;
-    const void* data;  // f32 or IEEE f16 values, row-major
-  };
-  RawTensor raw(const std::string& name, const std::vector<int64_t>& shape);
+  // The entry of a tensor with exactly this shape, for read() (same checks as get(); marks it as used).
+  const TensorEntry& entry(const std::string& name, const std::vector<int64_t>& shape);
+  // Bytes [offset, offset + n) of a tensor's stored data (f32 or IEEE f16, row-major) into dst, with
+  // pread: a copy from the page cache, where reading through the mapping maps every page, a page-table
+  // change each that a VM makes dear (the bundled model's 15 MB: ~2.5 ms read, ~9 ms mapped). What
+  // loading copies anyway, packed weights and small tensors, is read so; the mapping serves the f32
+  // weights used in place. Throws ModelError naming the file if the read fails.
+  void read(const TensorEntry& t, uint64_t offset, uint64_t n, void* dst) const;
   // Throws if some tensor was never asked for: an unexpected name means a model we don't understand.
   void check_all_used() const;
-  // Lets the kernel drop the resident pages of [data, data + bytes) if that lies in the blob (e.g. a tensor
-  // that was just repacked), on large blobs only: there the pages read so far would add to the packed copy's
-  // peak, while each call costs a TLB shootdown on every core (100-300 us on a VM; ~50 of them were ~10 ms
-  // of the bundled model's load). What is read again comes back from the page cache on first touch.
-  void drop_resident_pages(const void* data, size_t bytes) const;
-  // Every resident page of the blob, whatever its size: once, when loading is over.
-  void drop_all_resident_pages() const;
 
  private:
-  void drop_pages(const void* data, size_t bytes) const;  // the madvise, unconditionally
   void parse_tensor_table(const nlohmann::json& table);
-  void map_blob(const std::string& file, uint64_t size, const std::string& crc_hex);
-  const TensorEntry& find(const std::string& name, const std::vector<int64_t>& shape);
+  void map_blob(const std::string& file, uint64_t size, const std::string& crc_hex, Checksum checksum);
 
   std::string dir_;
   std::string json_path_;
@@ -71,6 +84,8 @@ class Checkpoint {
   std::map<std::string, size_t> index_;
   std::set<std::string> used_;
   std::map<std::string, std::vector<float>> converted_;  // f16 tensors as f32, copies of small f32 ones
+  core::UniqueFd blob_fd_;                               // for read()
+  BlobCheck blob_check_;                                 // until taken (Checksum::kByCaller)
   const uint8_t* blob_ = nullptr;
   uint64_t blob_size_ = 0;
 };

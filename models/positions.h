@@ -9,5 +9,7 @@ namespace models {
 
 // [n_positions, d] row-major. `layout` must not be Positions::kTable.
 std::vector<float> sinusoid_table(Positions layout, int n_positions, int d);
+// The same into table[n_positions * d].
+void fill_sinusoid_table(Positions layout, int n_positions, int d, float* table);
 
 }  // namespace models

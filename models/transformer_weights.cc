@@ -22,23 +22,15 @@ class WeightLoader {
     set_weight(l, scope + ".weight");
     return l;
   }
-  // Packs W straight from the file when this CPU has a packed kernel (f16 is converted on the way: no
-  // f32 copy is kept); otherwise keeps the f32 weights for BLAS.
+  // Packs W from the file when this CPU has a packed kernel (f16 stays f16; no unpacked copy is kept);
+  // otherwise keeps the f32 weights for BLAS.
   void set_weight(Linear& l, const std::string& name) {
     if (core::packed_isa() == core::PackedIsa::kNone) {
       l.weight = ckpt_.get(name, {l.out, l.in});
       return;
     }
-    const Checkpoint::RawTensor t = ckpt_.raw(name, {l.out, l.in});
-    const size_t n = static_cast<size_t>(l.out) * l.in;
-    if (t.dtype == DType::kF16)
-      keep_packed(
-          l, std::make_unique<core::PackedMatrix>(static_cast<const uint16_t*>(t.data), l.out, l.in, &arena_),
-          t.data, n * sizeof(uint16_t));
-    else
-      keep_packed(
-          l, std::make_unique<core::PackedMatrix>(static_cast<const float*>(t.data), l.out, l.in, &arena_),
-          t.data, n * sizeof(float));
+    const TensorEntry& t = ckpt_.entry(name, {l.out, l.in});
+    l.packed = pack({&t}, l.in);
   }
   // A tied output projection is the target embedding: packed, it serves the lookups too.
   Embedding tied_output(Linear& l, const std::string& embedding_name) {
@@ -58,22 +50,18 @@ class WeightLoader {
     // 256 x 256 runs well below the kernel's best; see docs/speed.md).
     AttentionWeights a;
     a.qkv = Linear{nullptr, nullptr, 3 * d, d};
-    std::vector<core::PackedMatrix::Rows> blocks;
+    std::vector<const TensorEntry*> blocks;
     std::vector<const float*> biases;
     Linear* parts[3] = {&a.q, &a.k, &a.v};
     const char* names[3] = {".q_proj", ".k_proj", ".v_proj"};
     for (int i = 0; i < 3; ++i) {
       const std::string name = scope + names[i];
-      const Checkpoint::RawTensor t = ckpt_.raw(name + ".weight", {d, d});
-      blocks.push_back({t.data, t.dtype == DType::kF16, d});
+      blocks.push_back(&ckpt_.entry(name + ".weight", {d, d}));
       *parts[i] = Linear{nullptr, ckpt_.get(name + ".bias", {d}), d, d};
       biases.push_back(parts[i]->bias);
     }
-    packed_.push_back(std::make_unique<core::PackedMatrix>(blocks, d, &arena_));
-    a.qkv.packed = packed_.back().get();
+    a.qkv.packed = pack(blocks, d);
     for (int i = 0; i < 3; ++i) {
-      const size_t bytes = static_cast<size_t>(d) * d * (blocks[i].f16 ? sizeof(uint16_t) : sizeof(float));
-      ckpt_.drop_resident_pages(blocks[i].data, bytes);
       packed_.push_back(std::make_unique<core::PackedMatrix>(a.qkv.packed->columns(i * d, d)));
       parts[i]->packed = packed_.back().get();
     }
@@ -106,17 +94,42 @@ class WeightLoader {
 
  private:
   Checkpoint& ckpt_;
-  // Owns the packed copy and lets the source's pages go: only the copy is read from now on.
-  void keep_packed(Linear& l, std::unique_ptr<core::PackedMatrix> packed, const void* source, size_t bytes) {
-    packed_.push_back(std::move(packed));
-    l.packed = packed_.back().get();
-    ckpt_.drop_resident_pages(source, bytes);
+
+  // The [rows, in] tensors stacked, packed into one matrix (f16 panels if all are f16) that packed_
+  // owns. Read from the file a buffer at a time (Checkpoint::read): the blob is never mapped in.
+  const core::PackedMatrix* pack(const std::vector<const TensorEntry*>& blocks, int in) {
+    int out = 0;
+    bool f16 = true;
+    for (const TensorEntry* t : blocks) {
+      out += static_cast<int>(t->shape[0]);
+      f16 = f16 && t->dtype == DType::kF16;
+    }
+    using Panels = core::PackedMatrix::Panels;
+    auto m = std::make_unique<core::PackedMatrix>(out, in, f16 ? Panels::kF16 : Panels::kF32, &arena_);
+    // 128 KB at a time (or a row, if wider): stays in L2 between the read and the packing.
+    constexpr size_t kBufferBytes = size_t{128} << 10;
+    int first = 0;
+    for (const TensorEntry* t : blocks) {
+      const int rows = static_cast<int>(t->shape[0]);
+      const size_t row_bytes = static_cast<size_t>(in) * (t->dtype == DType::kF16 ? 2 : 4);
+      const int step = std::max(1, static_cast<int>(kBufferBytes / row_bytes));
+      if (buffer_.size() < step * row_bytes) buffer_.resize(step * row_bytes);
+      for (int r = 0; r < rows; r += step) {
+        const int n = std::min(step, rows - r);
+        ckpt_.read(*t, r * row_bytes, n * row_bytes, buffer_.data());
+        m->pack_rows(first + r, n, buffer_.data(), t->dtype == DType::kF16);
+      }
+      first += rows;
+    }
+    packed_.push_back(std::move(m));
+    return packed_.back().get();
   }
 
   const ModelConfig& c_;
   core::PackedArena& arena_;
   std::vector<std::unique_ptr<core::PackedMatrix>>& packed_;
   std::deque<std::vector<float>>& stacked_biases_;
+  std::vector<uint8_t> buffer_;  // what pack() reads into
 };
 
 }  // namespace
@@ -140,8 +153,11 @@ TransformerWeights load_weights(Checkpoint& checkpoint) {
     w.src_positions = load.get("encoder.positions", {c.max_positions, d});
     w.tgt_positions = load.get("decoder.positions", {c.max_positions, d});
   } else {
-    w.sinusoids = sinusoid_table(c.positions, c.max_positions, d);
-    w.src_positions = w.tgt_positions = w.sinusoids.data();
+    // In the arena: its huge pages are faulted in anyway, where 1 MB of small ones cost ~3 ms on a VM.
+    float* table = static_cast<float*>(
+        w.packed_arena.allocate(static_cast<size_t>(c.max_positions) * d * sizeof(float)));
+    fill_sinusoid_table(c.positions, c.max_positions, d, table);
+    w.src_positions = w.tgt_positions = table;
   }
   w.output.out = c.tgt_vocab_size;
   w.output.in = d;
@@ -163,7 +179,6 @@ TransformerWeights load_weights(Checkpoint& checkpoint) {
     w.decoder_final = load.norm("decoder.final_norm");
   }
   checkpoint.check_all_used();
-  checkpoint.drop_all_resident_pages();  // what packing read (fault-around maps neighbours back in)
   return w;
 }
 

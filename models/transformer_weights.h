@@ -63,9 +63,8 @@ struct TransformerWeights {
   Linear output;  // [tgt_vocab, d], bias [tgt_vocab] or null
   std::vector<EncoderLayerWeights> encoder;
   std::vector<DecoderLayerWeights> decoder;
-  Norm encoder_final, decoder_final;                        // null unless config.final_norm
-  std::vector<float> sinusoids;                             // owned table when positions are sinusoidal
-  core::PackedArena packed_arena;                           // holds their panels
+  Norm encoder_final, decoder_final;  // null unless config.final_norm
+  core::PackedArena packed_arena;  // holds the panels, and the sinusoid table when positions are sinusoidal
   std::vector<std::unique_ptr<core::PackedMatrix>> packed;  // owns every Linear::packed
   std::deque<std::vector<float>> stacked_biases;            // of the stacked products
 };

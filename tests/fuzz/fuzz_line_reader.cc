@@ -89,7 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   check(expected.size() == newlines + (!data.empty() && data.back() != '\n' ? 1 : 0));
 
   // Byte 1 bit 5: read through a real descriptor (memfd) instead of from memory.
-  cli::UniqueFd memfd;
+  core::UniqueFd memfd;
   if (bytes[1] & 0x20) {
     memfd.reset(::memfd_create("fuzz", MFD_CLOEXEC));
     check(memfd.valid() && cli::write_all(memfd.get(), data) == 0 && ::lseek(memfd.get(), 0, SEEK_SET) == 0);

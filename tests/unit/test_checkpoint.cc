@@ -1,4 +1,5 @@
 // Checkpoint format v1: round trip, and one test per validation error (each must name the file).
+#include <fcntl.h>
 #include <zlib.h>
 
 #include <catch2/catch.hpp>
@@ -6,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "core/unique_fd.h"
 #include "models/blob_crc32.h"
 #include "models/checkpoint.h"
 #include "models/model_error.h"
@@ -163,5 +165,59 @@ TEST_CASE("blob_crc32 is zlib's crc32, on one core and in two halves, and sees a
     blob[at] ^= 0x10;
     CHECK(models::blob_crc32(blob.data(), blob.size()) != whole);
     blob[at] ^= 0x10;
+  }
+}
+
+TEST_CASE("file_crc32 reads the file to the same CRC as blob_crc32, whole and in two halves",
+          "[checkpoint]") {
+  test::TempDir dir;
+  std::string blob((size_t{64} << 20) + 5, '\0');  // 64 MB and up: two halves on two threads
+  uint32_t state = 777;
+  for (char& b : blob) b = static_cast<char>((state = state * 1664525u + 1013904223u) >> 24);
+  test::write_file(dir.file("blob"), blob);
+  core::UniqueFd fd(::open(dir.file("blob").c_str(), O_RDONLY | O_CLOEXEC));
+  REQUIRE(fd.valid());
+  const auto* bytes = reinterpret_cast<const uint8_t*>(blob.data());
+  for (size_t size : {size_t{0}, size_t{1}, size_t{1000}, (size_t{128} << 10) + 1, blob.size()}) {
+    CAPTURE(size);
+    REQUIRE(models::file_crc32(fd.get(), "blob", size) == models::blob_crc32(bytes, size));
+  }
+  // Asked for more than the file holds: an error naming it, not a CRC of fewer bytes.
+  REQUIRE_THROWS_WITH(models::file_crc32(fd.get(), dir.file("blob"), blob.size() + 1),
+                      Catch::Matchers::Contains(dir.file("blob")));
+}
+
+TEST_CASE("a checksum left to the caller is checked when the caller runs it, once", "[checkpoint]") {
+  test::TempDir dir;
+  test::write_random_model(dir.path(), test::small_description(), 1);
+  std::string blob = test::read_file(dir.file("weights.bin"));
+  blob[100] ^= 1;
+  test::write_file(dir.file("weights.bin"), blob);
+  REQUIRE_THROWS_WITH(models::Checkpoint(dir.path()), Catch::Matchers::Contains("checksum mismatch"));
+  models::Checkpoint deferred(dir.path(), models::Checkpoint::Checksum::kByCaller);  // opens
+  const auto check = deferred.take_blob_check();
+  REQUIRE_THROWS_WITH(check.run(), Catch::Matchers::Contains("checksum mismatch"));
+  REQUIRE_THROWS_WITH(deferred.take_blob_check(), Catch::Matchers::Contains("already taken"));
+  blob[100] ^= 1;
+  test::write_file(dir.file("weights.bin"), blob);
+  models::Checkpoint intact(dir.path(), models::Checkpoint::Checksum::kByCaller);
+  REQUIRE_NOTHROW(intact.take_blob_check().run());
+}
+
+TEST_CASE("Checkpoint::read gives a tensor's stored bytes, and refuses to read past it", "[checkpoint]") {
+  test::TempDir dir;
+  test::write_random_model(dir.path(), test::small_description(), 2);
+  const std::string blob = test::read_file(dir.file("weights.bin"));
+  models::Checkpoint ckpt(dir.path());
+  for (const auto& e : std::vector<models::TensorEntry>(ckpt.tensors())) {
+    const auto& t = ckpt.entry(e.name, e.shape);
+    std::string got(t.nbytes, '\0');
+    ckpt.read(t, 0, t.nbytes, got.data());
+    REQUIRE(got == blob.substr(t.offset, t.nbytes));
+    if (t.nbytes > 3) {
+      ckpt.read(t, 2, t.nbytes - 3, got.data());
+      REQUIRE(got.substr(0, t.nbytes - 3) == blob.substr(t.offset + 2, t.nbytes - 3));
+    }
+    REQUIRE_THROWS_AS(ckpt.read(t, 1, t.nbytes, got.data()), models::ModelError);
   }
 }

@@ -1,4 +1,6 @@
 // The packed kernel against a scalar fma loop (bit for bit), across row counts, odd widths and both ISAs.
+#include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -160,4 +162,89 @@ TEST_CASE("PackedMatrix::copy_row gives back W's rows (the tied embedding's look
     packed.copy_row(j, row.data());
     CHECK(same_bits(row, std::vector<float>(w.begin() + j * in, w.begin() + (j + 1) * in)));
   }
+}
+
+namespace {
+
+std::vector<uint16_t> to_half(const std::vector<float>& v) {
+  std::vector<uint16_t> h;
+  for (float x : v) h.push_back(core::float_to_half(x));
+  return h;
+}
+
+std::vector<float> from_half(const std::vector<uint16_t>& h) {
+  std::vector<float> v(h.size());
+  core::half_to_float(h.data(), v.data(), v.size());
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("f16 panels give the same bits as f32 panels of the same values", "[kernels][packed]") {
+  if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
+  IsaGuard guard;
+  for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
+    core::force_packed_isa(isa);
+    if (core::packed_isa() == core::PackedIsa::kNone) continue;
+    // 1025 columns or 2048 deep: rows interleaved (AVX-512); 4099: many column blocks, prefetched
+    for (auto [rows, out, in] : {std::array<int, 3>{1, 1, 1},
+                                 {5, 17, 3},
+                                 {12, 48, 37},
+                                 {13, 100, 256},
+                                 {132, 1025, 64},
+                                 {20, 64, 2048},
+                                 {7, 4099, 40}}) {
+      CAPTURE(static_cast<int>(core::packed_isa()), rows, out, in);
+      const auto x = random_values(static_cast<size_t>(rows) * in, 21);
+      const auto half = to_half(random_values(static_cast<size_t>(out) * in, 22));
+      const auto widened = from_half(half);
+      const auto bias = random_values(out, 23);
+      const core::PackedMatrix f16(half.data(), out, in), f32(widened.data(), out, in);
+      REQUIRE(f16.f16());
+      REQUIRE(!f32.f16());
+      REQUIRE(f16.bytes() * 2 == f32.bytes());
+      std::vector<float> y16(static_cast<size_t>(rows) * out), y32(y16.size());
+      core::packed_linear(x.data(), rows, f16, bias.data(), y16.data());
+      core::packed_linear(x.data(), rows, f32, bias.data(), y32.data());
+      REQUIRE(same_bits(y16, y32));
+      REQUIRE(same_bits(y16, fma_reference(x, rows, widened, out, in, bias.data())));
+      {
+        core::ThreadTeam team(2);
+        std::fill(y16.begin(), y16.end(), 0.0f);
+        core::packed_linear(x.data(), rows, f16, bias.data(), y16.data());
+      }
+      REQUIRE(same_bits(y16, y32));
+      std::vector<float> row(in);
+      for (int j : {0, out / 2, out - 1}) {
+        f16.copy_row(j, row.data());
+        CHECK(same_bits(row, std::vector<float>(widened.begin() + static_cast<size_t>(j) * in,
+                                                widened.begin() + static_cast<size_t>(j + 1) * in)));
+      }
+    }
+  }
+}
+
+TEST_CASE("a PackedMatrix packed in pieces equals one packed whole; mixed blocks make f32 panels",
+          "[kernels][packed]") {
+  if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
+  const int out = 37, in = 24, rows = 9;
+  const auto x = random_values(static_cast<size_t>(rows) * in, 31);
+  const auto half = to_half(random_values(static_cast<size_t>(out) * in, 32));
+  const core::PackedMatrix whole(half.data(), out, in);
+  core::PackedMatrix pieces(out, in, core::PackedMatrix::Panels::kF16);
+  for (int first : {30, 0, 11}) {  // any order, any sizes
+    const int n = first == 30 ? 7 : (first == 0 ? 11 : 19);
+    pieces.pack_rows(first, n, half.data() + static_cast<size_t>(first) * in, true);
+  }
+  std::vector<float> a(static_cast<size_t>(rows) * out), b(a.size());
+  core::packed_linear(x.data(), rows, whole, nullptr, a.data());
+  core::packed_linear(x.data(), rows, pieces, nullptr, b.data());
+  REQUIRE(same_bits(a, b));
+  const auto f32 = random_values(static_cast<size_t>(out) * in, 33);
+  REQUIRE_THROWS_AS(pieces.pack_rows(0, 1, f32.data(), false), std::invalid_argument);   // f32 into f16
+  REQUIRE_THROWS_AS(pieces.pack_rows(30, 8, half.data(), true), std::invalid_argument);  // past the end
+  const core::PackedMatrix all_half({{half.data(), true, out}, {half.data(), true, out}}, in);
+  const core::PackedMatrix mixed({{half.data(), true, out}, {f32.data(), false, out}}, in);
+  REQUIRE(all_half.f16());
+  REQUIRE(!mixed.f16());
 }

@@ -82,6 +82,39 @@ TEST_CASE("sinusoid tables: Hugging Face Marian self-check values (d=512)", "[tr
   REQUIRE(paper[512 + 2] == Approx(0.8218562f));
 }
 
+TEST_CASE("sinusoid tables rotated from anchors equal sin/cos of each angle, to the float", "[transformer]") {
+  // The table rotates 15 of every 16 positions from an anchor in double: within ~1e-13 of computing each
+  // angle's sin and cos, so the stored floats are those of the direct formula (at most one unit in the
+  // last place apart, and measured: none differs at these sizes).
+  for (auto layout : {models::Positions::kSinusoidalInterleaved, models::Positions::kSinusoidalConcat,
+                      models::Positions::kSinusoidalMarian}) {
+    for (int d : {2, 32, 256, 512}) {
+      const int n = 1024, half = d / 2;
+      CAPTURE(static_cast<int>(layout), d);
+      const auto table = models::sinusoid_table(layout, n, d);
+      int differ = 0;
+      for (int p = 0; p < n; ++p) {
+        for (int k = 0; k < half; ++k) {
+          const bool marian = layout == models::Positions::kSinusoidalMarian;
+          const double timescale = marian ? std::exp(-k * (half > 1 ? std::log(10000.0) / (half - 1) : 0.0))
+                                          : std::pow(10000.0, 2.0 * k / d);
+          const double angle = marian ? p * timescale : p / timescale;
+          const bool interleaved = layout == models::Positions::kSinusoidalInterleaved;
+          const float s = table[static_cast<size_t>(p) * d + (interleaved ? 2 * k : k)];
+          const float c = table[static_cast<size_t>(p) * d + (interleaved ? 2 * k + 1 : half + k)];
+          for (auto [got, want] : {std::pair<float, float>{s, static_cast<float>(std::sin(angle))},
+                                   std::pair<float, float>{c, static_cast<float>(std::cos(angle))}}) {
+            if (got == want) continue;
+            ++differ;
+            REQUIRE((got == std::nextafter(want, 2.0f) || got == std::nextafter(want, -2.0f)));
+          }
+        }
+      }
+      CHECK(differ == 0);
+    }
+  }
+}
+
 TEST_CASE("a sentence's encoding does not depend on the rest of its batch", "[transformer]") {
   for (const auto& d : variants()) {
     test::TempDir dir;

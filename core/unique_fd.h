@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <utility>
 
-namespace cli {
+namespace core {
 
 class UniqueFd {
  public:
@@ -44,4 +44,4 @@ class UniqueFd {
   int fd_ = -1;
 };
 
-}  // namespace cli
+}  // namespace core
