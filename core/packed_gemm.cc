@@ -1,5 +1,6 @@
 #include "core/packed_gemm.h"
 
+#include <cpuid.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -26,9 +27,11 @@ PackedIsa detect_isa() {
   const char* env = std::getenv("NMT_PACKED_GEMM");
   if (env && std::string(env) == "0") return PackedIsa::kNone;
   __builtin_cpu_init();
-  // F16C too (every AVX2 CPU has it): the kernels read f16 panels.
-  const bool has_avx2 =
-      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  // F16C too (every AVX2 CPU has it): the kernels read f16 panels. From cpuid: clang's
+  // __builtin_cpu_supports has no name for it.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool has_f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+  const bool has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && has_f16c;
   if (env && std::string(env) == "avx2" && has_avx2) return PackedIsa::kAvx2;
   if (__builtin_cpu_supports("avx512f")) return PackedIsa::kAvx512;
   if (has_avx2) return PackedIsa::kAvx2;
