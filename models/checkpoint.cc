@@ -14,6 +14,7 @@
 
 #include "core/half.h"
 #include "models/blob_crc32.h"
+#include "models/blob_io.h"
 #include "models/json_fields.h"
 #include "models/model_error.h"
 
@@ -191,16 +192,7 @@ const TensorEntry& Checkpoint::entry(const std::string& name, const std::vector<
 void Checkpoint::read(const TensorEntry& t, uint64_t offset, uint64_t n, void* dst) const {
   if (offset > t.nbytes || n > t.nbytes - offset)
     throw ModelError(blob_path_ + ": read past the end of tensor '" + t.name + "'");
-  auto* out = static_cast<uint8_t*>(dst);
-  for (uint64_t done = 0; done < n;) {
-    const ssize_t got = ::pread(blob_fd_.get(), out + done, static_cast<size_t>(n - done),
-                                static_cast<off_t>(t.offset + offset + done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw ModelError(blob_path_ + ": cannot read: " + std::strerror(errno));
-    if (got == 0)
-      throw ModelError(blob_path_ + ": ends inside tensor '" + t.name + "' (truncated while loading?)");
-    done += static_cast<uint64_t>(got);
-  }
+  read_exactly(blob_fd_.get(), blob_path_, t.offset + offset, n, dst);
 }
 
 const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>& shape) {
