@@ -39,14 +39,21 @@ struct IsaGuard {  // restores the CPU's own choice after a test forces another
   ~IsaGuard() { core::force_packed_isa(saved); }
 };
 
+// Runs body once per packed kernel this CPU has (AVX-512, then AVX2), then restores the CPU's own choice.
+template <class Body>
+void for_each_packed_isa(const Body& body) {
+  IsaGuard guard;
+  for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
+    core::force_packed_isa(isa);
+    if (core::packed_isa() != core::PackedIsa::kNone) body();
+  }
+}
+
 }  // namespace
 
 TEST_CASE("packed_linear equals a scalar fma chain, bit for bit", "[kernels][packed]") {
   if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
-  IsaGuard guard;
-  for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
-    core::force_packed_isa(isa);
-    if (core::packed_isa() == core::PackedIsa::kNone) continue;
+  for_each_packed_isa([&] {
     for (int rows :
          {1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 20, 23, 64, 130, 132}) {  // every AVX-512 tile height
       for (int out : {1, 15, 16, 17, 33, 48, 100, 1025}) {              // 1025: rows interleaved (AVX-512)
@@ -68,7 +75,7 @@ TEST_CASE("packed_linear equals a scalar fma chain, bit for bit", "[kernels][pac
         }
       }
     }
-  }
+  });
 }
 
 TEST_CASE("packed_linear: a row's result does not depend on the other rows or on the ISA",
@@ -96,10 +103,7 @@ TEST_CASE("packed_linear: a row's result does not depend on the other rows or on
 TEST_CASE("packed_linear with its columns split over a thread team equals one thread, bit for bit",
           "[kernels][packed][threads]") {
   if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
-  IsaGuard guard;
-  for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
-    core::force_packed_isa(isa);
-    if (core::packed_isa() == core::PackedIsa::kNone) continue;
+  for_each_packed_isa([&] {
     for (int rows : {1, 13, 132}) {
       for (int out : {17, 100, 1025, 4099}) {  // 1025 and up: rows interleaved once, shared by the team
         for (int in : {37, 512, 2048}) {       // 2048: rows interleaved for depth, and in passes
@@ -118,7 +122,7 @@ TEST_CASE("packed_linear with its columns split over a thread team equals one th
         }
       }
     }
-  }
+  });
 }
 
 TEST_CASE("a stacked PackedMatrix equals its blocks packed apart, and its column views equal each block",
@@ -182,10 +186,7 @@ std::vector<float> from_half(const std::vector<uint16_t>& h) {
 
 TEST_CASE("f16 panels give the same bits as f32 panels of the same values", "[kernels][packed]") {
   if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
-  IsaGuard guard;
-  for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
-    core::force_packed_isa(isa);
-    if (core::packed_isa() == core::PackedIsa::kNone) continue;
+  for_each_packed_isa([&] {
     // 1025 columns or 2048 deep: rows interleaved (AVX-512); 4099: many column blocks, prefetched
     for (auto [rows, out, in] : {std::array<int, 3>{1, 1, 1},
                                  {5, 17, 3},
@@ -221,7 +222,7 @@ TEST_CASE("f16 panels give the same bits as f32 panels of the same values", "[ke
                                                 widened.begin() + static_cast<size_t>(j + 1) * in)));
       }
     }
-  }
+  });
 }
 
 TEST_CASE("a PackedMatrix packed in pieces equals one packed whole; mixed blocks make f32 panels",
