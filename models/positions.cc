@@ -58,8 +58,9 @@ void fill_sinusoid_table(Positions layout, int n_positions, int d, float* table)
     const double* sc = step_cos.data() + static_cast<size_t>(j) * half;
     float* row = table + static_cast<size_t>(p) * d;
     for (int k = 0; k < half; ++k) {
-      const double s = j == 0 ? anchor_sin[k] : anchor_sin[k] * sc[k] + anchor_cos[k] * ss[k];
-      const double c = j == 0 ? anchor_cos[k] : anchor_cos[k] * sc[k] - anchor_sin[k] * ss[k];
+      // At the anchor itself (j = 0) the step is sin 0 = 0, cos 0 = 1: the anchor's values, exactly.
+      const double s = anchor_sin[k] * sc[k] + anchor_cos[k] * ss[k];
+      const double c = anchor_cos[k] * sc[k] - anchor_sin[k] * ss[k];
       if (layout == Positions::kSinusoidalInterleaved) {
         row[2 * k] = static_cast<float>(s);
         row[2 * k + 1] = static_cast<float>(c);
