@@ -60,11 +60,17 @@ struct TokenizerFiles {  // file names relative to the model directory; vocab na
 };
 
 struct ModelDescription {
+  std::string source_lang;  // BCP 47 tags ("en", "de"); "" when unknown
+  std::string target_lang;
   ModelConfig config;
   SpecialTokens tokens;
   DecodingDefaults decoding;
   TokenizerFiles tokenizer;
 };
+
+// Whether `tag` looks like a BCP 47 language tag: 2-3 letters, then subtags of 1-8 letters or digits
+// joined by '-' or '_' ("en", "pt-BR", "zh_Hant").
+bool is_language_tag(const std::string& tag);
 
 // `where` names the file in error messages. Checks ranges and cross-field consistency.
 ModelDescription parse_description(const nlohmann::json& meta, const std::string& where);
