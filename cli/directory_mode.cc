@@ -1,3 +1,4 @@
+#include "cli/gzip_sink.h"
 #include "cli/directory_mode.h"
 
 #include <iostream>
@@ -42,9 +43,15 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
       LineReader reader = LineReader::open(file.path);
       ensure_parent_dir(dst);
       AtomicOutputFile out(dst);
-      FileSink sink{out};
       TranslateStats stats;
-      translate_lines(translator, reader, sink, o, &stats);
+      if (is_gzip_path(dst)) {
+        GzipFileSink sink(out);
+        translate_lines(translator, reader, sink, o, &stats);
+        sink.finish();
+      } else {
+        FileSink sink{out};
+        translate_lines(translator, reader, sink, o, &stats);
+      }
       out.commit();
       progress.add_lines(stats.lines);
       ++translated;

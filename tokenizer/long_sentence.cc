@@ -35,7 +35,10 @@ class LongSentenceSplitter {
         byte_cap_(static_cast<size_t>(limit) * kMaxBytesPerToken) {}
 
   std::vector<Span> run() {
-    emit({0, text_.size()}, kSentence);
+    const Span all = trim_whitespace(text_, {0, text_.size()});
+    if (all.begin == all.end) return {};
+    if (fits(all)) return {all};
+    split(all, kSentence);
     return std::move(out_);
   }
 
