@@ -17,7 +17,7 @@ NonbreakingPrefixes nonbreaking_prefixes(std::string_view language) {
                 "inkl", "zzgl", "Jh",  "Jhd", "Abs",  "Abb",  "Bd",   "Hrsg", "Mio",  "Mrd",  "geb",  "gest",
                 "Dipl", "Ing",  "St",  "Kap", "Mag",  "Hl",   "hl",   "sog",  "Std",  "Min",  "Gebr", "allg",
                 "betr", "bspw", "eigtl", "einschl", "entspr", "gem", "insb", "Jan", "Feb", "Aug", "Sept",
-                "Okt", "Nov", "Dez"};
+                "Okt", "Nov", "Dez", "MwSt"};
     p.before_number = {"Nr", "Art", "S", "Bd", "Kap", "Abs", "Ziff"};
     p.ordinal_numbers = true;
   } else if (primary == "fr") {

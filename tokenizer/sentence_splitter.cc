@@ -28,9 +28,11 @@ CodePoint code_point_at(std::string_view text, size_t i) {
   return {c, static_cast<size_t>(pos)};
 }
 
+bool is_ascii_quote(UChar32 c) { return c == '"' || c == '\''; }
+
 // Unicode's closing punctuation (Pe), final quotes (Pf) and the ASCII quotes.
 bool is_closer(UChar32 c) {
-  if (c == '"' || c == '\'') return true;
+  if (is_ascii_quote(c)) return true;
   const int8_t type = u_charType(c);
   return type == U_END_PUNCTUATION || type == U_FINAL_PUNCTUATION;
 }
@@ -130,8 +132,11 @@ std::vector<Span> SentenceSplitter::split(std::string_view text) const {
     size_t pos = next.begin, after_closers = next.begin;
     while (pos < next.end) {
       const CodePoint c = code_point_at(text, pos);
-      if (!is_closer(c.value) && !(after_closers > next.begin && is_space(c.value))) break;
-      if (is_closer(c.value)) after_closers = c.next;
+      // An ASCII quote closes only when whitespace or the end follows it ("So do I." opens with one).
+      const bool closes = is_closer(c.value) && (!is_ascii_quote(c.value) || c.next >= next.end ||
+                                                 is_space(code_point_at(text, c.next).value));
+      if (!closes && !(after_closers > next.begin && is_space(c.value))) break;
+      if (closes) after_closers = c.next;
       pos = c.next;
     }
     if (after_closers > next.begin) {
@@ -171,8 +176,8 @@ bool SentenceSplitter::joins(std::string_view text, Span before, Span after) con
   size_t letters = 0, run = 0;
   for (size_t i = 0; i < stem.size();) {
     const CodePoint c = code_point_at(stem, i);
-    if (c.value == '.') {
-      has_period = true;
+    if (c.value == '.' || c.value == '-') {  // "J.-P. Sartre"
+      has_period = has_period || c.value == '.';
       run = 0;
     } else if (u_isalpha(c.value)) {
       ++letters;
