@@ -17,8 +17,9 @@ NonbreakingPrefixes nonbreaking_prefixes(std::string_view language) {
                 "inkl", "zzgl", "Jh",  "Jhd", "Abs",  "Abb",  "Bd",   "Hrsg", "Mio",  "Mrd",  "geb",  "gest",
                 "Dipl", "Ing",  "St",  "Kap", "Mag",  "Hl",   "hl",   "sog",  "Std",  "Min",  "Gebr", "allg",
                 "betr", "bspw", "eigtl", "einschl", "entspr", "gem", "insb", "Jan", "Feb", "Aug", "Sept",
-                "Okt", "Nov", "Dez", "MwSt"};
+                "Okt", "Nov", "Dez", "MwSt", "gegr"};
     p.before_number = {"Nr", "Art", "S", "Bd", "Kap", "Abs", "Ziff"};
+    p.before_number_suffix = "str";
     p.ordinal_numbers = true;
   } else if (primary == "fr") {
     p.always = {"Mme", "Mlle", "MM", "Mmes", "Mlles", "Dr", "Pr", "Me", "Mgr", "St", "Ste", "av", "apr", "env",

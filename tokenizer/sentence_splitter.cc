@@ -45,20 +45,31 @@ bool is_opener(UChar32 c) {
 
 bool is_space(UChar32 c) { return c >= 0 && u_isUWhiteSpace(c); }
 
-// ICU does not end sentences at "…" (U+2026); it does when whitespace and an upper-case letter follow
-// ("Wait… What?"), like after "...".
-std::vector<Span> split_after_ellipses(std::string_view text, const std::vector<Span>& spans) {
+// Candidates ICU does not offer: after "…" (U+2026) when whitespace and an upper-case letter follow
+// ("Wait… What?", as after "..."), and after ". ! ?" when whitespace and a number follow ("A dog runs. 2
+// men watch.": Unicode's rule SB8 reads "2 men" as a continuation). The nonbreaking prefixes then judge
+// them like ICU's own ("p. 5" stays whole).
+std::vector<Span> add_candidates(std::string_view text, const std::vector<Span>& spans) {
   static constexpr std::string_view kEllipsis = "\xe2\x80\xa6";
   std::vector<Span> out;
   for (Span s : spans) {
-    for (size_t at = text.find(kEllipsis, s.begin); at != std::string_view::npos && at < s.end;
-         at = text.find(kEllipsis, at + kEllipsis.size())) {
-      const size_t end = at + kEllipsis.size();
+    for (size_t at = s.begin; at < s.end;) {
+      const CodePoint c = code_point_at(text, at);
+      const bool ellipsis = text.compare(at, kEllipsis.size(), kEllipsis) == 0;
+      const bool terminal = c.value == '.' || c.value == '!' || c.value == '?';
+      size_t end = c.next;
+      if (terminal) {
+        while (end < s.end && is_closer(code_point_at(text, end).value)) end = code_point_at(text, end).next;
+      }
       size_t next = end;
       while (next < s.end && is_space(code_point_at(text, next).value)) next = code_point_at(text, next).next;
-      if (next == end || next >= s.end || !u_isupper(code_point_at(text, next).value)) continue;
-      out.push_back({s.begin, end});
-      s.begin = next;
+      at = c.next;
+      if ((!ellipsis && !terminal) || next == end || next >= s.end) continue;
+      const UChar32 first = code_point_at(text, next).value;
+      if ((ellipsis && u_isupper(first)) || (terminal && u_isdigit(first))) {
+        out.push_back({s.begin, end});
+        s.begin = next;
+      }
     }
     out.push_back(s);
   }
@@ -123,7 +134,7 @@ std::vector<Span> SentenceSplitter::icu_sentences(std::string_view text) const {
 std::vector<Span> SentenceSplitter::split(std::string_view text) const {
   std::vector<Span> candidates = icu_sentences(text);
   if (rules_ != SplitRules::kIcuAndPrefixes || candidates.empty()) return candidates;
-  candidates = split_after_ellipses(text, candidates);
+  candidates = add_candidates(text, candidates);
   std::vector<Span> out = {candidates.front()};
   for (size_t k = 1; k < candidates.size(); ++k) {
     Span next = candidates[k];
@@ -167,7 +178,14 @@ bool SentenceSplitter::joins(std::string_view text, Span before, Span after) con
   if (w.size() < 2 || w.back() != '.' || w[w.size() - 2] == '.') return false;
   const std::string stem(w.substr(0, w.size() - 1));
   if (prefixes_.always.count(stem)) return true;
-  if (u_isdigit(first.value) && prefixes_.before_number.count(stem)) return true;
+  if (u_isdigit(first.value)) {
+    if (prefixes_.before_number.count(stem)) return true;
+    const std::string& suffix = prefixes_.before_number_suffix;
+    if (!suffix.empty() && stem.size() > suffix.size() &&
+        stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      return true;
+    }
+  }
   // An initial ("J. R. R. Tolkien", French "M. Dupont") or an abbreviation with inner periods ("z.B.",
   // "e.g.", "U.S."): letters and periods only.
   // "e.g.", "U.S."): letters and periods only, at most two letters between periods ("www.example.com."

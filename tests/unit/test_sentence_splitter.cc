@@ -36,9 +36,9 @@ bool ends_like_sentence(const std::string& p, size_t space) {
   return i > 0 && std::string(".!?").find(p[i - 1]) != std::string::npos;
 }
 
-Score measure(const std::string& language, SplitRules rules) {
+Score measure(const std::string& language, const std::string& file, SplitRules rules) {
   const SentenceSplitter splitter(language, rules);
-  std::ifstream in(std::string(NMT_TEST_FIXTURES) + "/sentences/" + language + ".txt");
+  std::ifstream in(std::string(NMT_TEST_FIXTURES) + "/sentences/" + file);
   REQUIRE(in);
   Score score;
   for (std::string line; std::getline(in, line);) {
@@ -99,19 +99,23 @@ TEST_CASE("sentence spans leave out the whitespace around them", "[split]") {
   REQUIRE(en.split("").empty());
 }
 
+// LANG.txt is the set the nonbreaking-prefix rules were tuned on; LANG-unseen.txt was written after the
+// rules and left as it was (its errors are the rules' real ones: "S. 40. Lies" reads as an ordinal).
 TEST_CASE("the splitter's accuracy on the gold set, against ICU alone and ICU's suppressions", "[split]") {
   for (const std::string language : {"en", "de", "fr"}) {
-    const Score chosen = measure(language, SplitRules::kIcuAndPrefixes);
-    const Score plain = measure(language, SplitRules::kIcu);
-    const Score suppressed = measure(language, SplitRules::kIcuSuppressions);
-    for (const auto& [name, s] : {std::pair<const char*, Score>{"icu+prefixes", chosen}, {"icu", plain},
-                                  {"icu ss=standard", suppressed}}) {
-      std::printf("split accuracy %s %-16s %3d/%3d decisions (%.1f%%), boundaries %d gold, %d found, %d right\n",
-                  language.c_str(), name, s.decided_right, s.candidates, 100 * s.accuracy(), s.gold, s.found,
-                  s.correct);
+    for (const std::string& file : std::vector<std::string>{language + ".txt", language + "-unseen.txt"}) {
+      const Score chosen = measure(language, file, SplitRules::kIcuAndPrefixes);
+      const Score plain = measure(language, file, SplitRules::kIcu);
+      const Score suppressed = measure(language, file, SplitRules::kIcuSuppressions);
+      for (const auto& [name, s] : {std::pair<const char*, Score>{"icu+prefixes", chosen}, {"icu", plain},
+                                    {"icu ss=standard", suppressed}}) {
+        std::printf("split accuracy %-14s %-16s %3d/%3d decisions (%5.1f%%), boundaries %d gold, %d found, %d right\n",
+                    file.c_str(), name, s.decided_right, s.candidates, 100 * s.accuracy(), s.gold, s.found,
+                    s.correct);
+      }
+      CHECK(chosen.accuracy() > plain.accuracy());
+      CHECK(chosen.accuracy() > suppressed.accuracy());
+      CHECK(chosen.accuracy() >= 0.95);
     }
-    CHECK(chosen.accuracy() > plain.accuracy());
-    CHECK(chosen.accuracy() > suppressed.accuracy());
-    CHECK(chosen.accuracy() >= 0.97);
   }
 }
