@@ -427,6 +427,9 @@ ConvertReport convert_hf_marian(const std::string& src, const ConvertOptions& op
   }
 
   ModelDescription d;
+  std::tie(d.source_lang, d.target_lang) = languages_from_model_name(
+      cfg.contains("_name_or_path") && cfg["_name_or_path"].is_string() ? cfg["_name_or_path"].get<std::string>()
+                                                                        : fs::absolute(src).string());
   ModelConfig& mc = d.config;
   mc.d_model = c.d_model;
   mc.n_heads = c.heads;

@@ -470,6 +470,7 @@ ConvertReport convert_marian_npz(const std::string& dir, const MarianFiles& give
   }
 
   ModelDescription d;
+  std::tie(d.source_lang, d.target_lang) = languages_from_model_name(fs::absolute(dir).string());
   ModelConfig& mc = d.config;
   mc.d_model = c.d_model;
   mc.n_heads = c.heads;

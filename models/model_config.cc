@@ -107,6 +107,18 @@ std::string parse_language(const JsonObject& top, const std::string& key) {
 
 }  // namespace
 
+std::pair<std::string, std::string> languages_from_model_name(const std::string& name) {
+  std::string base = name;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  base = base.substr(base.find_last_of('/') + 1);
+  if (base.compare(0, 8, "opus-mt-") == 0) base = base.substr(8);
+  const size_t dash = base.find('-');
+  if (dash == std::string::npos || base.find('-', dash + 1) != std::string::npos) return {};
+  std::string source = base.substr(0, dash), target = base.substr(dash + 1);
+  const auto plain = [](const std::string& t) { return t.size() <= 3 && is_language_tag(t) ? t : std::string(); };
+  return {plain(source), plain(target)};
+}
+
 bool is_language_tag(const std::string& tag) {
   size_t i = 0;
   while (i < tag.size() && std::isalpha(static_cast<unsigned char>(tag[i]))) ++i;
