@@ -73,3 +73,24 @@ TEST_CASE("nmt info shows the languages", "[languages][cli]") {
   REQUIRE(r.exit_code == 0);
   REQUIRE_THAT(r.out, Catch::Contains("languages: en -> de"));
 }
+
+TEST_CASE("a multilingual model takes only its own target tags", "[languages][cli]") {
+  test::TempDir dir;
+  const std::string model = dir.file("model");
+  REQUIRE(test::run("cp -r '" + test::fixtures_dir() + "/opus/model' '" + model + "'").exit_code == 0);
+  // Two pieces of the vocabulary become language tags (ids unchanged, so the model still loads).
+  nlohmann::json vocab = nlohmann::json::parse(test::read_file(model + "/vocab.json"));
+  const int32_t z = vocab["Z"], y = vocab["Y"];
+  vocab.erase("Z");
+  vocab.erase("Y");
+  vocab[">>fr<<"] = z;
+  vocab[">>es<<"] = y;
+  test::write_file(model + "/vocab.json", vocab.dump());
+  const models::Translator translator(model);
+  REQUIRE(translator.language_tags() == std::vector<std::string>{"es", "fr"});
+  const std::string nmt = test::nmt_binary() + " translate --threads 1 -m '" + model + "'";
+  const auto wrong = test::run(nmt + " --target-lang de", "A dog.\n");
+  REQUIRE(wrong.exit_code == 64);
+  REQUIRE_THAT(wrong.err, Catch::Contains("not one of this model's target languages: es, fr"));
+  REQUIRE(test::run(nmt + " --target-lang fr", "A dog.\n").exit_code == 0);
+}
