@@ -1,4 +1,4 @@
-#include "models/marian_yaml.h"
+#include "models/convert/marian_yaml.h"
 
 #include <cerrno>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "models/convert_marian_npz.h"
+#include "models/convert/convert_marian_npz.h"
 
 #include <sentencepiece_processor.h>
 
@@ -8,9 +8,9 @@
 #include <set>
 
 #include "core/error.h"
-#include "models/marian_yaml.h"
+#include "models/convert/marian_yaml.h"
+#include "models/convert/npz.h"
 #include "models/model_error.h"
-#include "models/npz.h"
 
 namespace models {
 
