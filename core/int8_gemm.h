@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/packed_gemm.h"
 
@@ -45,6 +46,10 @@ class Int8Matrix {
   void pack_rows(int first, int n, const int8_t* rows, const float* scales);
   // The same from f32 rows, quantized here.
   void quantize_rows(int first, int n, const float* rows);
+  // Columns [first, first + n) as a matrix of their own reading these panels (first a multiple of
+  // kPanel), as PackedMatrix::columns: a stacked q/k/v serves each block's product too. Valid while
+  // this one lives.
+  Int8Matrix columns(int first, int n) const;
 
   int out() const { return out_; }
   int in() const { return in_; }
@@ -53,22 +58,24 @@ class Int8Matrix {
   // Panel p: [groups][kPanel][kGroup] int8; columns past `out` and k past `in` are zero.
   const int8_t* panel(int p) const { return data_ + static_cast<size_t>(p) * panel_bytes(); }
   size_t panel_bytes() const { return static_cast<size_t>(groups()) * kPanel * kGroup; }
-  const float* scales() const { return scales_.get(); }       // [panels * kPanel], 0 past `out`
-  const int32_t* column_sums() const { return sums_.get(); }  // [panels * kPanel]: sum over k of W[j][k]
+  const float* scales() const { return scales_; }       // [panels * kPanel], 0 past `out`
+  const int32_t* column_sums() const { return sums_; }  // [panels * kPanel]: sum over k of W[j][k]
   size_t bytes() const { return static_cast<size_t>(panels()) * panel_bytes(); }
   int8_t weight(int j, int k) const;
   // Row j of W dequantized (q * scale) into row[in]: embeddings are looked up here.
   void copy_row(int j, float* row) const;
 
  private:
-  struct FreeAligned {
-    void operator()(int8_t* p) const;
+  struct PerColumn {  // shared with the column views
+    std::vector<float> scales;
+    std::vector<int32_t> sums;
   };
   int out_, in_;
   int8_t* data_ = nullptr;
-  std::unique_ptr<int8_t[], FreeAligned> owned_;
-  std::unique_ptr<float[]> scales_;
-  std::unique_ptr<int32_t[]> sums_;
+  std::shared_ptr<int8_t> owned_;  // data_ when there is no arena
+  std::shared_ptr<PerColumn> columns_;
+  float* scales_ = nullptr;
+  int32_t* sums_ = nullptr;
 };
 
 // y[rows, out] = x[rows, in] * W^T + bias (bias [out] or null), as the header says.

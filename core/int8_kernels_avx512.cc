@@ -37,7 +37,7 @@ NMT_VNNI void tile(const uint8_t* a, size_t lda, int groups, const int8_t* p0, c
   }
   // The +128 shift added 128 x each column's sum of weights: take it off.
   const __m512i shift0 = _mm512_slli_epi32(_mm512_loadu_si512(sums), 7);
-  const __m512i shift1 = _mm512_slli_epi32(_mm512_loadu_si512(sums + 16), 7);
+  const __m512i shift1 = kTwo ? _mm512_slli_epi32(_mm512_loadu_si512(sums + 16), 7) : shift0;
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) {
     _mm512_storeu_si512(acc + r * acc_stride, _mm512_sub_epi32(c0[r], shift0));

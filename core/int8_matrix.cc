@@ -76,22 +76,21 @@ float quantize_row(const float* x, int n, int8_t* q) {
   return amax / 127.0f;
 }
 
-void Int8Matrix::FreeAligned::operator()(int8_t* p) const { std::free(p); }
-
-Int8Matrix::Int8Matrix(int out, int in, PackedArena* arena)
-    : out_(out),
-      in_(in),
-      scales_(new float[static_cast<size_t>(panels()) * kPanel]()),
-      sums_(new int32_t[static_cast<size_t>(panels()) * kPanel]()) {
+Int8Matrix::Int8Matrix(int out, int in, PackedArena* arena) : out_(out), in_(in) {
   if (out < 1 || in < 1)
     throw std::invalid_argument("Int8Matrix: " + std::to_string(out) + " x " + std::to_string(in));
+  columns_ = std::make_shared<PerColumn>();
+  columns_->scales.assign(static_cast<size_t>(panels()) * kPanel, 0.0f);
+  columns_->sums.assign(static_cast<size_t>(panels()) * kPanel, 0);
+  scales_ = columns_->scales.data();
+  sums_ = columns_->sums.data();
   const size_t n = bytes();
   if (arena) {
     data_ = static_cast<int8_t*>(arena->allocate(n));
   } else {
     void* raw = std::aligned_alloc(64, (n + 63) / 64 * 64);
     if (!raw) throw std::bad_alloc();
-    owned_.reset(static_cast<int8_t*>(raw));
+    owned_.reset(static_cast<int8_t*>(raw), [](int8_t* p) { std::free(p); });
     data_ = owned_.get();
   }
   std::memset(data_, 0, n);  // the padding (columns past out, k past in) must be zero
@@ -123,6 +122,18 @@ void Int8Matrix::quantize_rows(int first, int n, const float* rows) {
     const float scale = quantize_row(rows + static_cast<size_t>(r) * in_, in_, q.data());
     pack_rows(first + r, 1, q.data(), &scale);
   }
+}
+
+Int8Matrix Int8Matrix::columns(int first, int n) const {
+  if (first % kPanel != 0 || first < 0 || n < 1 || first + n > out_)
+    throw std::invalid_argument("Int8Matrix::columns: [" + std::to_string(first) + ", +" + std::to_string(n) +
+                                ") of " + std::to_string(out_));
+  Int8Matrix view(*this);
+  view.out_ = n;
+  view.data_ = data_ + static_cast<size_t>(first / kPanel) * panel_bytes();
+  view.scales_ = scales_ + first;
+  view.sums_ = sums_ + first;
+  return view;
 }
 
 int8_t Int8Matrix::weight(int j, int k) const {

@@ -178,3 +178,23 @@ TEST_CASE("the int8 kernel is the best this CPU has", "[kernels][int8][cpu]") {
   CHECK(core::int8_kernel() == expected);
 #endif
 }
+
+TEST_CASE("a column view of a stacked int8 matrix gives its block's products", "[kernels][int8]") {
+  const int rows = 7, in = 40, block = 48;
+  const auto x = test::random_values(static_cast<size_t>(rows) * in, 5);
+  const auto w = test::random_values(static_cast<size_t>(3) * block * in, 6);
+  core::Int8Matrix stacked(3 * block, in);
+  stacked.quantize_rows(0, 3 * block, w.data());
+  for_each_int8_kernel([&](core::Int8Kernel kernel) {
+    for (int b = 0; b < 3; ++b) {
+      CAPTURE(core::int8_kernel_name(kernel), b);
+      core::Int8Matrix own(block, in);
+      own.quantize_rows(0, block, w.data() + static_cast<size_t>(b) * block * in);
+      std::vector<float> from_view(static_cast<size_t>(rows) * block), from_own(from_view.size());
+      core::int8_linear(x.data(), rows, stacked.columns(b * block, block), nullptr, from_view.data());
+      core::int8_linear(x.data(), rows, own, nullptr, from_own.data());
+      REQUIRE(from_view == from_own);
+    }
+  });
+  CHECK_THROWS(stacked.columns(8, 16));
+}
