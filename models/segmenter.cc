@@ -10,7 +10,9 @@ namespace {
 
 using tokenizer::Span;
 
-std::string_view slice(std::string_view text, size_t begin, size_t end) { return text.substr(begin, end - begin); }
+std::string_view slice(std::string_view text, size_t begin, size_t end) {
+  return text.substr(begin, end - begin);
+}
 
 // The sentences of a line, or the whole line trimmed when there is no splitter.
 std::vector<Span> sentences(const std::string& line, const tokenizer::SentenceSplitter* splitter) {
@@ -73,7 +75,8 @@ SegmentedLines segment_lines(const std::vector<std::string>& lines, const Segmen
   return out;
 }
 
-std::string rejoin(const LineLayout& layout, const std::vector<std::string>& translations, bool join_unspaced) {
+std::string rejoin(const LineLayout& layout, const std::vector<std::string>& translations,
+                   bool join_unspaced) {
   std::string text = layout.leading;
   for (size_t k = 0; k < translations.size(); ++k) {
     text += translations[k];
@@ -89,8 +92,8 @@ std::string rejoin(const LineLayout& layout, const std::vector<std::string>& tra
 
 bool writes_without_spaces(const std::string& language) {
   const std::string primary = language.substr(0, language.find_first_of("-_"));
-  return primary == "zh" || primary == "ja" || primary == "th" || primary == "lo" ||
-         primary == "my" || primary == "km";
+  return primary == "zh" || primary == "ja" || primary == "th" || primary == "lo" || primary == "my" ||
+         primary == "km";
 }
 
 }  // namespace models

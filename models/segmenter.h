@@ -41,7 +41,8 @@ SegmentedLines segment_lines(const std::vector<std::string>& lines, const Segmen
 // The line's translation: `translations` holds one text per segment of `layout`. Where the source had
 // nothing between two segments (a CJK source, or a cut inside a word), one space joins their
 // translations unless `join_unspaced` (CJK targets).
-std::string rejoin(const LineLayout& layout, const std::vector<std::string>& translations, bool join_unspaced);
+std::string rejoin(const LineLayout& layout, const std::vector<std::string>& translations,
+                   bool join_unspaced);
 
 // Whether text in `language` (a BCP 47 tag) is written without spaces between sentences.
 bool writes_without_spaces(const std::string& language);

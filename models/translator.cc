@@ -120,7 +120,8 @@ TranslateOptions Translator::resolve(const TranslateOptions& o) const {
   }
   if (r.source_lang.empty()) r.source_lang = model_->description().source_lang;
   if (!r.source_lang.empty() && !is_language_tag(r.source_lang)) {
-    throw core::UsageError("--source-lang '" + r.source_lang + "' is not a language tag (such as en, de, pt-BR)");
+    throw core::UsageError("--source-lang '" + r.source_lang +
+                           "' is not a language tag (such as en, de, pt-BR)");
   }
   validate_target_lang(r);
   return r;
@@ -131,8 +132,8 @@ void Translator::validate_target_lang(TranslateOptions& o) const {
   const std::string& model_target = model_->description().target_lang;
   if (!language_tags_.empty()) {
     if (std::find(language_tags_.begin(), language_tags_.end(), o.target_lang) == language_tags_.end()) {
-      throw core::UsageError("--target-lang '" + o.target_lang + "' is not one of this model's target languages: " +
-                             join(language_tags_));
+      throw core::UsageError("--target-lang '" + o.target_lang +
+                             "' is not one of this model's target languages: " + join(language_tags_));
     }
     return;
   }

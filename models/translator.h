@@ -23,11 +23,11 @@ struct TranslateOptions {
   int max_length_b = -1;
   int max_length = -1;
   int n_best = 1;
-  int batch_size = 32;             // sentences per forward pass
-  std::string target_lang;         // prepends ">>xx<<" for multilingual OPUS-MT models
-  bool split_sentences = true;     // false: each line is one sentence (--no-split)
-  std::string source_lang;         // the sentence splitter's language; "" = the model's source_lang
-  int max_sentence_tokens = -1;    // longer sentences are cut at clauses/spaces; -1 = kDefaultMaxSentenceTokens
+  int batch_size = 32;           // sentences per forward pass
+  std::string target_lang;       // prepends ">>xx<<" for multilingual OPUS-MT models
+  bool split_sentences = true;   // false: each line is one sentence (--no-split)
+  std::string source_lang;       // the sentence splitter's language; "" = the model's source_lang
+  int max_sentence_tokens = -1;  // longer sentences are cut at clauses/spaces; -1 = kDefaultMaxSentenceTokens
 };
 
 // Three times the longest sentence a model like the bundled one sees in training; capped by max_positions.

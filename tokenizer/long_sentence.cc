@@ -14,10 +14,14 @@ bool is_boundary(std::string_view s, size_t i, Level level) {
   const char c = s[i];
   const bool next_is_space = i + 1 < s.size() && is_blank_byte(s[i + 1]);
   switch (level) {
-    case kSentence: return (c == '.' || c == '!' || c == '?') && next_is_space;
-    case kClause: return (c == ',' || c == ';' || c == ':') && next_is_space;
-    case kSpace: return is_blank_byte(c);
-    case kCharacter: return false;  // handled by split_characters
+    case kSentence:
+      return (c == '.' || c == '!' || c == '?') && next_is_space;
+    case kClause:
+      return (c == ',' || c == ';' || c == ':') && next_is_space;
+    case kSpace:
+      return is_blank_byte(c);
+    case kCharacter:
+      return false;  // handled by split_characters
   }
   return false;
 }
@@ -31,7 +35,10 @@ size_t next_code_point(std::string_view s, size_t i) {
 class LongSentenceSplitter {
  public:
   LongSentenceSplitter(std::string_view text, int limit, const std::function<int(const std::string&)>& count)
-      : text_(text), limit_(limit), count_(count), overhead_(count("")),
+      : text_(text),
+        limit_(limit),
+        count_(count),
+        overhead_(count("")),
         byte_cap_(static_cast<size_t>(limit) * kMaxBytesPerToken) {}
 
   std::vector<Span> run() {
@@ -105,7 +112,8 @@ class LongSentenceSplitter {
     size_t pos = span.begin;
     while (pos < span.end) {
       std::vector<size_t> ends;  // ends of the next code points
-      for (size_t e = pos; e < span.end && ends.size() < budget;) ends.push_back(e = next_code_point(text_, e));
+      for (size_t e = pos; e < span.end && ends.size() < budget;)
+        ends.push_back(e = next_code_point(text_, e));
       size_t n = ends.size();
       while (n > 1 && !fits({pos, ends[n - 1]})) n /= 2;
       const Span piece = trim_whitespace(text_, {pos, ends[n - 1]});

@@ -10,10 +10,10 @@
 namespace tokenizer {
 
 struct NonbreakingPrefixes {
-  std::unordered_set<std::string> always;       // without the period, case as written
+  std::unordered_set<std::string> always;  // without the period, case as written
   std::unordered_set<std::string> before_number;
-  std::string before_number_suffix;             // "Hauptstr. 5": any word ending so, before a number
-  bool ordinal_numbers = false;                 // "am 3. Oktober": 1-3 digits and a period are no sentence end
+  std::string before_number_suffix;  // "Hauptstr. 5": any word ending so, before a number
+  bool ordinal_numbers = false;      // "am 3. Oktober": 1-3 digits and a period are no sentence end
 };
 
 // The lists for `language`'s primary subtag (en, de, fr); empty lists for others.

@@ -3,6 +3,8 @@
 // (tokenizer/nonbreaking_prefixes.h) then drop those after an abbreviation, a title or an initial.
 #pragma once
 
+#include <unicode/uversion.h>  // ICU's versioned namespace, for the declaration below
+
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -10,8 +12,6 @@
 #include <vector>
 
 #include "tokenizer/nonbreaking_prefixes.h"
-
-#include <unicode/uversion.h>  // ICU's versioned namespace, for the declaration below
 
 U_NAMESPACE_BEGIN
 class BreakIterator;

@@ -18,7 +18,8 @@ int words(const std::string& s) {  // a stand-in tokenizer: one token per word, 
 }
 
 // The pieces as strings, so the cases read as text.
-std::vector<std::string> split(const std::string& text, int limit, const std::function<int(const std::string&)>& count) {
+std::vector<std::string> split(const std::string& text, int limit,
+                               const std::function<int(const std::string&)>& count) {
   std::vector<std::string> out;
   for (const tokenizer::Span& s : tokenizer::split_long_sentence(text, limit, count)) {
     out.push_back(text.substr(s.begin, s.end - s.begin));

@@ -1,7 +1,6 @@
 // Lines of several sentences: each sentence is translated as if it stood alone, the line comes back as
 // one line with its whitespace, nothing is dropped. Runs the bundled en->de model.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <sstream>
 
@@ -69,7 +68,7 @@ TEST_CASE("a paragraph translates exactly as its sentences one by one, joined", 
   }
 }
 
-TEST_CASE("--no-split translates a line as one sentence", "[paragraph]") {
+TEST_CASE("with --no-split a line is translated as one sentence", "[paragraph]") {
   const std::string line = "Two dogs play in the snow. A man is cooking dinner. The children are laughing.";
   models::TranslateOptions whole = greedy();
   whole.split_sentences = false;
@@ -122,7 +121,8 @@ TEST_CASE("an over-long sentence is cut and reported to the caller with its line
 TEST_CASE("the CLI: the issue's example, .gz input, --target-lang, Marian n-best", "[paragraph][cli]") {
   const std::string nmt = test::nmt_binary() + " translate --threads 1";
   const auto both = test::run(nmt, "Mr. Smith walks his dog. Dr. Brown reads a newspaper on a bench.\n");
-  const auto each = test::run(nmt + " --no-split", "Mr. Smith walks his dog.\nDr. Brown reads a newspaper on a bench.\n");
+  const auto each =
+      test::run(nmt + " --no-split", "Mr. Smith walks his dog.\nDr. Brown reads a newspaper on a bench.\n");
   REQUIRE(both.exit_code == 0);
   std::string first = each.out.substr(0, each.out.find('\n'));
   std::string second = each.out.substr(first.size() + 1);

@@ -1,7 +1,6 @@
 // The sentence splitter: its rules on single cases, and its accuracy on the hand-checked gold set
 // (tests/fixtures/sentences) against the alternatives it was chosen over.
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -15,12 +14,13 @@ using tokenizer::SplitRules;
 
 std::vector<std::string> sentences(const SentenceSplitter& s, const std::string& text) {
   std::vector<std::string> out;
-  for (const tokenizer::Span& span : s.split(text)) out.push_back(text.substr(span.begin, span.end - span.begin));
+  for (const tokenizer::Span& span : s.split(text))
+    out.push_back(text.substr(span.begin, span.end - span.begin));
   return out;
 }
 
 struct Score {
-  int gold = 0, found = 0, correct = 0;  // boundaries
+  int gold = 0, found = 0, correct = 0;   // boundaries
   int candidates = 0, decided_right = 0;  // every ". ! ? …" (and closers) before a space
   double accuracy() const { return candidates ? static_cast<double>(decided_right) / candidates : 0; }
 };
@@ -58,7 +58,8 @@ Score measure(const std::string& language, const std::string& file, SplitRules r
     score.found += static_cast<int>(found.size());
     for (size_t b : found) score.correct += gold.count(b) ? 1 : 0;
     for (size_t i = 0; i < paragraph.size(); ++i) {
-      if (paragraph[i] != ' ' || (!ends_like_sentence(paragraph, i) && !gold.count(i) && !found.count(i))) continue;
+      if (paragraph[i] != ' ' || (!ends_like_sentence(paragraph, i) && !gold.count(i) && !found.count(i)))
+        continue;
       ++score.candidates;
       score.decided_right += gold.count(i) == found.count(i) ? 1 : 0;
     }
@@ -74,9 +75,11 @@ TEST_CASE("sentences end at . ! ? … but not after abbreviations, initials or i
           std::vector<std::string>{"Mr. Smith walks his dog.", "Dr. Brown reads a newspaper on a bench."});
   REQUIRE(sentences(en, "It costs 2.5 dollars. See www.example.com. Mail a.b@c.de now.") ==
           std::vector<std::string>{"It costs 2.5 dollars.", "See www.example.com.", "Mail a.b@c.de now."});
-  REQUIRE(sentences(en, "J. R. R. Tolkien wrote it, e.g. in the U.S. Army. Wait… What? He said \"Go!\" and left.") ==
-          std::vector<std::string>{"J. R. R. Tolkien wrote it, e.g. in the U.S. Army.", "Wait…", "What?",
-                                   "He said \"Go!\" and left."});
+  REQUIRE(
+      sentences(en,
+                "J. R. R. Tolkien wrote it, e.g. in the U.S. Army. Wait… What? He said \"Go!\" and left.") ==
+      std::vector<std::string>{"J. R. R. Tolkien wrote it, e.g. in the U.S. Army.", "Wait…", "What?",
+                               "He said \"Go!\" and left."});
   const SentenceSplitter de("de");
   REQUIRE(sentences(de, "Das ist z.B. gut. Er kam am 3. Oktober. Sie sagte: „Komm!“ Dann ging sie.") ==
           std::vector<std::string>{"Das ist z.B. gut.", "Er kam am 3. Oktober.", "Sie sagte: „Komm!“",
@@ -107,11 +110,14 @@ TEST_CASE("the splitter's accuracy on the gold set, against ICU alone and ICU's 
       const Score chosen = measure(language, file, SplitRules::kIcuAndPrefixes);
       const Score plain = measure(language, file, SplitRules::kIcu);
       const Score suppressed = measure(language, file, SplitRules::kIcuSuppressions);
-      for (const auto& [name, s] : {std::pair<const char*, Score>{"icu+prefixes", chosen}, {"icu", plain},
+      for (const auto& [name, s] : {std::pair<const char*, Score>{"icu+prefixes", chosen},
+                                    {"icu", plain},
                                     {"icu ss=standard", suppressed}}) {
-        std::printf("split accuracy %-14s %-16s %3d/%3d decisions (%5.1f%%), boundaries %d gold, %d found, %d right\n",
-                    file.c_str(), name, s.decided_right, s.candidates, 100 * s.accuracy(), s.gold, s.found,
-                    s.correct);
+        std::printf(
+            "split accuracy %-14s %-16s %3d/%3d decisions (%5.1f%%), boundaries %d gold, %d found, %d "
+            "right\n",
+            file.c_str(), name, s.decided_right, s.candidates, 100 * s.accuracy(), s.gold, s.found,
+            s.correct);
       }
       CHECK(chosen.accuracy() > plain.accuracy());
       CHECK(chosen.accuracy() > suppressed.accuracy());
