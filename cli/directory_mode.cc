@@ -1,14 +1,14 @@
-#include "cli/gzip_sink.h"
 #include "cli/directory_mode.h"
 
 #include <iostream>
 
 #include "cli/file_walker.h"
-#include "core/error.h"
+#include "cli/gzip_sink.h"
 #include "cli/io_error.h"
 #include "cli/output_file.h"
 #include "cli/progress.h"
 #include "cli/shard.h"
+#include "core/error.h"
 
 namespace cli {
 

@@ -107,7 +107,8 @@ std::size_t LineReader::read_some(char* dst, std::size_t size) {
       if (n == 0) {  // end of input; a stream cut short says so only here
         int code = 0;
         gzerror(gzip_.get(), &code);
-        if (code != Z_OK) throw IoError(printable_path(name_) + ": truncated gzip data (unexpected end of file)");
+        if (code != Z_OK)
+          throw IoError(printable_path(name_) + ": truncated gzip data (unexpected end of file)");
       }
       return static_cast<std::size_t>(n);
     }

@@ -90,7 +90,8 @@ const nlohmann::json& JsonObject::array(const std::string& key) const {
   return v;
 }
 
-void JsonObject::expect_keys(const std::vector<std::string>& known, const std::vector<std::string>& optional) const {
+void JsonObject::expect_keys(const std::vector<std::string>& known,
+                             const std::vector<std::string>& optional) const {
   for (auto it = value_.begin(); it != value_.end(); ++it) {
     bool ok = false;
     for (const auto& k : known) ok = ok || it.key() == k;

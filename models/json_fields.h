@@ -22,7 +22,8 @@ class JsonObject {
   JsonObject object(const std::string& key) const;
   const nlohmann::json& array(const std::string& key) const;
   // Throws if the object has a key in neither list or lacks one of `known` (`optional` may be absent).
-  void expect_keys(const std::vector<std::string>& known, const std::vector<std::string>& optional = {}) const;
+  void expect_keys(const std::vector<std::string>& known,
+                   const std::vector<std::string>& optional = {}) const;
   bool has(const std::string& key) const { return value_.contains(key); }
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const;

@@ -101,7 +101,8 @@ TokenizerFiles parse_tokenizer(const JsonObject& o) {
 std::string parse_language(const JsonObject& top, const std::string& key) {
   if (!top.has(key)) return "";
   const std::string tag = top.string_or_empty(key);
-  if (!tag.empty() && !is_language_tag(tag)) top.fail(key, "expected a language tag such as \"en\" or \"pt-BR\"");
+  if (!tag.empty() && !is_language_tag(tag))
+    top.fail(key, "expected a language tag such as \"en\" or \"pt-BR\"");
   return tag;
 }
 
@@ -115,7 +116,9 @@ std::pair<std::string, std::string> languages_from_model_name(const std::string&
   const size_t dash = base.find('-');
   if (dash == std::string::npos || base.find('-', dash + 1) != std::string::npos) return {};
   std::string source = base.substr(0, dash), target = base.substr(dash + 1);
-  const auto plain = [](const std::string& t) { return t.size() <= 3 && is_language_tag(t) ? t : std::string(); };
+  const auto plain = [](const std::string& t) {
+    return t.size() <= 3 && is_language_tag(t) ? t : std::string();
+  };
   return {plain(source), plain(target)};
 }
 

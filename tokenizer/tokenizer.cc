@@ -104,7 +104,8 @@ std::vector<std::string> Tokenizer::language_tags() const {
   const int32_t n = source_vocab_size();
   for (int32_t id = 0; id < n; ++id) {
     const std::string piece = source_vocab_ ? source_vocab_->piece(id) : source_->IdToPiece(id);
-    if (piece.size() > 4 && language_tag_length(piece) == piece.size()) tags.push_back(piece.substr(2, piece.size() - 4));
+    if (piece.size() > 4 && language_tag_length(piece) == piece.size())
+      tags.push_back(piece.substr(2, piece.size() - 4));
   }
   std::sort(tags.begin(), tags.end());
   return tags;

@@ -1,8 +1,8 @@
 #include "models/convert/convert_marian_npz.h"
 
 #include <filesystem>
-#include <tuple>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "models/convert/marian_npz_tensors.h"
 #include "models/convert/marian_release.h"

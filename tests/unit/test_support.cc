@@ -1,4 +1,3 @@
-#include "tokenizer/sentence_splitter.h"
 #include "test_support.h"
 
 #include <sys/wait.h>
@@ -10,6 +9,8 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+
+#include "tokenizer/sentence_splitter.h"
 
 namespace test {
 
