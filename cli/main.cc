@@ -8,11 +8,13 @@
 #include "cli/info_command.h"
 #include "cli/io_error.h"
 #include "cli/output_file.h"
+#include "cli/standard_fds.h"
 #include "cli/translate_command.h"
 #include "core/error.h"
 #include "models/model_error.h"
 
 int main(int argc, char** argv) {
+  if (!cli::open_missing_standard_fds()) return cli::kExitFailure;
   cli::ignore_sigpipe();
   CLI::App app{"nmt: neural machine translation on the CPU"};
   app.set_version_flag("--version", std::string("nmt ") + NMT_VERSION);

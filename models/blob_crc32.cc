@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "core/cpu.h"
 #include "models/blob_io.h"
 
 namespace models {
@@ -17,7 +18,7 @@ namespace {
 __attribute__((target("avx"))) void clear_upper_halves() { _mm256_zeroupper(); }
 
 void after_isal() {
-  if (__builtin_cpu_supports("avx")) clear_upper_halves();
+  if (core::cpu_features().avx) clear_upper_halves();
 }
 
 }  // namespace
