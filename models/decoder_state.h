@@ -28,6 +28,13 @@ class DecoderState : public core::DecoderStep {
   void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row, int position,
             float* logits) override;
 
+  // The cache entry that holds position `position` of row `row`'s history, and the number of entries in
+  // use: what the sharing and the reclaiming are seen by (tests).
+  int32_t entry(int row, int position) const {
+    return entries_[static_cast<size_t>(row) * max_steps_ + position];
+  }
+  size_t live_entries() const { return used_entries_.size(); }
+
  private:
   void self_attention(int layer, const float* in, int position, float* result);
   void allocate_entries(int position);  // a fresh entry for each row's new position
