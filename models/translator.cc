@@ -76,15 +76,11 @@ bool within_batch_threads(const ModelConfig& c) {
 }  // namespace
 
 Translator::Translator(const std::string& model_dir) {
-  auto checkpoint = std::make_unique<Checkpoint>(model_dir, Checkpoint::Checksum::kByCaller);
-  // SentencePiece builds its tries (~15-20 ms for the bundled model) and the blob's checksum is checked
-  // (~3 ms) on other threads while this one packs the weights (~8 ms): load time is about the longest of
-  // them instead of their sum. The threads own what they use (the check, a copy of the description): if
-  // packing throws, the checkpoint is gone before they are joined.
+  auto checkpoint = std::make_unique<Checkpoint>(model_dir);
+  // SentencePiece builds its tries on another thread while this one packs the weights: load time is about
+  // the longer of the two instead of their sum. The thread owns what it uses (a copy of the description).
   auto tokenizer = std::async(std::launch::async, load_tokenizer, model_dir, checkpoint->description());
-  auto checksum = std::async(std::launch::async, [check = checkpoint->take_blob_check()] { check.run(); });
   model_ = std::make_unique<Transformer>(std::move(checkpoint));
-  checksum.get();
   tokenizer_ = tokenizer.get();
   language_tags_ = tokenizer_->language_tags();
   const ModelDescription& d = model_->description();
