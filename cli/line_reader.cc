@@ -118,6 +118,7 @@ void LineReader::throw_too_long() const {
 
 void LineReader::emit(std::string_view raw, LineEnding ending, Line& line) {
   if (raw.size() > options_.max_line_bytes) throw_too_long();
+  bytes_read_ += raw.size() + line_ending_chars(ending).size();
   if (lines_read_ == 0 && options_.strip_bom && raw.substr(0, 3) == "\xEF\xBB\xBF") {
     raw.remove_prefix(3);
     had_bom_ = true;

@@ -68,6 +68,8 @@ class LineReader {
 
   const std::string& name() const { return name_; }
   std::uint64_t lines_read() const { return lines_read_; }
+  // Input bytes of the lines returned so far, endings included (progress against a file's size).
+  std::uint64_t bytes_read() const { return bytes_read_; }
   // True if the input started with a UTF-8 BOM that was stripped; a writer that wants to keep the
   // file byte-identical in shape writes one back.
   bool had_bom() const { return had_bom_; }
@@ -95,6 +97,7 @@ class LineReader {
   bool eof_ = false;
   std::string partial_;  // bytes of a line that spans chunks
   std::uint64_t lines_read_ = 0;
+  std::uint64_t bytes_read_ = 0;
   bool had_bom_ = false;
 };
 
