@@ -76,6 +76,13 @@ int main(int argc, char** argv) {
   const std::string first = argv[1];
   if (first == "help") return print_help(app, argc, argv);
   CLI::App* command = &app;
+  if (!first.empty() && first[0] == '-' && first != "-h" && first != "--help" && first != "--version") {
+    const std::string guess = cli::closest_match(first, {"--help", "--version"});
+    std::cerr << "nmt: unknown option '" << cli::printable_path(first) << "' for `nmt`"
+              << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
+              << "; a command comes first: nmt translate|info|convert|help\n";
+    return cli::kExitUsage;
+  }
   if (first.empty() || first[0] != '-') {
     for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd}) {
       if (sub->get_name() == first) command = sub;
