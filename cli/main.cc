@@ -39,7 +39,7 @@ int print_help(CLI::App& app, int argc, char** argv) {
   }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
     if (sub->get_name() == argv[2]) {
-      std::cout << sub->help();
+      std::cout << sub->help("nmt");
       return cli::kExitOk;
     }
   }

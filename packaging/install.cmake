@@ -2,24 +2,31 @@
 # `nmt --help` by help2man at build time) and bash completion. Included from the top CMakeLists.txt.
 include(GNUInstallDirs)
 
+option(NMT_GZIP_MAN "Install the man page gzipped (Debian packages)" OFF)
 find_program(HELP2MAN help2man REQUIRED)
 find_program(GZIP gzip REQUIRED)
 set(NMT_MAN_PAGE ${CMAKE_CURRENT_BINARY_DIR}/nmt.1)
 add_custom_command(
   OUTPUT ${NMT_MAN_PAGE} ${NMT_MAN_PAGE}.gz
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/packaging/man_include.sh $<TARGET_FILE:nmt>
+          ${CMAKE_CURRENT_SOURCE_DIR}/packaging/nmt.h2m ${CMAKE_CURRENT_BINARY_DIR}/nmt.h2m
   COMMAND ${HELP2MAN} --no-info --section=1 --source=nmt
           "--name=neural machine translation on the CPU"
-          --include=${CMAKE_CURRENT_SOURCE_DIR}/packaging/nmt.h2m
+          --include=${CMAKE_CURRENT_BINARY_DIR}/nmt.h2m
           --output=${NMT_MAN_PAGE} $<TARGET_FILE:nmt>
   COMMAND ${GZIP} -9nkf ${NMT_MAN_PAGE}
-  DEPENDS nmt ${CMAKE_CURRENT_SOURCE_DIR}/packaging/nmt.h2m
+  DEPENDS nmt ${CMAKE_CURRENT_SOURCE_DIR}/packaging/nmt.h2m ${CMAKE_CURRENT_SOURCE_DIR}/packaging/man_include.sh
   COMMENT "Generating the man page nmt.1 with help2man"
   VERBATIM)
 add_custom_target(nmt_man ALL DEPENDS ${NMT_MAN_PAGE})
 
 install(TARGETS nmt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY data/ DESTINATION ${CMAKE_INSTALL_DATADIR}/nmt)
-install(FILES ${NMT_MAN_PAGE}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+if(NMT_GZIP_MAN)
+  install(FILES ${NMT_MAN_PAGE}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+else()
+  install(FILES ${NMT_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endif()
 install(FILES packaging/nmt.bash-completion DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME nmt)
 
