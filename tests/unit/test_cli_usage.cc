@@ -89,7 +89,7 @@ TEST_CASE("every command line error is one line starting with nmt: in our words"
         "nmt: --beam-size: must be a whole number in 1..256, got 'abc'; see `nmt translate --help`\n");
 }
 
-TEST_CASE("--version on every command, with the git revision", "[cli][usage]") {
+TEST_CASE("a version flag on every command, with the git revision", "[cli][usage]") {
   for (const std::string command : {"", " translate", " info", " convert"}) {
     CAPTURE(command);
     const auto r = test::run(nmt() + command + " --version");
