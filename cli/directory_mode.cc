@@ -102,7 +102,7 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
         ensure_parent_dir(dst);
         AtomicOutputFile out(dst);
         FileSink file_sink{out};
-        ProgressSink<FileSink> sink{file_sink, reader, progress, lines_done, bytes_done};
+        ProgressSink<FileSink> sink{file_sink, reader, progress, lines_done, bytes_done, o.quiet};
         translate_lines(translator, reader, sink, o, nullptr);
         out.commit();
         lines_done += reader.lines_read();

@@ -30,6 +30,16 @@ void check_new_file_place(const std::string& path) {
 
 }  // namespace
 
+bool is_descriptor_alias(const std::string& path) {
+  if (path == "/dev/stdout" || path == "/dev/stderr" || path.rfind("/dev/fd/", 0) == 0) return true;
+  if (path.rfind("/proc/", 0) != 0) return false;
+  const std::size_t fd = path.find("/fd/", 6);
+  if (fd == std::string::npos) return false;
+  const std::string process = path.substr(6, fd - 6);
+  return process == "self" || process == "thread-self" ||
+         (!process.empty() && process.find_first_not_of("0123456789") == std::string::npos);
+}
+
 std::string resolve_final_symlinks(const std::string& path) {
   std::string current = path;
   for (int hops = 0; hops < 40; ++hops) {
@@ -50,6 +60,15 @@ OutputTarget OutputTarget::open(const std::string& path) {
   if (path == "-") {
     t.resolved_ = "<stdout>";
     t.stream_ = std::make_unique<StdoutWriter>(1, "<stdout>");
+    return t;
+  }
+  if (is_descriptor_alias(path)) {
+    // Another name for an open descriptor (`-o /dev/stdout >> log`): what it points at is not ours to
+    // replace, so write through; O_APPEND keeps an appending redirection's earlier content.
+    t.resolved_ = path;
+    t.owned_fd_.reset(::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC));
+    if (!t.owned_fd_.valid()) throw_io_error(path, "cannot open for writing", errno);
+    t.stream_ = std::make_unique<StdoutWriter>(t.owned_fd_.get(), path, /*quiet_broken_pipe=*/false);
     return t;
   }
   t.resolved_ = resolve_final_symlinks(path);

@@ -11,7 +11,8 @@
 
 namespace cli {
 
-// "-": stdout. A regular file or a new name: AtomicOutputFile (temp file, rename; mode and, as root,
+// "-": stdout. A name for an open descriptor (/dev/stdout, /dev/fd/N, /proc/PID/fd/N): written through
+// with O_APPEND. A regular file or a new name: AtomicOutputFile (temp file, rename; mode and, as root,
 // owner kept). A symlink: resolved (also when dangling), and the same at its target, so the link
 // stays a link. A FIFO, character device or socket: opened without O_TRUNC and written through, in
 // order, flushed per batch (its node is never replaced). A directory, a missing parent directory or
@@ -38,6 +39,9 @@ class OutputTarget {
   core::UniqueFd owned_fd_;
   std::unique_ptr<StdoutWriter> stream_;
 };
+
+// True for /dev/stdout, /dev/stderr, /dev/fd/N and /proc/{self,thread-self,PID}/fd/N.
+bool is_descriptor_alias(const std::string& path);
 
 // Follows symlinks in the last component of `path` (at most 40, like the kernel) and returns the
 // first non-symlink name, which may not exist yet. Relative link targets are taken from the link's

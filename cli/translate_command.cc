@@ -154,7 +154,7 @@ int run_translate(const TranslateCommandOptions& options) {
   core::set_gemm_profiling(o.stats);
   TranslateStats stats;
   ProgressBar progress(stream_totals(o.input), ProgressBar::wanted(o.progress, o.quiet));
-  ProgressSink<OutputTarget> sink{*output, reader, progress};
+  ProgressSink<OutputTarget> sink{*output, reader, progress, 0, 0, o.quiet};
   translate_lines(translator, reader, sink, o, &stats);
   output->commit();
   progress.finish();

@@ -34,6 +34,7 @@ void translate_lines(const models::Translator& translator, LineReader& reader, S
     for (size_t i = 0; i < window.size(); ++i, ++line_number) {
       const models::Translation& t = out[i];
       const LineEnding ending = window[i].ending;
+      if (!t.warning.empty()) sink.warn(reader.name() + ":" + std::to_string(line_number + 1) + ": line " + t.warning);
       if (o.n_best > 1) {
         // Marian's n-best format; every hypothesis line ends like the input line, the last exactly so.
         for (size_t k = 0; k < t.texts.size(); ++k) {

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <future>
-#include <iostream>
 #include <numeric>
 
 #include "core/cpu.h"
@@ -185,6 +184,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
   // Every non-blank line becomes one or more segments that fit the model; remember whose they are.
   std::vector<std::vector<int32_t>> segments;
   std::vector<std::vector<size_t>> segments_of_line(lines.size());
+  std::vector<std::string> warnings(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     if (is_blank(lines[i])) continue;
     std::vector<int32_t> ids = source_ids(lines[i], o);
@@ -195,8 +195,8 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
     }
     const std::vector<std::string> parts = split_long_line(
         lines[i], limit, [&](const std::string& s) { return static_cast<int>(source_ids(s, o).size()); });
-    std::cerr << "nmt: warning: line " << i + 1 << " has " << ids.size() << " tokens, more than the model's "
-              << limit << "; translating it in " << parts.size() << " pieces\n";
+    warnings[i] = "has " + std::to_string(ids.size()) + " tokens, more than the model's " +
+                  std::to_string(limit) + "; translating it in " + std::to_string(parts.size()) + " pieces";
     for (const std::string& part : parts) {
       segments_of_line[i].push_back(segments.size());
       segments.push_back(source_ids(part, o));
@@ -234,6 +234,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
     t.texts = {text};
     t.scores = {score};
     t.ids = {ids};
+    t.warning = std::move(warnings[i]);
   }
   return out;
 }

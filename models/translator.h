@@ -27,6 +27,9 @@ struct Translation {
   std::vector<std::string> texts;  // n_best, best first ("" for empty input)
   std::vector<float> scores;
   std::vector<std::vector<int32_t>> ids;
+  // Set when the line was too long for the model and split: "has N tokens, more than the model's L;
+  // translating it in P pieces". The caller reports it, naming the file and line.
+  std::string warning;
 };
 
 class Translator {

@@ -47,13 +47,23 @@ TEST_CASE("a line longer than the model's positions is split, translated whole, 
   const auto r = test::run(translate() + " -b 1 --max-length-a 1.0 --max-length-b 3", "short\n" + line + "\nend\n");
   REQUIRE(r.exit_code == 0);
   REQUIRE(count_lines(r.out) == 3);
-  REQUIRE_THAT(r.err, Contains("warning: line 2 has"));
+  REQUIRE_THAT(r.err, Contains("nmt: warning: <stdin>:2: line has"));  // names the file and the line
   REQUIRE_THAT(r.err, Contains("pieces"));
   // Not truncated: enough pieces to hold every token (512 positions per piece).
   const size_t has = r.err.find(" has "), in = r.err.find(" in ", has);
   const long tokens = std::stol(r.err.substr(has + 5)), pieces = std::stol(r.err.substr(in + 4));
   REQUIRE(tokens > 12000);
   REQUIRE(pieces >= (tokens + 511) / 512);
+  // From a file, the file's name; --quiet drops the warning, not the translation.
+  test::TempDir dir;
+  test::write_file(dir.file("long.txt"), "short\n" + line + "\nend\n");
+  const std::string flags = " -b 1 --max-length-a 1.0 --max-length-b 3";
+  const auto named = test::run(translate() + flags + " -i " + dir.file("long.txt"));
+  REQUIRE_THAT(named.err, Contains("nmt: warning: " + dir.file("long.txt") + ":2: line has"));
+  const auto quiet = test::run(translate() + flags + " -q", "short\n" + line + "\n");
+  REQUIRE(quiet.exit_code == 0);
+  REQUIRE(quiet.err.empty());
+  REQUIRE(count_lines(quiet.out) == 2);
 }
 
 TEST_CASE("stdout on a full disk reports the problem and fails", "[hostile]") {

@@ -221,3 +221,17 @@ TEST_CASE("temp_files: registered files are removed by the signal path", "[cli][
   cli::unregister_temp_file(slot_a);
   CHECK(list_dir(dir.path()) == std::set<std::string>{"b"});
 }
+
+TEST_CASE("output_target: names of open descriptors are written through, never resolved and replaced",
+          "[cli][output_target]") {
+  for (const char* alias : {"/dev/stdout", "/dev/stderr", "/dev/fd/1", "/proc/self/fd/3", "/proc/123/fd/1",
+                            "/proc/thread-self/fd/0"}) {
+    CAPTURE(alias);
+    CHECK(cli::is_descriptor_alias(alias));
+  }
+  for (const char* other : {"/dev/null", "/dev/full", "/proc/self/fdinfo/1", "/proc/abc/fd/1",
+                            "/tmp/dev/stdout", "dev/stdout", "/dev/fdx"}) {
+    CAPTURE(other);
+    CHECK_FALSE(cli::is_descriptor_alias(other));
+  }
+}
