@@ -11,6 +11,9 @@
 namespace cli {
 namespace {
 
+// Known before any signal: isatty() is not on the async-signal-safe list.
+bool g_stderr_is_tty = false;
+
 void write_stderr(const char* text) {
   std::size_t left = std::strlen(text);
   while (left > 0) {
@@ -25,7 +28,7 @@ extern "C" void on_termination_signal(int sig) {
   remove_registered_temp_files();
   const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
   // "\r\x1b[K" erases a progress line first when stderr is a terminal.
-  if (::isatty(2) == 1) write_stderr("\r\x1b[K");
+  if (g_stderr_is_tty) write_stderr("\r\x1b[K");
   write_stderr("nmt: interrupted by ");
   write_stderr(name);
   write_stderr(": stopped, unfinished outputs removed\n");
@@ -35,6 +38,7 @@ extern "C" void on_termination_signal(int sig) {
 }  // namespace
 
 void install_termination_handlers() {
+  g_stderr_is_tty = ::isatty(2) == 1;
   struct sigaction action {};
   action.sa_handler = on_termination_signal;
   sigemptyset(&action.sa_mask);

@@ -284,6 +284,15 @@ TEST_CASE("directory mode: links, loops, empty matches and vanished files are ne
   CHECK_THAT(r.err, Contains("nmt: warning: " + src + ": no file matches --glob '*.none'"));
   r = test::run(translate() + " -q --input-dir " + q(src) + " --output-dir " + q(dst) + " --glob '*.none'");
   CHECK(r.exit_code == 3);
+
+  // A directory below the depth limit: the rest is translated, the skip is named, exit 3.
+  std::string deep = src + "/deep";
+  for (int i = 0; i < 70; ++i) deep += "/d";
+  fs::create_directories(deep);
+  test::write_file(deep + "/lost.txt", "a dog\n");
+  r = test::run(translate() + " --input-dir " + q(src) + " --output-dir " + q(dst));
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Contains("skipped: more than 64 directories deep") && Contains("1 too-deep"));
 }
 
 TEST_CASE("directory mode: a source replaced by a FIFO after the listing fails, never hangs",
