@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "cli/utf8.h"
+#include "core/printable.h"
 
 namespace cli {
 namespace {
@@ -18,35 +18,9 @@ std::string error_text(int err) {
   return strerror_result(strerror_r(err, buf, sizeof buf), buf);
 }
 
-void append_hex_escape(std::string& out, unsigned char byte) {
-  static const char kHex[] = "0123456789abcdef";
-  out += "\\x";
-  out += kHex[byte >> 4];
-  out += kHex[byte & 15];
-}
-
 }  // namespace
 
-std::string printable_path(std::string_view path) {
-  const auto* p = reinterpret_cast<const unsigned char*>(path.data());
-  std::string out;
-  out.reserve(path.size());
-  std::size_t i = 0;
-  while (i < path.size()) {
-    if (p[i] < 0x20 || p[i] == 0x7F) {
-      append_hex_escape(out, p[i++]);
-      continue;
-    }
-    Utf8Step step = utf8_step(p + i, path.size() - i);
-    if (step.valid) {
-      out.append(path.data() + i, step.length);
-    } else {
-      for (std::size_t k = 0; k < step.length; ++k) append_hex_escape(out, p[i + k]);
-    }
-    i += step.length;
-  }
-  return out;
-}
+std::string printable_path(std::string_view path) { return core::printable(path); }
 
 std::string errno_message(std::string_view path, std::string_view what, int err) {
   std::string msg = printable_path(path);

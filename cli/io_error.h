@@ -23,8 +23,8 @@ class BrokenPipe : public IoError {
   using IoError::IoError;
 };
 
-// A path made safe for a one-line message: control bytes, DEL and invalid UTF-8 bytes become \xNN
-// (file names may contain newlines or arbitrary bytes).
+// A path made safe for a one-line message (core::printable: control bytes, DEL, C1 controls and invalid
+// UTF-8 bytes become \xNN; file names may contain newlines or arbitrary bytes).
 std::string printable_path(std::string_view path);
 
 // "PATH: what: strerror(err)" with PATH made printable.

@@ -14,6 +14,7 @@
 #include "cli/io_error.h"
 #include "cli/output_file.h"
 #include "cli/signals.h"
+#include "cli/standard_fds.h"
 #include "cli/translate_command.h"
 #include "cli/usage.h"
 #include "core/error.h"
@@ -49,6 +50,7 @@ int print_help(CLI::App& app, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (!cli::open_missing_standard_fds()) return cli::kExitFailure;
 #if defined(__GLIBC__)
   // Grow malloc's heaps 16 MB at a time: SentencePiece's allocations on the loading thread grew its arena
   // in ~300 mprotect steps, each a page-table change, which some VMs make dear (load of the bundled model,

@@ -5,22 +5,15 @@
 #include <string>
 #include <string_view>
 
+#include "core/printable.h"
+
 namespace cli {
 
 inline constexpr std::string_view kReplacementChar = "\xEF\xBF\xBD";  // U+FFFD
 
-// One decoding step at the start of a non-empty byte range.
-struct Utf8Step {
-  std::size_t length;  // bytes consumed: the character, or the maximal subpart replaced by one U+FFFD
-  bool valid;          // a well-formed character (Unicode Table 3-7)
-  bool truncated;      // invalid only because the range ended inside a possibly valid sequence
-};
-
-// Decodes one character per Unicode "maximal subpart" practice: an ill-formed prefix of a valid
-// sequence is one error; a byte that can start no sequence (80..C1, F5..FF) is one error on its own.
-// Overlongs (C0, C1, E0 80..9F, F0 80..8F), surrogates (ED A0..BF) and > U+10FFFF (F4 90.., F5..)
-// are thereby invalid. Requires n >= 1.
-Utf8Step utf8_step(const unsigned char* p, std::size_t n);
+// One decoding step at the start of a non-empty byte range (core/printable.h).
+using core::utf8_step;
+using core::Utf8Step;
 
 bool is_valid_utf8(std::string_view s);
 

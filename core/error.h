@@ -4,12 +4,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/printable.h"
+
 namespace core {
 
-// Any failure the user should see as a one-line message.
+// Any failure the user should see as a one-line message. The message is made printable on construction
+// (core/printable.h): messages quote file names, model JSON keys and values and tokenizer names, any of
+// which may carry terminal escapes.
 class Error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string& what) : std::runtime_error(printable(what)) {}
+  explicit Error(const char* what) : Error(std::string(what)) {}
 };
 
 // Bad command-line values or option combinations (exit code 64).

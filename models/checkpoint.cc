@@ -9,10 +9,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <limits>
 
 #include "core/half.h"
+#include "core/printable.h"
+#include "core/regular_file.h"
 #include "models/blob_crc32.h"
 #include "models/blob_io.h"
 #include "models/json_fields.h"
@@ -25,11 +26,19 @@ namespace {
 constexpr uint64_t kAlignment = 64;
 constexpr int64_t kMaxDimension = int64_t{1} << 31;
 
+// model.json is a description and a tensor table (tens of KB for the largest models): the cap keeps a
+// crafted one from parsing into gigabytes of JSON values.
+constexpr uint64_t kMaxDescriptionBytes = 16u << 20;
+
 nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelError(path + ": cannot open: " + std::strerror(errno));
+  std::string text;
   try {
-    return nlohmann::json::parse(in);
+    text = core::read_regular_file(path, "model description", kMaxDescriptionBytes);
+  } catch (const core::Error& e) {
+    throw ModelError(e.what());
+  }
+  try {
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw ModelError(path + ": not valid JSON: " + e.what());
   }
@@ -134,11 +143,13 @@ void Checkpoint::parse_tensor_table(const nlohmann::json& table) {
 void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::string& crc_hex,
                           Checksum checksum) {
   blob_path_ = dir_ + "/" + file;
-  core::UniqueFd fd(::open(blob_path_.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd.valid()) throw ModelError(blob_path_ + ": cannot open: " + std::strerror(errno));
   struct stat st;
-  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-    throw ModelError(blob_path_ + ": not a regular file");
+  core::UniqueFd fd;
+  try {
+    fd = core::open_regular_file(blob_path_, "weights file", &st);
+  } catch (const core::Error& e) {
+    throw ModelError(e.what());
+  }
   if (static_cast<uint64_t>(st.st_size) != size) {
     throw ModelError(blob_path_ + ": " + std::to_string(st.st_size) + " bytes, but model.json says " +
                      std::to_string(size) +

@@ -5,14 +5,17 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/regular_file.h"
 
 namespace tokenizer {
 
 namespace {
 
 std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::string& path) {
+  // Read by us, not by SentencePiece: its Load() opens anything (a FIFO blocks, /dev/zero never ends).
+  const std::string proto = core::read_regular_file(path, "SentencePiece model", kMaxTokenizerFileBytes);
   auto sp = std::make_unique<sentencepiece::SentencePieceProcessor>();
-  const auto status = sp->Load(path);
+  const auto status = sp->LoadFromSerializedProto(proto);
   if (!status.ok()) throw core::Error(path + ": cannot load SentencePiece model: " + status.ToString());
   return sp;
 }
@@ -32,11 +35,13 @@ size_t language_tag_length(const std::string& text) {
 Tokenizer::Tokenizer(const TokenizerSpec& spec) : unk_id_(spec.unk_id), skip_(spec.skip_on_decode) {
   source_ = load_spm(spec.source_spm);
   target_ = spec.target_spm == spec.source_spm ? nullptr : load_spm(spec.target_spm);
-  if (!spec.source_vocab.empty()) source_vocab_ = std::make_unique<Vocabulary>(Vocabulary::load_json(spec.source_vocab));
+  if (!spec.source_vocab.empty())
+    source_vocab_ = std::make_unique<Vocabulary>(Vocabulary::load_json(spec.source_vocab));
   if (!spec.target_vocab.empty()) {
     target_vocab_ = std::make_unique<Vocabulary>(Vocabulary::load_json(spec.target_vocab));
   }
-  if (source_vocab_ && !target_vocab_) throw core::Error(spec.source_vocab + ": a target vocabulary is needed too");
+  if (source_vocab_ && !target_vocab_)
+    throw core::Error(spec.source_vocab + ": a target vocabulary is needed too");
 }
 
 Tokenizer::~Tokenizer() = default;
@@ -87,7 +92,8 @@ std::string Tokenizer::decode(const std::vector<int32_t>& ids) const {
   }
   sp.Decode(pieces, &text);
   // Pieces unknown to target.spm keep their marker: turn it into a space, then trim.
-  for (size_t pos; (pos = text.find(kWordBoundary)) != std::string::npos;) text.replace(pos, kWordBoundary.size(), " ");
+  for (size_t pos; (pos = text.find(kWordBoundary)) != std::string::npos;)
+    text.replace(pos, kWordBoundary.size(), " ");
   const size_t first = text.find_first_not_of(' ');
   if (first == std::string::npos) return "";
   return text.substr(first, text.find_last_not_of(' ') - first + 1);

@@ -1,20 +1,17 @@
 #include "tokenizer/vocabulary.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/regular_file.h"
 
 namespace tokenizer {
 
 Vocabulary Vocabulary::load_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw core::Error(path + ": cannot open vocabulary: " + std::strerror(errno));
+  const std::string text = core::read_regular_file(path, "vocabulary", kMaxVocabularyBytes);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw core::Error(path + ": vocabulary is not valid JSON: " + e.what());
   }

@@ -8,6 +8,11 @@
 
 namespace tokenizer {
 
+// The largest SentencePiece model or vocabulary file we read (the largest OPUS-MT ones are a few MB):
+// a crafted one cannot parse into gigabytes.
+constexpr uint64_t kMaxTokenizerFileBytes = 64u << 20;
+constexpr uint64_t kMaxVocabularyBytes = 16u << 20;
+
 class Vocabulary {
  public:
   // Throws core::Error naming the file on unreadable JSON, non-integer or negative ids, duplicate ids.
