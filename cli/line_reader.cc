@@ -51,14 +51,18 @@ LineReader LineReader::open(const std::string& path, LineReaderOptions options) 
   struct stat st;
   if (::fstat(fd.get(), &st) != 0) throw_io_error(path, "cannot stat", errno);
   if (S_ISDIR(st.st_mode)) throw IoError(printable_path(path) + ": is a directory, not a text file");
-  if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) {
-    LineReader reader(Source::kGzip, path, options);
+  return adopt(std::move(fd), path, options);
+}
+
+LineReader LineReader::adopt(core::UniqueFd fd, std::string name, LineReaderOptions options) {
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, ".gz") == 0) {
+    LineReader reader(Source::kGzip, name, options);
     reader.gzip_.reset(gzdopen(fd.get(), "rb"));  // owns the descriptor from here on
-    if (!reader.gzip_) throw_io_error(path, "cannot open for reading", errno ? errno : ENOMEM);
+    if (!reader.gzip_) throw_io_error(name, "cannot open for reading", errno ? errno : ENOMEM);
     fd.release();
     return reader;
   }
-  LineReader reader(fd.get(), path, options);
+  LineReader reader(fd.get(), name, options);
   reader.owned_fd_ = std::move(fd);
   return reader;
 }
@@ -147,6 +151,7 @@ void LineReader::throw_too_long() const {
 
 void LineReader::emit(std::string_view raw, LineEnding ending, Line& line) {
   if (raw.size() > options_.max_line_bytes) throw_too_long();
+  bytes_read_ += raw.size() + line_ending_chars(ending).size();
   if (lines_read_ == 0 && options_.strip_bom && raw.substr(0, 3) == "\xEF\xBB\xBF") {
     raw.remove_prefix(3);
     had_bom_ = true;

@@ -54,6 +54,8 @@ class LineReader {
   // (gzip, also several members; a file that is not gzip is read as it is). Throws IoError (missing,
   // unreadable, directory, corrupt compressed data).
   static LineReader open(const std::string& path, LineReaderOptions options = {});
+  // Reads and owns an open descriptor, named `name`; a name ending in ".gz" is read through zlib.
+  static LineReader adopt(core::UniqueFd fd, std::string name, LineReaderOptions options = {});
   // Reads from a copy of `data` (tests, fuzzing), in buffer_size chunks like a file.
   static LineReader from_string(std::string data, std::string name = "<memory>",
                                 LineReaderOptions options = {});
@@ -73,6 +75,8 @@ class LineReader {
 
   const std::string& name() const { return name_; }
   std::uint64_t lines_read() const { return lines_read_; }
+  // Input bytes of the lines returned so far, endings included (progress against a file's size).
+  std::uint64_t bytes_read() const { return bytes_read_; }
   // True if the input started with a UTF-8 BOM that was stripped; a writer that wants to keep the
   // file byte-identical in shape writes one back.
   bool had_bom() const { return had_bom_; }
@@ -104,6 +108,7 @@ class LineReader {
   bool eof_ = false;
   std::string partial_;  // bytes of a line that spans chunks
   std::uint64_t lines_read_ = 0;
+  std::uint64_t bytes_read_ = 0;
   bool had_bom_ = false;
 };
 

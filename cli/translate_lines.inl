@@ -42,7 +42,7 @@ void translate_lines(const models::Translator& translator, LineReader& reader, S
     std::vector<models::TranslateWarning> warnings;
     const std::vector<models::Translation> out = translator.translate(texts, o, &warnings);
     for (const models::TranslateWarning& w : warnings) {
-      std::cerr << "nmt: warning: " << input_position(reader, line_number + w.line) << ": " << w.message << "\n";
+      sink.warn(input_position(reader, line_number + w.line) + ": " + w.message);
     }
     for (size_t i = 0; i < window.size(); ++i, ++line_number) {
       const models::Translation& t = out[i];

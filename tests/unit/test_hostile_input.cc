@@ -2,6 +2,7 @@
 // Every case: a clear message, the right exit code, and N lines in -> N lines out.
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,10 +55,24 @@ TEST_CASE("a sentence over the token limit is cut, translated whole, with a warn
   const size_t has = r.err.find("the line has ");
   REQUIRE(has != std::string::npos);
   REQUIRE(std::stol(r.err.substr(has + 13)) >= 12000 / 200);
+  // From a file, the file's name; --quiet drops the warning, not the translation.
+  test::TempDir dir;
+  test::write_file(dir.file("long.txt"), "short\n" + line + "\nend\n");
+  const std::string flags = " -b 1 --max-length-a 1.0 --max-length-b 3";
+  const auto named = test::run(translate() + flags + " -i " + dir.file("long.txt"));
+  REQUIRE_THAT(named.err, Contains("nmt: warning: " + dir.file("long.txt") + ":2: 1 sentence over the limit"));
+  const auto quiet = test::run(translate() + flags + " -q", "short\n" + line + "\n");
+  REQUIRE(quiet.exit_code == 0);
+  REQUIRE(quiet.err.empty());
+  REQUIRE(count_lines(quiet.out) == 2);
 }
 
 TEST_CASE("stdout on a full disk reports the problem and fails", "[hostile]") {
-  const auto r = test::run(translate() + " > /dev/full", "one\ntwo\n");
+  if (::geteuid() != 0) return;  // mknod needs root (CI runs the tests as root)
+  test::TempDir dir;
+  const std::string full = dir.file("full");  // a private node with /dev/full's numbers, never /dev/full
+  REQUIRE(::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0);
+  const auto r = test::run(translate() + " > '" + full + "'", "one\ntwo\n");
   REQUIRE(r.exit_code == 1);
   REQUIRE_THAT(r.err, Contains("No space left on device"));
 }
