@@ -18,7 +18,7 @@ namespace {
 #define NMT_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
 // acc += u8 a x s8 b, 4 products per lane. In assembly: GCC 12 copies the accumulator around the
-// intrinsic (its only form overwrites the sum), which spilled half the tile's accumulators to the stack.
+// intrinsic (its only form overwrites the sum), which spills half the tile's accumulators to the stack.
 NMT_VNNI inline void dpbusd(__m512i& acc, __m512i a, __m512i b) {
   __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
 }
