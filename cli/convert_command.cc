@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "models/convert/convert_hf_marian.h"
+#include "models/convert/convert_nmt.h"
 
 namespace cli {
 
@@ -17,6 +18,7 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
       "              (only pytorch_model.bin? run tools/bin_to_safetensors.py on it first)\n"
       "  marian-npz  an unpacked native Marian release: *.npz, decoder.yml, vocabulary (.yml or .spm),\n"
       "              source.spm, target.spm\n"
+      "  nmt         an nmt model directory, rewritten in another --dtype (e.g. int8)\n"
       "Anything the checkpoint format cannot represent is refused with a message naming it; decoding\n"
       "settings it cannot carry over are reported as warnings. See docs/convert.md.\n"
       "\n"
@@ -24,16 +26,18 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
       "  nmt convert --from hf-marian opus-mt-en-de/ -o models/en-de\n"
       "  nmt convert --from marian-npz opus-2020-02-26/ -o models/en-de --dtype f16\n"
       "  nmt convert --from marian-npz release/ --npz model2.npz --vocab release/opus.vocab.yml -o out\n"
+      "  nmt convert --from nmt data/multi30k-en-de -o models/en-de-int8 --dtype int8\n"
       "  nmt translate -m models/en-de < in.txt > out.txt");
-  cmd->add_option("--from", o.from, "Source layout: hf-marian or marian-npz")
+  cmd->add_option("--from", o.from, "Source layout: hf-marian, marian-npz or nmt")
       ->required()
-      ->check(CLI::IsMember({"hf-marian", "marian-npz"}));
+      ->check(CLI::IsMember({"hf-marian", "marian-npz", "nmt"}));
   cmd->add_option("source", o.source_dir, "The model directory to import")->required();
   cmd->add_option("-o,--output", o.output_dir, "Output model directory (must be new or empty unless --force)")
       ->required();
   cmd->add_option("--dtype", o.dtype,
-                  "Weight type written: f32 or f16 (default: f16 if the source is all f16, else f32)")
-      ->check(CLI::IsMember({"f32", "f16"}));
+                  "Weight type written: f32, f16 or int8 (linear weights and embeddings as int8 with a "
+                  "scale per row, the rest f32; default: f16 if the source is all f16, else f32)")
+      ->check(CLI::IsMember({"f32", "f16", "int8"}));
   cmd->add_flag("--force", o.force, "Write into a non-empty output directory, replacing its model files");
   cmd->add_option("--npz", o.marian.npz,
                   "marian-npz: the .npz model (default: decoder.yml's, else the only *.npz)");
@@ -53,11 +57,21 @@ int run_convert(const ConvertCommandOptions& options) {
   models::ConvertOptions co;
   co.output_dir = options.output_dir;
   co.force = options.force;
-  co.dtype = options.dtype == "f32"   ? models::ConvertDType::kF32
-             : options.dtype == "f16" ? models::ConvertDType::kF16
-                                      : models::ConvertDType::kKeep;
+  co.dtype = options.dtype == "f32"    ? models::ConvertDType::kF32
+             : options.dtype == "f16"  ? models::ConvertDType::kF16
+             : options.dtype == "int8" ? models::ConvertDType::kI8
+                                       : models::ConvertDType::kKeep;
   models::ConvertReport report;
-  if (options.from == "hf-marian") {
+  const models::MarianFiles& m = options.marian;
+  const bool marian_options = !m.npz.empty() || !options.vocab.empty() || !m.source_vocab.empty() ||
+                              !m.target_vocab.empty() || !m.source_spm.empty() || !m.target_spm.empty();
+  if (options.from == "nmt") {
+    if (marian_options)
+      throw core::UsageError(
+          "--npz, --vocab, --source-vocab, --target-vocab, --source-spm and --target-spm "
+          "are for --from marian-npz");
+    report = models::convert_nmt(options.source_dir, co);
+  } else if (options.from == "hf-marian") {
     const models::MarianFiles& m = options.marian;
     if (!m.npz.empty() || !options.vocab.empty() || !m.source_vocab.empty() || !m.target_vocab.empty() ||
         !m.source_spm.empty() || !m.target_spm.empty()) {
@@ -80,10 +94,9 @@ int run_convert(const ConvertCommandOptions& options) {
   for (const std::string& w : report.warnings) std::cerr << "nmt: warning: " << w << "\n";
   const models::ModelConfig& c = report.description.config;
   std::cout << "converted " << options.source_dir << " -> " << options.output_dir << ": " << report.tensors
-            << " tensors, " << report.parameters << " parameters ("
-            << (report.dtype == models::DType::kF16 ? "f16" : "f32") << "), d_model " << c.d_model << ", "
-            << c.encoder_layers << "+" << c.decoder_layers << " layers, vocab " << c.src_vocab_size << "/"
-            << c.tgt_vocab_size << "\n";
+            << " tensors, " << report.parameters << " parameters (" << models::dtype_name(report.dtype)
+            << "), d_model " << c.d_model << ", " << c.encoder_layers << "+" << c.decoder_layers
+            << " layers, vocab " << c.src_vocab_size << "/" << c.tgt_vocab_size << "\n";
   return 0;
 }
 

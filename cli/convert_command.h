@@ -10,10 +10,10 @@
 namespace cli {
 
 struct ConvertCommandOptions {
-  std::string from;  // "hf-marian" | "marian-npz"
+  std::string from;  // "hf-marian" | "marian-npz" | "nmt"
   std::string source_dir;
   std::string output_dir;
-  std::string dtype;  // "" (keep), "f32", "f16"
+  std::string dtype;  // "" (keep), "f32", "f16", "int8"
   bool force = false;
   models::MarianFiles marian;  // marian-npz only
   std::string vocab;           // marian-npz: --vocab (both sides)

@@ -38,7 +38,7 @@ int run_info(const std::string& dir_arg) {
     uint64_t n = 1;
     for (int64_t x : t.shape) n *= static_cast<uint64_t>(x);
     params += n;
-    const char* name = t.dtype == models::DType::kF32 ? "f32" : "f16";
+    const char* name = models::dtype_name(t.dtype);
     if (dtypes.find(name) == std::string::npos) dtypes += dtypes.empty() ? name : std::string("+") + name;
   }
   uint64_t disk = file_size(ckpt.json_path()) + ckpt.blob_size();

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -44,9 +45,30 @@ nlohmann::json read_json(const std::string& path) {
   }
 }
 
-uint64_t item_size(DType d) { return d == DType::kF32 ? 4 : 2; }
+uint64_t item_size(DType d) { return d == DType::kF32 ? 4 : d == DType::kF16 ? 2 : 1; }
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
 
 }  // namespace
+
+const char* dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::kF16:
+      return "f16";
+    case DType::kI8:
+      return "i8";
+    default:
+      return "f32";
+  }
+}
+
+bool int8_quantizable(const std::string& name) {
+  for (const char* tail : {"_proj.weight", ".fc1.weight", ".fc2.weight", "embed_tokens"})
+    if (ends_with(name, tail)) return true;
+  return name == "output.weight";
+}
 
 std::string shape_to_string(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -97,7 +119,8 @@ void Checkpoint::parse_tensor_table(const nlohmann::json& table) {
     o.expect_keys({"name", "dtype", "shape", "offset", "nbytes"});
     TensorEntry t;
     t.name = o.string("name");
-    t.dtype = o.choice("dtype", {"f32", "f16"}) == "f32" ? DType::kF32 : DType::kF16;
+    const std::string dtype = o.choice("dtype", {"f32", "f16", "i8"});
+    t.dtype = dtype == "f32" ? DType::kF32 : dtype == "f16" ? DType::kF16 : DType::kI8;
     const auto& shape = o.array("shape");
     if (shape.empty() || shape.size() > 4) o.fail("shape", "expected 1 to 4 dimensions");
     uint64_t elements = 1;
@@ -191,8 +214,30 @@ void Checkpoint::read(const TensorEntry& t, uint64_t offset, uint64_t n, void* d
   read_exactly(blob_fd_.get(), blob_path_, t.offset + offset, n, dst);
 }
 
+const TensorEntry* Checkpoint::find(const std::string& name) const {
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : &tensors_[it->second];
+}
+
+const TensorEntry& Checkpoint::int8_entry(const std::string& name, const std::vector<int64_t>& shape,
+                                          const float** scales) {
+  const TensorEntry& t = entry(name, shape);
+  if (t.dtype != DType::kI8) throw ModelError(json_path_ + ": tensor '" + name + "': expected dtype i8");
+  const float* s = get(name + ".scales", {shape[0]});
+  for (int64_t r = 0; r < shape[0]; ++r) {
+    if (!std::isfinite(s[r]) || !(s[r] > 0.0f))
+      throw ModelError(json_path_ + ": tensor '" + name + ".scales': row " + std::to_string(r) +
+                       " has scale " + std::to_string(s[r]) + " (expected finite and positive)");
+  }
+  *scales = s;
+  return t;
+}
+
 const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>& shape) {
   const TensorEntry& t = entry(name, shape);
+  if (t.dtype == DType::kI8)
+    throw ModelError(json_path_ + ": tensor '" + name +
+                     "': dtype i8 is only for linear weights and embeddings");
   // Large f32 tensors are used in place, from the mapping (the BLAS path's weights); the rest is copied.
   constexpr uint64_t kInPlaceFrom = 2u << 20;
   if (t.dtype == DType::kF32 && t.nbytes >= kInPlaceFrom)

@@ -14,7 +14,12 @@
 
 namespace models {
 
-enum class DType { kF32, kF16 };
+// kI8: int8 weights of a linear layer or an embedding, [rows, in], with a tensor NAME.scales (f32, [rows]):
+// row r is q[r] * scales[r]. Written for every tensor int8_quantizable names; everything else stays f32.
+enum class DType { kF32, kF16, kI8 };
+const char* dtype_name(DType dtype);
+// Linear weights and embeddings: the tensors an int8 checkpoint stores as i8.
+bool int8_quantizable(const std::string& name);
 
 struct TensorEntry {
   std::string name;
@@ -39,12 +44,18 @@ class Checkpoint {
   const std::vector<TensorEntry>& tensors() const { return tensors_; }
   uint64_t blob_size() const { return blob_size_; }
   bool has(const std::string& name) const { return index_.count(name) != 0; }
+  // The entry named so, or null; does not mark it as used.
+  const TensorEntry* find(const std::string& name) const;
   // f32 data of a tensor with exactly this shape (f16 is converted once and kept; small f32 ones copied).
-  // Throws ModelError if absent or of another shape. Marks the tensor as used.
+  // Throws ModelError if absent, of another shape, or i8. Marks the tensor as used.
   const float* get(const std::string& name, const std::vector<int64_t>& shape);
   // The entry of a tensor with exactly this shape, for read() (same checks as get(); marks it as used).
   const TensorEntry& entry(const std::string& name, const std::vector<int64_t>& shape);
-  // Bytes [offset, offset + n) of a tensor's stored data (f32 or IEEE f16, row-major) into dst, with
+  // An i8 tensor [rows, in] with exactly this shape and its scales (NAME.scales, [rows], each finite and
+  // positive, returned), for read(). Throws ModelError naming the problem. Marks both as used.
+  const TensorEntry& int8_entry(const std::string& name, const std::vector<int64_t>& shape,
+                                const float** scales);
+  // Bytes [offset, offset + n) of a tensor's stored data (f32, IEEE f16 or int8, row-major) into dst, with
   // pread: a copy from the page cache, where reading through the mapping maps every page, a page-table
   // change each that virtual machines make dear. What loading copies anyway, packed weights and small
   // tensors, is read so; the mapping serves the f32 weights used in place. Throws ModelError naming the

@@ -13,14 +13,16 @@
 namespace models {
 
 void project(const Linear& l, const float* x, int rows, float* y) {
-  if (l.packed)
+  if (l.int8)
+    core::int8_linear(x, rows, *l.int8, l.bias, y);
+  else if (l.packed)
     core::packed_linear(x, rows, *l.packed, l.bias, y);
   else
     core::linear(x, rows, l.in, l.weight, l.bias, l.out, y);
 }
 
 QkvRows project_qkv(const AttentionWeights& a, const float* in, int rows, int d, float* out, size_t block) {
-  if (a.qkv.packed) {
+  if (a.qkv.packed || a.qkv.int8) {
     project(a.qkv, in, rows, out);
     return {out, out + d, out + 2 * d, 3 * d};
   }

@@ -1,7 +1,9 @@
 #include "models/transformer_weights.h"
 
 #include <algorithm>
+#include <stdexcept>
 
+#include "models/model_error.h"
 #include "models/positions.h"
 
 namespace models {
@@ -15,6 +17,7 @@ class WeightLoader {
         c_(ckpt.description().config),
         arena_(w.packed_arena),
         packed_(w.packed),
+        int8_(w.int8),
         stacked_biases_(w.stacked_biases) {}
 
   Linear linear(const std::string& scope, int out, int in) {
@@ -25,6 +28,10 @@ class WeightLoader {
   // Packs W from the file when this CPU has a packed kernel (f16 stays f16; no unpacked copy is kept);
   // otherwise keeps the f32 weights for BLAS.
   void set_weight(Linear& l, const std::string& name) {
+    if (is_int8(name)) {
+      l.int8 = pack_int8({name}, {l.out}, l.in);
+      return;
+    }
     if (core::packed_isa() == core::PackedIsa::kNone) {
       l.weight = ckpt_.get(name, {l.out, l.in});
       return;
@@ -35,14 +42,25 @@ class WeightLoader {
   // A tied output projection is the target embedding: packed, it serves the lookups too.
   Embedding tied_output(Linear& l, const std::string& embedding_name) {
     set_weight(l, embedding_name);
+    if (l.int8) return Embedding{nullptr, nullptr, l.int8};
     return l.packed ? Embedding{nullptr, l.packed} : Embedding{l.weight, nullptr};
+  }
+  // An untied embedding [vocab, d]: f32 rows, or an int8 table looked up row by row.
+  Embedding embedding(const std::string& name, int vocab) {
+    if (is_int8(name)) return Embedding{nullptr, nullptr, pack_int8({name}, {vocab}, c_.d_model)};
+    return Embedding{get(name, {vocab, c_.d_model})};
   }
   Norm norm(const std::string& scope) {
     return {ckpt_.get(scope + ".weight", {c_.d_model}), ckpt_.get(scope + ".bias", {c_.d_model})};
   }
   AttentionWeights attention(const std::string& scope) {
     const int d = c_.d_model;
-    if (core::packed_isa() == core::PackedIsa::kNone || d % core::PackedMatrix::kPanel != 0) {
+    const std::string q = scope + ".q_proj.weight", k = scope + ".k_proj.weight",
+                      v = scope + ".v_proj.weight";
+    const int int8_parts = is_int8(q) + is_int8(k) + is_int8(v);
+    if (int8_parts == 3 && d % core::Int8Matrix::kPanel == 0) return int8_attention(scope);
+    if (int8_parts > 0 || core::packed_isa() == core::PackedIsa::kNone ||
+        d % core::PackedMatrix::kPanel != 0) {
       return {linear(scope + ".q_proj", d, d), linear(scope + ".k_proj", d, d),
               linear(scope + ".v_proj", d, d), linear(scope + ".out_proj", d, d), Linear{}};
     }
@@ -93,6 +111,67 @@ class WeightLoader {
   }
 
  private:
+  bool is_int8(const std::string& name) const {
+    const TensorEntry* t = ckpt_.find(name);
+    return t && t->dtype == DType::kI8;
+  }
+
+  // q, k and v stacked as one int8 [3d, d] product, each also served by a view of its columns.
+  AttentionWeights int8_attention(const std::string& scope) {
+    const int d = c_.d_model;
+    AttentionWeights a;
+    const char* names[3] = {".q_proj", ".k_proj", ".v_proj"};
+    Linear* parts[3] = {&a.q, &a.k, &a.v};
+    a.qkv = Linear{nullptr, nullptr, 3 * d, d};
+    a.qkv.int8 =
+        pack_int8({scope + names[0] + ".weight", scope + names[1] + ".weight", scope + names[2] + ".weight"},
+                  {d, d, d}, d);
+    std::vector<float>& bias = stacked_biases_.emplace_back(static_cast<size_t>(3) * d, 0.0f);
+    bool any_bias = false;
+    for (int i = 0; i < 3; ++i) {
+      *parts[i] = Linear{nullptr, ckpt_.get(scope + names[i] + ".bias", {d}), d, d};
+      int8_.push_back(std::make_unique<core::Int8Matrix>(a.qkv.int8->columns(i * d, d)));
+      parts[i]->int8 = int8_.back().get();
+      if (parts[i]->bias) {
+        std::copy(parts[i]->bias, parts[i]->bias + d, bias.begin() + static_cast<size_t>(i) * d);
+        any_bias = true;
+      }
+    }
+    a.qkv.bias = any_bias ? bias.data() : nullptr;
+    a.o = linear(scope + ".out_proj", d, d);
+    return a;
+  }
+
+  // The i8 tensors [rows[i], in] stacked into one int8 matrix that int8_ owns, with their scales (each
+  // checked finite and positive), read a buffer at a time as pack() reads.
+  const core::Int8Matrix* pack_int8(const std::vector<std::string>& names, const std::vector<int>& rows,
+                                    int in) {
+    int out = 0;
+    for (int r : rows) out += r;
+    auto m = std::make_unique<core::Int8Matrix>(out, in, &arena_);
+    constexpr size_t kBufferBytes = size_t{128} << 10;
+    const int step = std::max(1, static_cast<int>(kBufferBytes / static_cast<size_t>(in)));
+    if (buffer_.size() < static_cast<size_t>(step) * in) buffer_.resize(static_cast<size_t>(step) * in);
+    int first = 0;
+    for (size_t i = 0; i < names.size(); ++i) {
+      const float* scales = nullptr;
+      const TensorEntry& t = ckpt_.int8_entry(names[i], {rows[i], in}, &scales);
+      for (int r = 0; r < rows[i]; r += step) {
+        const int n = std::min(step, rows[i] - r);
+        ckpt_.read(t, static_cast<uint64_t>(r) * in, static_cast<uint64_t>(n) * in, buffer_.data());
+        try {
+          m->pack_rows(first + r, n, reinterpret_cast<const int8_t*>(buffer_.data()), scales + r);
+        } catch (const std::invalid_argument&) {
+          throw ModelError(ckpt_.json_path() + ": tensor '" + names[i] +
+                           "': holds -128 (i8 weights are in [-127, 127])");
+        }
+      }
+      first += rows[i];
+    }
+    int8_.push_back(std::move(m));
+    return int8_.back().get();
+  }
+
   Checkpoint& ckpt_;
 
   // The [rows, in] tensors stacked, packed into one matrix (f16 panels if all are f16) that packed_
@@ -128,6 +207,7 @@ class WeightLoader {
   const ModelConfig& c_;
   core::PackedArena& arena_;
   std::vector<std::unique_ptr<core::PackedMatrix>>& packed_;
+  std::vector<std::unique_ptr<core::Int8Matrix>>& int8_;
   std::deque<std::vector<float>>& stacked_biases_;
   std::vector<uint8_t> buffer_;  // what pack() reads into
 };
@@ -135,7 +215,9 @@ class WeightLoader {
 }  // namespace
 
 void Embedding::copy_row(int id, int d, float* row) const {
-  if (packed) {
+  if (int8) {
+    int8->copy_row(id, row);
+  } else if (packed) {
     packed->copy_row(id, row);
   } else {
     const float* e = table + static_cast<size_t>(id) * d;
@@ -165,11 +247,10 @@ TransformerWeights load_weights(Checkpoint& checkpoint) {
   if (c.tied_output) {
     w.tgt_embed = load.tied_output(w.output, tgt_embed_name);
   } else {
-    w.tgt_embed.table = load.get(tgt_embed_name, {c.tgt_vocab_size, d});
+    w.tgt_embed = load.embedding(tgt_embed_name, c.tgt_vocab_size);
     load.set_weight(w.output, "output.weight");
   }
-  w.src_embed =
-      c.shared_embeddings ? w.tgt_embed : Embedding{load.get("encoder.embed_tokens", {c.src_vocab_size, d})};
+  w.src_embed = c.shared_embeddings ? w.tgt_embed : load.embedding("encoder.embed_tokens", c.src_vocab_size);
   for (int i = 0; i < c.encoder_layers; ++i)
     w.encoder.push_back(load.encoder_layer("encoder.layers." + std::to_string(i)));
   for (int i = 0; i < c.decoder_layers; ++i)

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/int8_gemm.h"
 #include "core/packed_gemm.h"
 #include "models/checkpoint.h"
 
@@ -16,6 +17,7 @@ struct Linear {                   // y = x W^T + b
   int out = 0;
   int in = 0;
   const core::PackedMatrix* packed = nullptr;  // the same W in panels, when this CPU has a packed kernel
+  const core::Int8Matrix* int8 = nullptr;      // W in int8 panels, when the checkpoint stores it as i8
 };
 
 // A [vocab, d] embedding: plain rows, or (tied to a packed output projection) that projection's packed
@@ -23,6 +25,7 @@ struct Linear {                   // y = x W^T + b
 struct Embedding {
   const float* table = nullptr;
   const core::PackedMatrix* packed = nullptr;
+  const core::Int8Matrix* int8 = nullptr;  // an i8 table (dequantized row by row), tied or not
   // Row `id` into row[d].
   void copy_row(int id, int d, float* row) const;
 };
@@ -66,6 +69,7 @@ struct TransformerWeights {
   Norm encoder_final, decoder_final;  // null unless config.final_norm
   core::PackedArena packed_arena;  // holds the panels, and the sinusoid table when positions are sinusoidal
   std::vector<std::unique_ptr<core::PackedMatrix>> packed;  // owns every Linear::packed
+  std::vector<std::unique_ptr<core::Int8Matrix>> int8;      // owns every Linear::int8, Embedding::int8
   std::deque<std::vector<float>> stacked_biases;            // of the stacked products
 };
 

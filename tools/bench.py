@@ -22,7 +22,10 @@ Also:
     the engine's achieved GEMM rate (--stats: gemm_gflop / gemm_s) is reported, and against the core's
     fp32 FMA peak (same binary: a register-only loop; OpenBLAS may not have kernels for a newer CPU);
   * the fraction of output lines identical between nmt and PyTorch, and whether nmt's output is the same
-    for every run and thread count.
+    for every run and thread count;
+  * nmt int8 (unless --no-int8): nmt on each model re-quantized with `nmt convert --from nmt --dtype int8`
+    (made once into build-bench/int8/), with its speed over nmt f32, the share of lines identical to nmt's,
+    and its GEMM GOP/s against the core's int8 peak (the int8_peak binary next to nmt).
 
 Prints one markdown table; appends this run (machine, commit, raw runs, medians, table) to the "runs" list
 of bench/results.json (--quick: build-bench/results-quick.json, first 100 sentences, 1 run each).
@@ -51,6 +54,7 @@ DEFAULT_INPUT = os.path.join(ROOT, "..", "shared", "data", "multi30k", "test_201
 DEFAULT_MODEL = os.path.join(ROOT, "data", "multi30k-en-de")
 WORK = os.path.join(ROOT, "build-bench")
 BASELINES = {"PyTorch": "hf", "PyTorch sorted": "sorted"}   # engine name -> bench_reference.py --style
+NMT_ENGINES = ("nmt", "nmt int8")
 
 # The synthetic OPUS-MT-sized model (bump SYNTH_VERSION when its recipe changes: the cache is keyed on it).
 SYNTH_VERSION = 1
@@ -107,11 +111,33 @@ def fail(what, cmd, code, stderr_path):
     raise RuntimeError(f"{what} failed (exit {code}): {' '.join(cmd)}\n{tail}")
 
 
+def int8_model(nmt, model_dir):
+    """The model re-quantized to int8 by nmt convert, once per source model (keyed on its model.json)."""
+    with open(os.path.join(model_dir, "model.json"), "rb") as f:
+        key = hashlib.sha256(f.read()).hexdigest()[:12]
+    out = os.path.join(WORK, "int8", f"{os.path.basename(os.path.normpath(model_dir))}-{key}")
+    if not os.path.exists(os.path.join(out, "model.json")):
+        log(f"converting {model_dir} to int8 into {out} (once) ...")
+        subprocess.run([nmt, "convert", "--from", "nmt", model_dir, "-o", out, "--dtype", "int8", "--force"],
+                       check=True, capture_output=True)
+    return out
+
+
+def int8_peak(path, quick):
+    if not os.path.exists(path):
+        log(f"warning: {path} not found (build the int8_peak target): no int8 ceiling")
+        return None
+    out = subprocess.run([path, "2" if quick else "5"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def run_engine(engine, args, model, inp, out, beam, threads, tmp):
     """One run of one engine; returns a dict of numbers (load_s, translate_s, tokens_per_s, ...)."""
     err = os.path.join(tmp, "stderr.txt")
     so = os.path.join(tmp, "stdout.txt")
-    if engine == "nmt":
+    if engine == "nmt int8":
+        model = args.int8_dirs[model]
+    if engine in NMT_ENGINES:
         cmd = [args.nmt, "translate", "-m", model, "-i", inp, "-o", out, "-b", str(beam),
                "--batch-size", str(args.batch_size), "--threads", str(threads), "--stats"]
         code, rss, wall = run_measured(cmd, so, err)
@@ -129,7 +155,7 @@ def run_engine(engine, args, model, inp, out, beam, threads, tmp):
     r = {"load_s": s["load_s"], "translate_s": s["translate_s"], "sentences": s["sentences"],
          "target_tokens": s["target_tokens"], "tokens_per_s": s["target_tokens"] / max(s["translate_s"], 1e-9),
          "sentences_per_s": s["sentences"] / max(s["translate_s"], 1e-9), "peak_rss_mb": rss, "wall_s": wall}
-    if engine == "nmt":
+    if engine in NMT_ENGINES:
         r["gemm_gflop"], r["gemm_s"] = s.get("gemm_gflop"), s.get("gemm_s")
         if s.get("threads") != threads:
             raise RuntimeError(f"nmt ran with {s.get('threads')} threads, asked for {threads}")
@@ -325,8 +351,10 @@ def fmt(x, digits):
     return "–" if x is None else f"{x:,.{digits}f}"
 
 
-def make_table(rows, peak, baselines):
+def make_table(rows, peak, baselines, i8peak=None):
     peak1 = peak["gflops"]["1"]["best"] if peak else None
+    vnni = (i8peak or {}).get("int8_peak_gops_per_thread", {})
+    i8top = max(vnni.values()) if vnni else None
     fma = peak.get("fma_peak_gflops_per_thread") if peak else None
     runs = sorted({len(r["runs"]) for r in rows})
     runs_text = (f"{runs[0]} run{'s' if runs[0] > 1 else ''}" if len(runs) == 1 else "the runs in column 'runs'")
@@ -339,13 +367,18 @@ def make_table(rows, peak, baselines):
                     "; GEMM GFLOP/s below is per thread (gemm_s is summed over workers), vs the 1-thread ceiling" +
                     (f" and vs the core's fp32 FMA peak ({fma:.1f} GFLOP/s: a register-only loop of fused "
                      "multiply-adds, widest vectors)" if fma else "") + ".")
+    if i8peak:
+        head.append(f"nmt int8 = the same model re-quantized (nmt convert --dtype int8), kernel {i8peak['kernel']}; "
+                    f"its GEMM GOP/s is against the core's int8 peak ({i8top:.0f} GOP/s per thread: a register-only "
+                    "loop of the kernel's instructions), int8/f32 = its tokens/s over nmt f32's, same output = "
+                    "lines identical to nmt f32's.")
     described = {"PyTorch": "the Hugging Face generate-style baseline (input-order batches, every row computed "
                             "until its batch is done)",
                  "PyTorch sorted": "the same model with nmt's batching (sorted by length, finished sentences "
                                    "dropped)"}
     head.append("; ".join(f"{b} = {described[b]}" for b in baselines) + ".")
     cols = (["model", "engine", "search", "threads", "runs", "tokens/s", "sentences/s", "load (s)", "peak RSS (MB)"] +
-            [f"nmt/{b}" for b in baselines] + ["same output as " + " / ".join(baselines),
+            [f"nmt/{b}" for b in baselines] + ["int8/f32", "same output as " + " / ".join(baselines),
                                                "GEMM GFLOP/s/thread (% of sgemm ceiling / of FMA peak)", "GEMM share"])
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join(["---"] * len(cols)) + "|"]
     for r in rows:
@@ -353,6 +386,14 @@ def make_table(rows, peak, baselines):
         gemm = share = "–"
         ratios = ["–"] * len(baselines)
         same = "–"
+        vs_f32 = "–"
+        if r["engine"] == "nmt int8":
+            vs_f32 = f"{r['ratios']['nmt']:.2f}×"
+            same = f"{100 * r['identical']['nmt']:.1f}% (of nmt f32)"
+            if m.get("gemm_s"):
+                rate = m["gemm_gflop"] / m["gemm_s"]
+                gemm = f"{rate:.1f} GOP/s" + (f" ({100 * rate / i8top:.0f}% of int8 peak)" if i8top else "")
+                share = f"{100 * m['gemm_s'] / (m['translate_s'] * r['threads']):.0f}%"
         if r["engine"] == "nmt":
             ratios = [f"{r['ratios'][b]:.2f}×" for b in baselines]
             same = " / ".join(f"{100 * r['identical'][b]:.1f}%" for b in baselines)
@@ -366,7 +407,7 @@ def make_table(rows, peak, baselines):
             r["model"], r["engine"], "greedy" if r["beam"] == 1 else f"beam {r['beam']}", str(r["threads"]),
             str(len(r["runs"])),
             fmt(m["tokens_per_s"], 0), fmt(m["sentences_per_s"], 1), fmt(m["load_s"], 3),
-            fmt(m["peak_rss_mb"], 0)] + ratios + [same, gemm, share]) + " |")
+            fmt(m["peak_rss_mb"], 0)] + ratios + [vs_f32, same, gemm, share]) + " |")
     return "\n".join(head) + "\n\n" + "\n".join(lines)
 
 
@@ -399,13 +440,14 @@ def main():
     ap.add_argument("--paragraph-sentences", type=int, default=300,
                     help="the paragraphs row: these sentences one per line vs three per line (0: skip)")
     ap.add_argument("--quick", action="store_true", help="smoke run: 100 sentences, 1 run each, 64 synthetic")
+    ap.add_argument("--no-int8", action="store_true", help="skip the nmt int8 rows")
     ap.add_argument("--out", default=None, help="results JSON (default: bench/results.json; "
                                                 "--quick: build-bench/results-quick.json)")
     args = ap.parse_args()
     baselines = [b.strip() for b in args.baselines.split(",") if b.strip()]
     if not baselines or any(b not in BASELINES for b in baselines):
         sys.exit(f"bench: --baselines takes a comma-separated list from: {', '.join(BASELINES)}")
-    engines = ["nmt"] + baselines
+    engines = ["nmt"] + ([] if args.no_int8 else ["nmt int8"]) + baselines
     if args.quick:
         args.runs, args.sentences = 1, args.sentences or 100
         args.synthetic_sentences = min(args.synthetic_sentences, 64)   # 2 batches: both threads busy
@@ -448,6 +490,7 @@ def main():
 
         log("measuring the sgemm ceiling ...")
         peak = sgemm_peak(peak_bin, args.quick)
+        i8peak = None if args.no_int8 else int8_peak(os.path.join(os.path.dirname(args.nmt), "int8_peak"), args.quick)
 
         # (model label, model dir, input, beam, threads, runs)
         main_label = os.path.basename(os.path.normpath(args.model))
@@ -465,6 +508,7 @@ def main():
             configs += [(synth_label, synth_dir, synth_inp, 4, t, synth_runs)
                         for t in parse_list(args.synthetic_threads)]
 
+        args.int8_dirs = {} if args.no_int8 else {d: int8_model(args.nmt, d) for d in sorted({c[1] for c in configs})}
         # Warm-up (page cache, .pyc): one sentence through each engine and model, not timed.
         warm = os.path.join(tmp, "warm.txt")
         with open(warm, "w", encoding="utf-8") as f:
@@ -521,7 +565,18 @@ def main():
             medians = {e: median_of(raw[(ci, e)]) for e in engines}
             ratios = {b: medians["nmt"]["tokens_per_s"] / medians[b]["tokens_per_s"] for b in baselines}
             agreement = {b: identical_fraction(outputs[(ci, "nmt", 0)], outputs[(ci, b, 0)]) for b in baselines}
+            int8_ratios = int8_agreement = None
+            if "nmt int8" in engines:
+                int8_ratios = {"nmt": medians["nmt int8"]["tokens_per_s"] / medians["nmt"]["tokens_per_s"]}
+                int8_agreement = {"nmt": identical_fraction(outputs[(ci, "nmt int8", 0)], outputs[(ci, "nmt", 0)])}
             for engine in engines:
+                if engine == "nmt int8":
+                    rows.append({"model": label, "model_dir": os.path.relpath(args.int8_dirs[model_dir], ROOT),
+                                 "engine": engine, "beam": beam, "threads": threads, "batch_size": args.batch_size,
+                                 "median": medians[engine], "runs": raw[(ci, engine)], "ratios": int8_ratios,
+                                 "identical": {b: a[0] for b, a in int8_agreement.items()},
+                                 "identical_lines": {b: a[1:] for b, a in int8_agreement.items()}})
+                    continue
                 rows.append({"model": label, "model_dir": os.path.relpath(os.path.abspath(model_dir), ROOT),
                              "engine": engine, "beam": beam, "threads": threads, "batch_size": args.batch_size,
                              "median": medians[engine], "runs": raw[(ci, engine)],
@@ -529,6 +584,9 @@ def main():
                              "identical": {b: a[0] for b, a in agreement.items()} if engine == "nmt" else None,
                              "identical_lines": {b: a[1:] for b, a in agreement.items()} if engine == "nmt" else None})
             tok = {e: raw[(ci, e)][0]["target_tokens"] for e in engines}
+            if "nmt int8" in engines and tok["nmt int8"] != tok["nmt"]:
+                notes.append(f"{label} beam {beam} threads {threads}: target tokens nmt {tok['nmt']}, "
+                             f"nmt int8 {tok['nmt int8']}")
             for b, (_, same, n) in agreement.items():
                 if same != n:
                     notes.append(f"{label} beam {beam} threads {threads}: {n - same} of {n} lines differ "
@@ -539,21 +597,21 @@ def main():
         # nmt must give the same output for every run and thread count of a (model, beam).
         groups = {}
         for (ci, engine, rep), path in outputs.items():
-            if engine == "nmt":
-                groups.setdefault((configs[ci][1], configs[ci][3]), []).append(path)
+            if engine in NMT_ENGINES:
+                groups.setdefault((engine, configs[ci][1], configs[ci][3]), []).append(path)
         nmt_deterministic = True
-        for (model_dir, beam), paths in sorted(groups.items()):
+        for (engine, model_dir, beam), paths in sorted(groups.items()):
             first = read_lines(paths[0])
             if any(read_lines(p) != first for p in paths[1:]):
                 nmt_deterministic = False
-                notes.append(f"nmt output differs between runs/threads ({os.path.basename(model_dir)}, beam {beam})")
+                notes.append(f"{engine} output differs between runs/threads ({os.path.basename(model_dir)}, beam {beam})")
 
         paragraphs = None
         if args.paragraph_sentences >= 3:
             beam, threads = parse_list(args.beams)[-1], parse_list(args.threads)[-1]
             paragraphs = paragraph_speed(args, lines, tmp, beam, threads)
 
-    table = make_table(rows, peak, baselines)
+    table = make_table(rows, peak, baselines, i8peak)
     if paragraphs:
         p = paragraphs
         table += (f"\n\nparagraphs ({p['sentences']} sentences, beam {p['beam']}, {p['threads']} threads): three "
@@ -570,7 +628,9 @@ def main():
         "settings": {"baselines": {b: BASELINES[b] for b in baselines}, "runs": args.runs,
                      "synthetic_runs": synth_runs, "batch_size": args.batch_size,
                      "budget_min": args.budget_min},
-        "models": {os.path.basename(os.path.normpath(m)): model_info(m) for m in sorted({c[1] for c in configs})},
+        "models": {os.path.basename(os.path.normpath(m)): model_info(m)
+                   for m in sorted({c[1] for c in configs} | set(args.int8_dirs.values()))},
+        "int8_peak": i8peak,
         "sgemm_peak": peak, "nmt_deterministic": nmt_deterministic, "notes": notes,
         "rows": rows, "paragraphs": paragraphs, "table": table,
     }

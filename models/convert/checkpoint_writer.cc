@@ -1,12 +1,14 @@
 #include "models/convert/checkpoint_writer.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 
 #include "core/error.h"
 #include "core/half.h"
+#include "core/int8_gemm.h"
 #include "models/blob_crc32.h"
 
 namespace models {
@@ -25,6 +27,38 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
   }
 }
 
+namespace {
+
+// Appends one tensor to the blob (64-byte aligned) and its entry to the table.
+void append_tensor(std::string& blob, nlohmann::json& table, const std::string& name,
+                   const std::vector<int64_t>& shape, DType dtype, const void* data, size_t bytes) {
+  blob.resize((blob.size() + 63) / 64 * 64, '\0');
+  const uint64_t offset = blob.size();
+  blob.append(static_cast<const char*>(data), bytes);
+  table.push_back({{"name", name},
+                   {"dtype", dtype_name(dtype)},
+                   {"shape", shape},
+                   {"offset", offset},
+                   {"nbytes", bytes}});
+}
+
+// An i8 tensor and its NAME.scales, quantized row by row as the kernels quantize (core/int8_gemm.h).
+void append_int8(std::string& blob, nlohmann::json& table, const NamedTensor& t) {
+  const int rows = static_cast<int>(t.shape[0]);
+  const int in = static_cast<int>(t.values.size() / static_cast<size_t>(rows));
+  std::vector<int8_t> q(t.values.size());
+  std::vector<float> scales(static_cast<size_t>(rows));
+  for (int r = 0; r < rows; ++r) {
+    const size_t at = static_cast<size_t>(r) * in;
+    scales[r] = core::quantize_row(t.values.data() + at, in, q.data() + at);
+  }
+  append_tensor(blob, table, t.name, t.shape, DType::kI8, q.data(), q.size());
+  append_tensor(blob, table, t.name + ".scales", {rows}, DType::kF32, scales.data(),
+                scales.size() * sizeof(float));
+}
+
+}  // namespace
+
 void write_checkpoint(const std::string& dir, const ModelDescription& description,
                       const std::vector<NamedTensor>& tensors, DType dtype) {
   std::string blob;
@@ -36,21 +70,19 @@ void write_checkpoint(const std::string& dir, const ModelDescription& descriptio
       throw core::Error("tensor '" + t.name + "': " + std::to_string(t.values.size()) +
                         " values do not fill shape " + shape_to_string(t.shape));
     }
-    blob.resize((blob.size() + 63) / 64 * 64, '\0');
-    const uint64_t offset = blob.size();
-    if (dtype == DType::kF32) {
-      blob.append(reinterpret_cast<const char*>(t.values.data()), t.values.size() * sizeof(float));
+    for (float v : t.values)
+      if (dtype == DType::kI8 && !std::isfinite(v))
+        throw core::Error("tensor '" + t.name + "': " + std::to_string(v) + " cannot be quantized to int8");
+    if (dtype == DType::kI8 && t.shape.size() == 2 && int8_quantizable(t.name)) {
+      append_int8(blob, table, t);
+    } else if (dtype == DType::kF16) {
+      std::vector<uint16_t> half(t.values.size());
+      for (size_t i = 0; i < half.size(); ++i) half[i] = core::float_to_half(t.values[i]);
+      append_tensor(blob, table, t.name, t.shape, DType::kF16, half.data(), half.size() * sizeof(uint16_t));
     } else {
-      for (float v : t.values) {
-        const uint16_t h = core::float_to_half(v);
-        blob.append(reinterpret_cast<const char*>(&h), sizeof h);
-      }
+      append_tensor(blob, table, t.name, t.shape, DType::kF32, t.values.data(),
+                    t.values.size() * sizeof(float));
     }
-    table.push_back({{"name", t.name},
-                     {"dtype", dtype == DType::kF32 ? "f32" : "f16"},
-                     {"shape", t.shape},
-                     {"offset", offset},
-                     {"nbytes", blob.size() - offset}});
   }
   const uint32_t crc = blob_crc32(reinterpret_cast<const uint8_t*>(blob.data()), blob.size());
   char hex[9];

@@ -21,7 +21,8 @@ struct NamedTensor {
 
 // Writes DIR/weights.bin and DIR/model.json (each via a temp file + rename; model.json last, so a
 // directory with model.json always has its complete blob). DIR must exist. Tokenizer files are the
-// caller's job. Throws core::Error on I/O failure.
+// caller's job. dtype kI8: int8_quantizable tensors as i8 with their scales, the rest f32. Throws
+// core::Error on I/O failure.
 void write_checkpoint(const std::string& dir, const ModelDescription& description,
                       const std::vector<NamedTensor>& tensors, DType dtype);
 

@@ -87,6 +87,8 @@ DType choose_dtype(ConvertDType requested, bool all_f16) {
       return DType::kF32;
     case ConvertDType::kF16:
       return DType::kF16;
+    case ConvertDType::kI8:
+      return DType::kI8;
     case ConvertDType::kKeep:
       return all_f16 ? DType::kF16 : DType::kF32;
   }

@@ -13,7 +13,7 @@
 
 namespace models {
 
-enum class ConvertDType { kKeep, kF32, kF16 };  // kKeep: f16 if every source weight is f16, else f32
+enum class ConvertDType { kKeep, kF32, kF16, kI8 };  // kKeep: f16 if every source weight is f16, else f32
 
 struct ConvertOptions {
   std::string output_dir;  // must be new or empty unless `force`

@@ -1,0 +1,157 @@
+// This machine's int8 ceiling and what core::int8_linear reaches, for `make bench` (tools/bench.py).
+//
+//   int8_peak [REPS=5]
+//
+// Prints one JSON line: the core's int8 peak in GOP/s (2 ops per multiply-add) for one thread, measured
+// like sgemm_peak's FMA peak (independent chains on registers): vpdpbusd on 512-bit registers when the
+// CPU has AVX-512 VNNI, and the AVX2 sequence (vpmaddubsw, vpmaddwd, vpaddd) the AVX2 kernel runs; then,
+// per int8 kernel this CPU has and for the f32 packed kernel, the best GOP/s of one thread on
+// decoder-shaped products (128 rows: a beam-4 batch of 32).
+#include <immintrin.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "core/cpu.h"
+#include "core/int8_gemm.h"
+#include "core/packed_gemm.h"
+
+namespace {
+
+constexpr long kIterations = 2'000'000;  // short runs, best of many: a busy machine spoils fewer
+
+// 12 independent sums, named (an array of them stays in memory around inline assembly).
+#define NMT_DPBUSD(acc) __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b))
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) double vnni_peak() {
+  __m512i c0 = _mm512_set1_epi32(0), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0, c8 = c0,
+          c9 = c0, c10 = c0, c11 = c0;
+  const __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-2);
+  double best = 0;
+  for (int rep = 0; rep < 20; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (long n = 0; n < kIterations; ++n) {
+      NMT_DPBUSD(c0);
+      NMT_DPBUSD(c1);
+      NMT_DPBUSD(c2);
+      NMT_DPBUSD(c3);
+      NMT_DPBUSD(c4);
+      NMT_DPBUSD(c5);
+      NMT_DPBUSD(c6);
+      NMT_DPBUSD(c7);
+      NMT_DPBUSD(c8);
+      NMT_DPBUSD(c9);
+      NMT_DPBUSD(c10);
+      NMT_DPBUSD(c11);
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    best = std::max(best, 2.0 * 64 * 12 * kIterations / s / 1e9);
+  }
+  __m512i sum = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(c0, c1), _mm512_add_epi32(c2, c3)),
+                                 _mm512_add_epi32(_mm512_add_epi32(c4, c5), _mm512_add_epi32(c6, c7)));
+  sum = _mm512_add_epi32(sum, _mm512_add_epi32(_mm512_add_epi32(c8, c9), _mm512_add_epi32(c10, c11)));
+  int sink[16];
+  _mm512_storeu_si512(sink, sum);
+  if (sink[0] == 42) std::puts("");
+  return best;
+}
+#undef NMT_DPBUSD
+
+__attribute__((target("avx2"))) double avx2_peak() {
+  __m256i acc[12];
+  for (int i = 0; i < 12; ++i) acc[i] = _mm256_set1_epi32(i);
+  const __m256i a = _mm256_set1_epi8(3), b = _mm256_set1_epi8(-2), ones = _mm256_set1_epi16(1);
+  double best = 0;
+  for (int rep = 0; rep < 20; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (long n = 0; n < kIterations; ++n) {
+#pragma GCC unroll 12
+      for (int i = 0; i < 12; ++i) {
+        __m256i x = a;
+        __asm__("" : "+v"(x));  // keeps the compiler from computing the products once, outside the loop
+        acc[i] = _mm256_add_epi32(acc[i], _mm256_madd_epi16(_mm256_maddubs_epi16(x, b), ones));
+      }
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    best = std::max(best, 2.0 * 32 * 12 * kIterations / s / 1e9);
+  }
+  int sink[8];
+  for (int i = 1; i < 12; ++i) acc[0] = _mm256_add_epi32(acc[0], acc[i]);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(sink), acc[0]);
+  if (sink[0] == 42) std::puts("");
+  return best;
+}
+
+template <class Product>
+double best_rate(double ops, int reps, const Product& product) {
+  const int inner = std::max(1, static_cast<int>(1e9 / ops));
+  product();
+  double best = 0;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < inner; ++i) product();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    best = std::max(best, ops * inner / s / 1e9);
+  }
+  return best;
+}
+
+struct Shape {
+  int rows, out, in;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int reps = argc > 1 ? std::atoi(argv[1]) : 5;
+  if (reps < 1) {
+    std::fprintf(stderr, "usage: int8_peak [REPS=5]\n");
+    return 64;
+  }
+  const core::CpuFeatures& cpu = core::cpu_features();
+  const Shape shapes[] = {{128, 2048, 512}, {128, 512, 2048}, {128, 1536, 512}, {128, 8000, 512}};
+  std::string rates;
+  for (const Shape& s : shapes) {
+    std::vector<float> x(static_cast<size_t>(s.rows) * s.in), w(static_cast<size_t>(s.out) * s.in);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7919) % 1000) / 500.0f - 1.0f;
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>((i * 104729) % 1000) / 500.0f - 1.0f;
+    std::vector<float> y(static_cast<size_t>(s.rows) * s.out);
+    core::Int8Matrix q(s.out, s.in);
+    q.quantize_rows(0, s.out, w.data());
+    const double ops = 2.0 * s.rows * s.out * s.in;
+    char name[64];
+    std::snprintf(name, sizeof name, "%dx%dx%d", s.rows, s.out, s.in);
+    std::string row = std::string(rates.empty() ? "" : ", ") + "\"" + name + "\": {";
+    const core::Int8Kernel cpu_kernel = core::int8_kernel();
+    bool first = true;
+    for (core::Int8Kernel k :
+         {core::Int8Kernel::kAvx512Vnni, core::Int8Kernel::kAvx2, core::Int8Kernel::kPortable}) {
+      core::force_int8_kernel(k);
+      if (core::int8_kernel() != k || (k == core::Int8Kernel::kPortable && cpu_kernel != k)) continue;
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%s\"int8 %s\": %.1f", first ? "" : ", ", core::int8_kernel_name(k),
+                    best_rate(ops, reps, [&] { core::int8_linear(x.data(), s.rows, q, nullptr, y.data()); }));
+      row += buf;
+      first = false;
+    }
+    core::force_int8_kernel(cpu_kernel);
+    if (core::packed_isa() != core::PackedIsa::kNone) {
+      const core::PackedMatrix p(w.data(), s.out, s.in);
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%s\"f32 packed\": %.1f", first ? "" : ", ", best_rate(ops, reps, [&] {
+                      core::packed_linear(x.data(), s.rows, p, nullptr, y.data());
+                    }));
+      row += buf;
+    }
+    rates += row + "}";
+  }
+  std::printf(
+      "{\"int8_peak_gops_per_thread\": {\"avx512_vnni\": %.1f, \"avx2\": %.1f}, \"kernel\": \"%s\", "
+      "\"gops_per_thread\": {%s}}\n",
+      cpu.avx512_vnni ? vnni_peak() : 0.0, cpu.avx2 ? avx2_peak() : 0.0,
+      core::int8_kernel_name(core::int8_kernel()), rates.c_str());
+  return 0;
+}
