@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstdio>
+#include <iostream>
+
+#include "core/printable.h"
 
 namespace cli {
 
@@ -34,6 +37,10 @@ void translate_lines(const models::Translator& translator, LineReader& reader, S
     for (size_t i = 0; i < window.size(); ++i, ++line_number) {
       const models::Translation& t = out[i];
       const LineEnding ending = window[i].ending;
+      if (!t.warning.empty()) {
+        std::cerr << "nmt: warning: " << core::printable(reader.name()) << ": line " << line_number + 1
+                  << ": " << t.warning << "\n";
+      }
       if (o.n_best > 1) {
         // Marian's n-best format; every hypothesis line ends like the input line, the last exactly so.
         for (size_t k = 0; k < t.texts.size(); ++k) {

@@ -205,6 +205,9 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
   std::vector<Translation> out(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     Translation& t = out[i];
+    for (size_t s : segments_of_line[i]) {
+      if (!std::isfinite(hyps[s].front().score)) t.warning = "the model computed no finite score; left empty";
+    }
     if (segments_of_line[i].empty()) {  // blank line: one blank translation
       t.texts = {""};
       t.scores = {0.0f};

@@ -19,14 +19,17 @@ struct TranslateOptions {
   int max_length_b = -1;
   int max_length = -1;
   int n_best = 1;
-  int batch_size = 32;             // sentences per forward pass
-  std::string target_lang;         // prepends ">>xx<<" for multilingual OPUS-MT models
+  int batch_size = 32;      // sentences per forward pass
+  std::string target_lang;  // prepends ">>xx<<" for multilingual OPUS-MT models
 };
 
 struct Translation {
   std::vector<std::string> texts;  // n_best, best first ("" for empty input)
   std::vector<float> scores;
   std::vector<std::vector<int32_t>> ids;
+  // Non-empty when the line (or a piece of it) got no translation because the model computed no finite
+  // score (non-finite weights or activations): its text is empty and the caller reports this.
+  std::string warning;
 };
 
 class Translator {
@@ -38,7 +41,8 @@ class Translator {
 
   // One Translation per input line, same order. Blank lines give "" without running the model;
   // lines longer than the model's positions are split into pieces, translated, and rejoined.
-  std::vector<Translation> translate(const std::vector<std::string>& lines, const TranslateOptions& options) const;
+  std::vector<Translation> translate(const std::vector<std::string>& lines,
+                                     const TranslateOptions& options) const;
 
   // Source ids (incl. EOS) -> hypotheses; the core of translate(), exposed for tests.
   std::vector<std::vector<core::Hypothesis>> translate_ids(const std::vector<std::vector<int32_t>>& sources,
