@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "models/convert/convert_hf_marian.h"
 
 namespace cli {
 

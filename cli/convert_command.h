@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "models/convert_marian_npz.h"
+#include "models/convert/convert_marian_npz.h"
 
 namespace cli {
 

@@ -147,7 +147,7 @@ NMT_AVX512 void attend_heads(const float* q, const float* k, const float* v, con
 }  // namespace
 
 bool attend_one_avx512_supports(int head_size) {
-  // The packed kernels' choice: NMT_PACKED_GEMM=avx2 / 0 also take this path off, for A/B runs.
+  // The packed kernels' choice: NMT_CPU=avx2, blas or portable also take this path off, for A/B runs.
   return packed_isa() == PackedIsa::kAvx512 && (head_size == 32 || head_size == 64 || head_size == 128);
 }
 

@@ -2,8 +2,9 @@
 
 #include <cstring>
 
+#include "core/cpu.h"
+
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -34,20 +35,9 @@ float half_to_float(uint16_t h) {
 }
 
 #if defined(__x86_64__)
-// AVX + F16C usable: CPU flags plus the OS saving YMM state (cpuid, since clang's
-// __builtin_cpu_supports does not know "f16c").
-static bool cpu_has_avx_f16c() {
-  unsigned a, b, c, d;
-  if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
-  const bool osxsave = c & (1u << 27), avx = c & (1u << 28), f16c = c & (1u << 29);
-  if (!(osxsave && avx && f16c)) return false;
-  unsigned lo, hi;
-  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  return (lo & 6u) == 6u;
-}
-
 // F16C converts 8 halves per instruction: loading an f16 model is then bound by memory, not by this.
-__attribute__((target("avx,f16c"))) static void half_to_float_f16c(const uint16_t* src, float* dst, size_t n) {
+__attribute__((target("avx,f16c"))) static void half_to_float_f16c(const uint16_t* src, float* dst,
+                                                                   size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
@@ -59,7 +49,7 @@ __attribute__((target("avx,f16c"))) static void half_to_float_f16c(const uint16_
 
 void half_to_float(const uint16_t* src, float* dst, size_t n) {
 #if defined(__x86_64__)
-  static const bool has_f16c = cpu_has_avx_f16c();
+  static const bool has_f16c = cpu_features().f16c && cpu_isa() != CpuIsa::kPortable;
   if (has_f16c) {
     half_to_float_f16c(src, dst, n);
     return;
@@ -74,8 +64,8 @@ uint16_t float_to_half(float f) {
   const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
   const uint32_t abs = x & 0x7fffffffu;
   if (abs >= 0x7f800000u) return sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0);  // inf / nan
-  if (abs >= 0x477ff000u) return sign | 0x7c00u;                                      // overflow to inf
-  if (abs < 0x38800000u) {                                                            // subnormal or zero
+  if (abs >= 0x477ff000u) return sign | 0x7c00u;                                     // overflow to inf
+  if (abs < 0x38800000u) {                                                           // subnormal or zero
     if (abs < 0x33000000u) return sign;
     const uint32_t mantissa = (abs & 0x7fffffu) | 0x800000u;
     const int shift = 126 - static_cast<int>(abs >> 23);  // value = half * 2^-24

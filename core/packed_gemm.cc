@@ -1,6 +1,5 @@
 #include "core/packed_gemm.h"
 
-#include <cpuid.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu.h"
 #include "core/gemm.h"
 #include "core/half.h"
 #include "core/packed_kernels.h"
@@ -21,25 +21,18 @@ namespace core {
 
 namespace {
 
-PackedIsa detect_isa() {
-  // NMT_PACKED_GEMM=0 keeps every product on BLAS, =avx2 runs the AVX2 kernel on an AVX-512 CPU: the
-  // A/B switches for benchmarks.
-  const char* env = std::getenv("NMT_PACKED_GEMM");
-  if (env && std::string(env) == "0") return PackedIsa::kNone;
-  __builtin_cpu_init();
-  // F16C too (every AVX2 CPU has it): the kernels read f16 panels. From cpuid: clang's
-  // __builtin_cpu_supports has no name for it.
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  const bool has_f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
-  const bool has_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && has_f16c;
-  if (env && std::string(env) == "avx2" && has_avx2) return PackedIsa::kAvx2;
-  if (__builtin_cpu_supports("avx512f")) return PackedIsa::kAvx512;
-  if (has_avx2) return PackedIsa::kAvx2;
-  return PackedIsa::kNone;
+// The CPU's packed kernel, as core/cpu.h chooses it (NMT_CPU=blas or portable: none, =avx2: AVX2).
+PackedIsa cpu_packed_isa() {
+  static const PackedIsa isa = [] {
+    const CpuChoice& choice = cpu_choice();
+    if (choice.f32_on_blas) return PackedIsa::kNone;
+    return choice.isa == CpuIsa::kAvx512 ? PackedIsa::kAvx512 : PackedIsa::kAvx2;
+  }();
+  return isa;
 }
 
-const PackedIsa g_cpu_isa = detect_isa();
-std::atomic<PackedIsa> g_isa{g_cpu_isa};
+constexpr int kUnset = -1;
+std::atomic<int> g_isa{kUnset};  // the kernel in use: the CPU's until a test forces a lower one
 
 // Rows per pass over the weights: enough rows to reuse each panel many times, few enough that the
 // rows (in x k floats, ~512 KB) stay in the L2 cache while every panel streams past them. The passes
@@ -63,11 +56,19 @@ int panels_per_block(int in, int panel_step) {
 
 }  // namespace
 
-PackedIsa packed_isa() { return g_isa.load(std::memory_order_relaxed); }
+PackedIsa packed_isa() {
+  const int isa = g_isa.load(std::memory_order_relaxed);
+  if (isa != kUnset) return static_cast<PackedIsa>(isa);
+  const PackedIsa cpu = cpu_packed_isa();
+  g_isa.store(static_cast<int>(cpu), std::memory_order_relaxed);
+  return cpu;
+}
 
 PackedIsa force_packed_isa(PackedIsa isa) {
-  if (static_cast<int>(isa) > static_cast<int>(g_cpu_isa)) isa = g_cpu_isa;
-  return g_isa.exchange(isa);
+  const PackedIsa previous = packed_isa();
+  if (static_cast<int>(isa) > static_cast<int>(cpu_packed_isa())) isa = cpu_packed_isa();
+  g_isa.store(static_cast<int>(isa), std::memory_order_relaxed);
+  return previous;
 }
 
 void PackedMatrix::FreeAligned::operator()(char* p) const { std::free(p); }

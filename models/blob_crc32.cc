@@ -9,6 +9,7 @@
 #include <memory>
 #include <thread>
 
+#include "core/cpu.h"
 #include "models/blob_io.h"
 
 namespace models {
@@ -22,7 +23,7 @@ __attribute__((target("avx"))) void clear_upper_halves() { _mm256_zeroupper(); }
 
 uint32_t crc32(const uint8_t* data, uint64_t size) {
   const uint32_t crc = crc32_gzip_refl(0, data, size);
-  if (__builtin_cpu_supports("avx")) clear_upper_halves();
+  if (core::cpu_features().avx) clear_upper_halves();
   return crc;
 }
 
@@ -38,7 +39,7 @@ uint32_t file_range_crc32(int fd, const std::string& path, uint64_t begin, uint6
     crc = crc32_gzip_refl(crc, buffer.get(), n);
     at += n;
   }
-  if (__builtin_cpu_supports("avx")) clear_upper_halves();
+  if (core::cpu_features().avx) clear_upper_halves();
   return crc;
 }
 

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <numeric>
 
+#include "core/cpu.h"
 #include "core/error.h"
 #include "core/packed_gemm.h"
 #include "core/thread_team.h"
@@ -66,7 +67,7 @@ struct BatchLayout {
 // the wall time. NMT_WITHIN_BATCH=1 or 0 forces either, for such comparisons.
 bool within_batch_threads(const ModelConfig& c) {
   if (core::num_threads() < 2 || core::packed_isa() == core::PackedIsa::kNone) return false;
-  if (const char* force = std::getenv("NMT_WITHIN_BATCH")) return force[0] == '1';
+  if (const std::optional<bool> forced = core::forced_within_batch()) return *forced;
   return c.d_model >= 512;
 }
 

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/cpu.h"
 #include "core/gemm.h"
 #include "core/threads.h"
 
@@ -84,9 +85,9 @@ NMT_FMA_RATE(fma_peak_avx2, "avx2,fma", __m256, 8, _mm256_fmadd_ps, _mm256_set1_
 
 // 0 when the CPU has neither AVX-512 nor AVX2 with FMA.
 double fma_peak() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return fma_peak_avx512();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return fma_peak_avx2();
+  const core::CpuFeatures& cpu = core::cpu_features();
+  if (cpu.avx512f) return fma_peak_avx512();
+  if (cpu.avx2 && cpu.fma) return fma_peak_avx2();
   return 0;
 }
 

@@ -14,13 +14,13 @@
 
 #include "core/error.h"
 #include "core/half.h"
-#include "models/convert_hf_marian.h"
-#include "models/convert_marian_npz.h"
-#include "models/marian_yaml.h"
+#include "models/convert/convert_hf_marian.h"
+#include "models/convert/convert_marian_npz.h"
+#include "models/convert/marian_yaml.h"
+#include "models/convert/npz.h"
+#include "models/convert/safetensors.h"
 #include "models/model_error.h"
-#include "models/npz.h"
 #include "models/positions.h"
-#include "models/safetensors.h"
 #include "models/translator.h"
 #include "test_support.h"
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "models/checkpoint.h"
-#include "models/checkpoint_writer.h"
+#include "models/convert/checkpoint_writer.h"
 #include "models/model_config.h"
 
 namespace test {

@@ -1,4 +1,4 @@
-#include "models/checkpoint_writer.h"
+#include "models/convert/checkpoint_writer.h"
 
 #include <cerrno>
 #include <cstdio>

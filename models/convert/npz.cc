@@ -1,4 +1,4 @@
-#include "models/npz.h"
+#include "models/convert/npz.h"
 
 #include <zip.h>
 

@@ -1,5 +1,5 @@
-// `nmt convert --from hf-marian`: a Hugging Face MarianMT checkpoint (OPUS-MT) -> checkpoint format v1.
-// Also the pieces both converters share (output directory, dtype choice, writing). See docs/convert.md.
+// What both converters share: their options and report, the output directory check, the dtype choice,
+// and writing a model directory. See docs/convert.md.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/checkpoint.h"
-#include "models/checkpoint_writer.h"
+#include "models/convert/checkpoint_writer.h"
 #include "models/model_config.h"
 
 namespace models {
@@ -30,12 +30,6 @@ struct ConvertReport {
   // anything that changes the network is refused instead).
   std::vector<std::string> warnings;
 };
-
-// SRC_DIR holds config.json, model.safetensors, source.spm, target.spm, vocab.json (+ target_vocab.json
-// when the vocabularies are separate) and optionally generation_config.json. Throws ModelError for
-// unusable or unsupported source files, core::UsageError for a bad output directory, core::Error for
-// I/O failures while writing. A failed conversion leaves no model.json in the output directory.
-ConvertReport convert_hf_marian(const std::string& source_dir, const ConvertOptions& options);
 
 namespace convert_detail {
 

@@ -1,4 +1,4 @@
-#include "models/safetensors.h"
+#include "models/convert/safetensors.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

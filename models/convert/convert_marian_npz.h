@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "models/convert_hf_marian.h"
+#include "models/convert/convert_common.h"
 
 namespace models {
 

@@ -1,0 +1,47 @@
+// The one place that knows the CPU: what it and the OS support (probed once), and how much of it the
+// kernels may use. NMT_CPU lowers the level for comparisons and for tests of the slower paths:
+//   avx512    everything the CPU has (the default)
+//   avx2      AVX2/FMA/F16C kernels only, as on a CPU without AVX-512
+//   blas      f32 products on OpenBLAS; the other kernels as the CPU allows
+//   portable  none of our vector code: f32 on OpenBLAS, int8 and f16 conversion in plain C++
+// A level above what the CPU has falls back to the CPU's own. This file is also the one reader of the
+// environment's other run-time switch, NMT_WITHIN_BATCH (see forced_within_batch).
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace core {
+
+// Instruction sets usable by this process: the CPU reports them and the OS saves their registers.
+struct CpuFeatures {
+  bool avx = false, avx2 = false, fma = false, f16c = false;
+  bool avx512f = false, avx512bw = false, avx512vl = false;
+  bool avx512_vnni = false;                 // vpdpbusd on 512-bit registers
+  bool avx_vnni = false;                    // vpdpbusd on 256-bit registers (VEX)
+  bool amx_tile = false, amx_int8 = false;  // and the OS granted the tile data state
+};
+
+// The kernel levels, lowest first.
+enum class CpuIsa { kPortable, kAvx2, kAvx512 };
+
+struct CpuChoice {
+  CpuIsa isa = CpuIsa::kPortable;
+  bool f32_on_blas = true;  // f32 products through OpenBLAS instead of the packed kernels
+};
+
+// Probed on first use (cpuid, xgetbv, and on Linux the AMX permission request).
+const CpuFeatures& cpu_features();
+// What the kernels use: the CPU's level lowered by NMT_CPU. Read once; an unknown NMT_CPU value throws
+// UsageError on every call.
+const CpuChoice& cpu_choice();
+inline CpuIsa cpu_isa() { return cpu_choice().isa; }
+
+// The pure rule behind cpu_choice, for tests: `nmt_cpu` is NMT_CPU's value or null.
+CpuChoice choose_cpu(const CpuFeatures& features, const char* nmt_cpu);
+std::string cpu_isa_name(CpuIsa isa);
+
+// NMT_WITHIN_BATCH=1 or 0: whether threads share each batch, forced for comparisons; empty when unset.
+std::optional<bool> forced_within_batch();
+
+}  // namespace core

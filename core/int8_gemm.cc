@@ -1,0 +1,159 @@
+// int8_linear: activations quantized per row, then row tiles x panel steps over the team's threads.
+#include "core/int8_gemm.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "core/gemm.h"
+#include "core/int8_kernels.h"
+#include "core/thread_team.h"
+
+namespace core {
+
+namespace {
+
+constexpr int kMaxTileRows = int8::kAvx512Rows;
+constexpr int kMaxTileColumns = 2 * Int8Matrix::kPanel;
+
+// The portable tile: the same products as the vector ones, in plain C++.
+void tile_portable(const int8_t* a, size_t lda, int rows, int groups, const int8_t* p0, int32_t* acc,
+                   size_t acc_stride) {
+  constexpr int kPanel = Int8Matrix::kPanel, kGroup = Int8Matrix::kGroup;
+  for (int r = 0; r < rows; ++r) {
+    int32_t sums[kPanel] = {};
+    const int8_t* x = a + r * lda;
+    for (int g = 0; g < groups; ++g) {
+      const int8_t* b = p0 + static_cast<size_t>(g) * kPanel * kGroup;
+      for (int j = 0; j < kPanel; ++j)
+        for (int t = 0; t < kGroup; ++t) sums[j] += int32_t{x[g * kGroup + t]} * b[j * kGroup + t];
+    }
+    std::copy(sums, sums + kPanel, acc + r * acc_stride);
+  }
+}
+
+// How one call runs: the kernel, its tile, and the units (row tile x panel step) the threads share.
+struct Plan {
+  Plan(const Int8Matrix& w, int rows, Int8Kernel kernel)
+      : kernel(kernel),
+        tile_rows(kernel == Int8Kernel::kAvx512Vnni ? int8::kAvx512Rows
+                  : kernel == Int8Kernel::kAvx2     ? int8::kAvx2Rows
+                                                    : 4),
+        panel_step(kernel == Int8Kernel::kAvx512Vnni ? 2 : 1),
+        tiles((rows + tile_rows - 1) / tile_rows),
+        steps((w.panels() + panel_step - 1) / panel_step),
+        rows(rows) {}
+  Int8Kernel kernel;
+  int tile_rows, panel_step, tiles, steps, rows;
+};
+
+// Runs units [begin, end) (step-major: a step's panels stream once past all its row tiles) over a: the
+// quantized rows, groups * 4 bytes each (u8 = x + 128 for VNNI). finish(r, n, col, cols, acc, stride)
+// takes each tile's exact products.
+template <class Finish>
+void run_units(const Plan& plan, const int8_t* a, const Int8Matrix& w, int begin, int end,
+               const Finish& finish) {
+  const size_t lda = static_cast<size_t>(w.groups()) * Int8Matrix::kGroup;
+  int32_t acc[kMaxTileRows * kMaxTileColumns];
+  for (int u = begin; u < end; ++u) {
+    const int step = u / plan.tiles, t = u % plan.tiles;
+    const int r = t * plan.tile_rows, n = std::min(plan.tile_rows, plan.rows - r);
+    const int p = step * plan.panel_step;
+    const int col = p * Int8Matrix::kPanel;
+    const int cols = std::min(plan.panel_step * Int8Matrix::kPanel, w.out() - col);
+    const int8_t* rows = a + r * lda;
+    switch (plan.kernel) {
+      case Int8Kernel::kAvx512Vnni:
+        int8::tile_avx512_vnni(reinterpret_cast<const uint8_t*>(rows), lda, n, w.groups(), w.panel(p),
+                               p + 1 < w.panels() ? w.panel(p + 1) : nullptr, w.column_sums() + col, acc,
+                               kMaxTileColumns);
+        break;
+      case Int8Kernel::kAvx2:
+        int8::tile_avx2(rows, lda, n, w.groups(), w.panel(p), acc, kMaxTileColumns);
+        break;
+      default:
+        tile_portable(rows, lda, n, w.groups(), w.panel(p), acc, kMaxTileColumns);
+    }
+    finish(r, n, col, cols, acc, kMaxTileColumns);
+  }
+}
+
+// The kernel's input rows: quantized (or copied, from int8 rows), zero-padded to whole groups, and for
+// VNNI shifted to u8 (x ^ 0x80 == x + 128).
+struct QuantizedRows {
+  std::vector<int8_t> data;
+  std::vector<float> scales;
+};
+
+QuantizedRows& scratch() {
+  thread_local QuantizedRows rows;  // grows to the largest call once, then reused
+  return rows;
+}
+
+void shift_to_u8(int8_t* row, size_t n) {
+  for (size_t i = 0; i < n; ++i) row[i] = static_cast<int8_t>(static_cast<uint8_t>(row[i]) ^ 0x80u);
+}
+
+}  // namespace
+
+void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bias, float* y) {
+  if (rows <= 0) return;
+  const GemmTimer timer(2.0 * rows * w.out() * w.in(), team_size());
+  const Plan plan(w, rows, int8_kernel());
+  const int in = w.in(), out = w.out();
+  const size_t lda = static_cast<size_t>(w.groups()) * Int8Matrix::kGroup;
+  QuantizedRows& q = scratch();
+  q.data.resize(static_cast<size_t>(rows) * lda);
+  q.scales.resize(static_cast<size_t>(rows));
+  int8_t* data = q.data.data();  // by pointer: in the team's other threads `q` is theirs
+  float* scales = q.scales.data();
+  const bool vnni = plan.kernel == Int8Kernel::kAvx512Vnni;
+  split_range(rows, 1, [&](int begin, int end, int) {
+    for (int r = begin; r < end; ++r) {
+      int8_t* row = data + r * lda;
+      scales[r] = quantize_row(x + static_cast<size_t>(r) * in, in, row);
+      std::memset(row + in, 0, lda - in);
+      if (vnni) shift_to_u8(row, lda);
+    }
+  });
+  const float* w_scales = w.scales();
+  split_range(plan.steps * plan.tiles, 1, [&](int begin, int end, int) {
+    run_units(plan, data, w, begin, end,
+              [&](int r0, int n, int col, int cols, const int32_t* acc, size_t stride) {
+                for (int r = 0; r < n; ++r) {
+                  const float row_scale = scales[r0 + r];
+                  float* yr = y + static_cast<size_t>(r0 + r) * out + col;
+                  const int32_t* ar = acc + r * stride;
+                  if (bias) {
+#pragma omp simd
+                    for (int j = 0; j < cols; ++j)
+                      yr[j] = static_cast<float>(ar[j]) * (row_scale * w_scales[col + j]) + bias[col + j];
+                  } else {
+#pragma omp simd
+                    for (int j = 0; j < cols; ++j)
+                      yr[j] = static_cast<float>(ar[j]) * (row_scale * w_scales[col + j]);
+                  }
+                }
+              });
+  });
+}
+
+void int8_products(const int8_t* q, int rows, const Int8Matrix& w, int32_t* acc) {
+  if (rows <= 0) return;
+  const Plan plan(w, rows, int8_kernel());
+  const int in = w.in(), out = w.out();
+  const size_t lda = static_cast<size_t>(w.groups()) * Int8Matrix::kGroup;
+  std::vector<int8_t> data(static_cast<size_t>(rows) * lda, 0);
+  for (int r = 0; r < rows; ++r) {
+    std::memcpy(data.data() + r * lda, q + static_cast<size_t>(r) * in, static_cast<size_t>(in));
+    if (plan.kernel == Int8Kernel::kAvx512Vnni) shift_to_u8(data.data() + r * lda, lda);
+  }
+  run_units(plan, data.data(), w, 0, plan.steps * plan.tiles,
+            [&](int r0, int n, int col, int cols, const int32_t* tile, size_t stride) {
+              for (int r = 0; r < n; ++r)
+                std::copy(tile + r * stride, tile + r * stride + cols,
+                          acc + static_cast<size_t>(r0 + r) * out + col);
+            });
+}
+
+}  // namespace core

@@ -1,0 +1,88 @@
+// y = x W^T + b with W in int8, one f32 scale per output row (symmetric), packed once at load.
+//
+// x is quantized per row on the fly: scale = max|x| / 127, q = round-to-nearest-even(x * 127 / max|x|),
+// so |x - q * scale| <= scale / 2. The products accumulate exactly in int32, then
+//   y[r][j] = float(acc[r][j]) * (x_scale[r] * w_scale[j]) + bias[j]
+// (a multiply, then an add: no fused multiply-add), the same arithmetic on every kernel: a row's result
+// is bit-identical whatever the kernel, the other rows or the threads.
+//
+// Kernels (core/cpu.h chooses): AVX-512 VNNI (vpdpbusd: x + 128 as u8 times the s8 weights, minus 128 x
+// the column sums computed at packing), AVX2 (vpmaddubsw of |x| with the weights given x's signs, then
+// vpmaddwd: |x| <= 127 keeps each int16 pair sum below 32767, so nothing saturates, unlike x + 128), and a
+// portable scalar loop. Weights are limited to [-127, 127] for the same reason.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/packed_gemm.h"
+
+namespace core {
+
+enum class Int8Kernel { kPortable, kAvx2, kAvx512Vnni };
+// The kernel in use: the best the CPU has within NMT_CPU's level, unless a test forced a lower one.
+Int8Kernel int8_kernel();
+// The best the CPU has within NMT_CPU's level.
+Int8Kernel cpu_int8_kernel();
+// For tests: run a lower kernel than the CPU's (never a higher one). Returns the previous choice.
+Int8Kernel force_int8_kernel(Int8Kernel kernel);
+const char* int8_kernel_name(Int8Kernel kernel);
+
+// Quantizes x[n] into q[n] with the rule above; returns the scale (1 for an all-zero row). NaN and
+// infinities are the caller's to exclude.
+float quantize_row(const float* x, int n, int8_t* q);
+
+class Int8Matrix {
+ public:
+  static constexpr int kPanel = 16;  // output columns per panel
+  static constexpr int kGroup = 4;   // consecutive k values per column in a panel (one 32-bit lane)
+
+  // An unfilled matrix of `out` rows of `in`; fill every row with pack_rows (weights in the arena when
+  // given, which must outlive the matrix).
+  Int8Matrix(int out, int in, PackedArena* arena = nullptr);
+  // Rows [first, first + n) of W: int8 [n, in] row-major with their scales [n].
+  void pack_rows(int first, int n, const int8_t* rows, const float* scales);
+  // The same from f32 rows, quantized here.
+  void quantize_rows(int first, int n, const float* rows);
+  // Columns [first, first + n) as a matrix of their own reading these panels (first a multiple of
+  // kPanel), as PackedMatrix::columns: a stacked q/k/v serves each block's product too. Valid while
+  // this one lives.
+  Int8Matrix columns(int first, int n) const;
+
+  int out() const { return out_; }
+  int in() const { return in_; }
+  int groups() const { return (in_ + kGroup - 1) / kGroup; }  // k groups, the last zero-padded
+  int panels() const { return (out_ + kPanel - 1) / kPanel; }
+  // Panel p: [groups][kPanel][kGroup] int8; columns past `out` and k past `in` are zero.
+  const int8_t* panel(int p) const { return data_ + static_cast<size_t>(p) * panel_bytes(); }
+  size_t panel_bytes() const { return static_cast<size_t>(groups()) * kPanel * kGroup; }
+  const float* scales() const { return scales_; }       // [panels * kPanel], 0 past `out`
+  const int32_t* column_sums() const { return sums_; }  // [panels * kPanel]: sum over k of W[j][k]
+  size_t bytes() const { return static_cast<size_t>(panels()) * panel_bytes(); }
+  int8_t weight(int j, int k) const;
+  // Row j of W dequantized (q * scale) into row[in]: embeddings are looked up here.
+  void copy_row(int j, float* row) const;
+
+ private:
+  struct PerColumn {  // shared with the column views
+    std::vector<float> scales;
+    std::vector<int32_t> sums;
+  };
+  int out_, in_;
+  int8_t* data_ = nullptr;
+  std::shared_ptr<int8_t> owned_;  // data_ when there is no arena
+  std::shared_ptr<PerColumn> columns_;
+  float* scales_ = nullptr;
+  int32_t* sums_ = nullptr;
+};
+
+// y[rows, out] = x[rows, in] * W^T + bias (bias [out] or null), as the header says.
+void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bias, float* y);
+
+// The raw products, for tests: acc[rows, out] = q[rows, in] * W^T in int32 on the current kernel, q int8
+// rows of `in` (k past `in` is read as zero).
+void int8_products(const int8_t* q, int rows, const Int8Matrix& w, int32_t* acc);
+
+}  // namespace core

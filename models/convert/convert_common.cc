@@ -1,0 +1,115 @@
+#include "models/convert/convert_common.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/error.h"
+#include "models/model_error.h"
+
+namespace models {
+
+namespace fs = std::filesystem;
+
+namespace convert_detail {
+
+bool file_exists(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError(path + ": cannot open: " + std::strerror(errno));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw ModelError(path + ": read failed");
+  return ss.str();
+}
+
+void check_output_dir(const std::string& dir, const std::string& source_dir, bool force) {
+  if (dir.empty()) throw core::UsageError("convert: -o/--output is required");
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return;
+  if (!fs::is_directory(dir, ec)) throw core::UsageError("-o " + dir + ": exists and is not a directory");
+  if (fs::equivalent(dir, source_dir, ec)) {
+    throw core::UsageError("-o " + dir + ": is the source directory; write the converted model elsewhere");
+  }
+  if (!force && !fs::is_empty(dir, ec)) {
+    throw core::UsageError("-o " + dir + ": directory is not empty (use --force to replace the model in it)");
+  }
+}
+
+void write_model(const ConvertOptions& options, const ModelDescription& description,
+                 const std::vector<NamedTensor>& tensors, DType dtype, const OutputFiles& files) {
+  const std::string& dir = options.output_dir;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw core::Error(dir + ": cannot create directory: " + ec.message());
+  // A model.json from an earlier conversion must not survive a failure of this one.
+  const std::string json_path = dir + "/model.json";
+  if (fs::exists(json_path, ec) && !fs::remove(json_path, ec)) {
+    throw core::Error(json_path + ": cannot remove: " + ec.message());
+  }
+  for (const auto& [source, name] : files.copies) {
+    std::string bytes;
+    try {
+      bytes = read_text_file(source);
+    } catch (const ModelError& e) {
+      throw core::Error(e.what());
+    }
+    write_file_atomically(dir + "/" + name, bytes);
+  }
+  for (const auto& [name, bytes] : files.contents) write_file_atomically(dir + "/" + name, bytes);
+  write_checkpoint(dir, description, tensors, dtype);
+}
+
+std::string vocab_json(const std::vector<std::pair<std::string, int32_t>>& entries) {
+  std::vector<std::pair<std::string, int32_t>> sorted = entries;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second < b.second; });
+  std::string out = "{\n";
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    out += "  " + nlohmann::json(sorted[i].first).dump() + ": " + std::to_string(sorted[i].second);
+    out += i + 1 < sorted.size() ? ",\n" : "\n";
+  }
+  return out + "}\n";
+}
+
+DType choose_dtype(ConvertDType requested, bool all_f16) {
+  switch (requested) {
+    case ConvertDType::kF32:
+      return DType::kF32;
+    case ConvertDType::kF16:
+      return DType::kF16;
+    case ConvertDType::kKeep:
+      return all_f16 ? DType::kF16 : DType::kF32;
+  }
+  return DType::kF32;
+}
+
+void check_no_nan(const std::vector<float>& values, const std::string& where, const std::string& name) {
+  for (float v : values) {
+    if (std::isnan(v)) throw ModelError(where + ": tensor '" + name + "' contains NaN");
+  }
+}
+
+ConvertReport make_report(const ModelDescription& description, const std::vector<NamedTensor>& tensors,
+                          DType dtype, std::vector<std::string> warnings) {
+  ConvertReport r;
+  r.description = description;
+  r.dtype = dtype;
+  r.tensors = tensors.size();
+  for (const auto& t : tensors) r.parameters += t.values.size();
+  r.warnings = std::move(warnings);
+  return r;
+}
+
+}  // namespace convert_detail
+
+}  // namespace models

@@ -1,0 +1,149 @@
+#include "models/convert/convert_marian_npz.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "models/convert/marian_npz_tensors.h"
+#include "models/convert/marian_release.h"
+#include "models/model_error.h"
+
+namespace models {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct MarianDecoding {
+  DecodingDefaults defaults;
+  int max_input = 0;  // decoder.yml max-length: also the position table's size
+  std::vector<std::string> warnings;
+};
+
+// decoder.yml's search settings (Marian's defaults where absent).
+MarianDecoding read_decoding(const MarianRelease& release) {
+  static const FlatYaml kEmpty = FlatYaml::parse("", "decoder.yml");
+  const FlatYaml& dy = release.decoder_yml ? *release.decoder_yml : kEmpty;
+  const std::string& decoder_path = release.decoder_path;
+  MarianDecoding out;
+  const int max_input = static_cast<int>(dy.integer("max-length", 1000));
+  if (max_input < 2 || max_input > (1 << 20))
+    throw ModelError(decoder_path + ": max-length: must be 2..2^20");
+  double normalize = 1.0;
+  if (dy.has("normalize")) {
+    const std::string s = dy.string("normalize", "");
+    normalize = s == "true" ? 1.0 : s == "false" ? 0.0 : dy.number("normalize", 1.0);
+  }
+  if (normalize < -10 || normalize > 10) throw ModelError(decoder_path + ": normalize: must be in [-10, 10]");
+  const int64_t beam = dy.integer("beam-size", 12);
+  if (beam < 1 || beam > 128) throw ModelError(decoder_path + ": beam-size: must be 1..128");
+  const double factor = dy.number("max-length-factor", 3.0);
+  if (factor <= 0 || factor > 100)
+    throw ModelError(decoder_path + ": max-length-factor: must be in (0, 100]");
+  if (dy.number("word-penalty", 0.0) != 0.0) {
+    out.warnings.push_back("decoder.yml word-penalty " + dy.string("word-penalty", "") +
+                           " is not supported by nmt's scoring: ignored");
+  }
+  for (const char* key : {"shortlist", "output-sampling", "force-decode"}) {
+    if (dy.has(key) && dy.string(key, "x") != "" && dy.string(key, "x") != "false") {
+      out.warnings.push_back(std::string("decoder.yml ") + key + " is not supported: ignored");
+    }
+  }
+
+  out.max_input = max_input;
+  DecodingDefaults& d = out.defaults;
+  d.beam_size = static_cast<int>(beam);
+  d.length_penalty = static_cast<float>(normalize);
+  d.max_length_a = static_cast<float>(factor);
+  d.max_length_b = 0;
+  d.max_length = max_input;
+  d.ban_unk = !dy.boolean("allow-unk", false);
+  d.renormalize = false;
+  return out;
+}
+
+ModelDescription describe(const MarianModel& model, const MarianDecoding& decoding,
+                          const MarianVocab& target_vocab) {
+  const MarianConfig& c = model.config;
+  ModelDescription d;
+  ModelConfig& mc = d.config;
+  mc.d_model = c.d_model;
+  mc.n_heads = c.heads;
+  mc.encoder_layers = c.encoder_layers;
+  mc.decoder_layers = c.decoder_layers;
+  mc.ffn_dim = c.ffn_dim;
+  mc.activation = c.activation;
+  mc.pre_norm = false;
+  mc.final_norm = false;
+  mc.layer_norm_eps = 1e-6f;
+  mc.positions = Positions::kSinusoidalMarian;
+  mc.max_positions = decoding.max_input;
+  mc.scale_embedding = true;
+  mc.shared_embeddings = model.shared;
+  mc.tied_output = model.tied_output;
+  mc.output_bias = true;
+  mc.src_vocab_size = static_cast<int>(model.source_vocab_size);
+  mc.tgt_vocab_size = static_cast<int>(model.target_vocab_size);
+  d.tokens.pad = static_cast<int32_t>(model.target_vocab_size - 1);
+  d.tokens.decoder_start = d.tokens.pad;
+  d.tokens.eos = target_vocab.eos;
+  d.tokens.unk = target_vocab.unk;
+  d.decoding = decoding.defaults;
+  d.tokenizer.source_spm = "source.spm";
+  d.tokenizer.target_spm = "target.spm";
+  d.tokenizer.add_eos = true;
+  return d;
+}
+
+// Step 3: the tokenizer files (vocabularies gain a <pad> entry), weights.bin and model.json. Sets the
+// description's vocabulary file names.
+ConvertReport write_marian_model(const MarianRelease& release, ModelDescription d, const MarianModel& model,
+                                 std::vector<std::string> warnings, const ConvertOptions& options) {
+  const MarianFiles& f = release.files;
+  const MarianVocab& src_vocab = release.source_vocab;
+  const MarianVocab& tgt_vocab = release.target_vocab;
+  const int64_t vs = model.source_vocab_size, vt = model.target_vocab_size;
+  convert_detail::OutputFiles files;
+  files.copies = {{f.source_spm, "source.spm"}, {f.target_spm, "target.spm"}};
+  auto vocab_contents = [&](const MarianVocab& v, int64_t size) {
+    auto entries = v.entries;
+    bool has_pad = false;
+    for (const auto& e : entries) has_pad = has_pad || e.first == "<pad>";
+    if (!has_pad) entries.emplace_back("<pad>", static_cast<int32_t>(size - 1));
+    try {
+      return convert_detail::vocab_json(entries);
+    } catch (const nlohmann::json::exception& e) {
+      throw ModelError(v.path + ": cannot write the vocabulary: " + e.what());
+    }
+  };
+  std::error_code ec;
+  const bool same_vocab = fs::equivalent(f.source_vocab, f.target_vocab, ec) && vs == vt;
+  if (!src_vocab.spm) {
+    d.tokenizer.source_vocab = same_vocab ? "vocab.json" : "source_vocab.json";
+    files.contents.push_back({d.tokenizer.source_vocab, vocab_contents(src_vocab, vs)});
+  }
+  if (!tgt_vocab.spm) {
+    d.tokenizer.target_vocab = same_vocab ? "vocab.json" : "target_vocab.json";
+    if (!same_vocab || src_vocab.spm)
+      files.contents.push_back({d.tokenizer.target_vocab, vocab_contents(tgt_vocab, vt)});
+  }
+
+  parse_description(description_to_json(d), f.npz + " (converted)");
+  const DType dtype = convert_detail::choose_dtype(options.dtype, model.all_source_f16);
+  convert_detail::write_model(options, d, model.tensors, dtype, files);
+  return convert_detail::make_report(d, model.tensors, dtype, std::move(warnings));
+}
+
+}  // namespace
+
+// Read the release -> map tensors -> write; nothing is written before every check passes.
+ConvertReport convert_marian_npz(const std::string& dir, const MarianFiles& given,
+                                 const ConvertOptions& options) {
+  convert_detail::check_output_dir(options.output_dir, dir, options.force);
+  const MarianRelease release = read_marian_release(dir, given);
+  const MarianModel model = map_marian_tensors(release.files.npz, release.source_vocab, release.target_vocab);
+  MarianDecoding decoding = read_decoding(release);
+  ModelDescription d = describe(model, decoding, release.target_vocab);
+  return write_marian_model(release, std::move(d), model, std::move(decoding.warnings), options);
+}
+
+}  // namespace models

@@ -1,0 +1,168 @@
+#include "models/convert/marian_release.h"
+
+#include <sentencepiece_processor.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/error.h"
+#include "models/convert/convert_common.h"
+#include "models/model_error.h"
+
+namespace models {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using convert_detail::file_exists;
+using convert_detail::read_text_file;
+
+std::string resolve(const std::string& dir, const std::string& path) {
+  return fs::path(path).is_absolute() ? path : dir + "/" + path;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+MarianVocab load_vocab(const std::string& path) {
+  MarianVocab v;
+  v.path = path;
+  if (!file_exists(path)) throw ModelError(path + ": vocabulary file missing");
+  if (ends_with(path, ".spm") || ends_with(path, ".model")) {
+    sentencepiece::SentencePieceProcessor sp;
+    const auto status = sp.Load(path);
+    if (!status.ok()) throw ModelError(path + ": not a SentencePiece model: " + status.ToString());
+    v.spm = true;
+    v.size = sp.GetPieceSize();
+    v.unk = sp.unk_id();
+    v.eos = sp.PieceToId("</s>");
+    if (v.eos == v.unk) throw ModelError(path + ": SentencePiece model has no '</s>' piece");
+    return v;
+  }
+  if (ends_with(path, ".yml") || ends_with(path, ".yaml")) {
+    v.entries = parse_vocab_yaml(read_text_file(path), path);
+  } else if (ends_with(path, ".json")) {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(read_text_file(path));
+    } catch (const nlohmann::json::exception& e) {
+      throw ModelError(path + ": not valid JSON: " + e.what());
+    }
+    if (!j.is_object()) throw ModelError(path + ": expected a JSON object {\"piece\": id}");
+    std::set<int64_t> ids;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() >= (1 << 24)) {
+        throw ModelError(path + ": piece '" + it.key() + "': id must be an integer in [0, 2^24)");
+      }
+      if (!ids.insert(it->get<int64_t>()).second) {
+        throw ModelError(path + ": id " + std::to_string(it->get<int64_t>()) + " is used twice");
+      }
+      v.entries.emplace_back(it.key(), static_cast<int32_t>(it->get<int64_t>()));
+    }
+  } else {
+    throw ModelError(path + ": unknown vocabulary format (expected .yml, .json or a SentencePiece .spm)");
+  }
+  for (const auto& [piece, id] : v.entries) {
+    v.size = std::max(v.size, id + 1);
+    if (piece == "</s>") v.eos = id;
+    if (piece == "<unk>") v.unk = id;
+  }
+  if (v.eos < 0) throw ModelError(path + ": vocabulary has no '</s>'");
+  if (v.unk < 0) throw ModelError(path + ": vocabulary has no '<unk>'");
+  return v;
+}
+
+void check_spm(const std::string& path) {
+  if (!file_exists(path)) throw ModelError(path + ": missing (SentencePiece model)");
+  sentencepiece::SentencePieceProcessor sp;
+  const auto status = sp.Load(path);
+  if (!status.ok()) throw ModelError(path + ": not a SentencePiece model: " + status.ToString());
+}
+
+std::string find_npz(const std::string& dir, const FlatYaml* decoder_yml) {
+  if (decoder_yml) {
+    const auto models = decoder_yml->list("models");
+    if (!models.empty() && file_exists(resolve(dir, models[0]))) return resolve(dir, models[0]);
+  }
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_regular_file() && e.path().extension() == ".npz") found.push_back(e.path().string());
+  }
+  if (ec) throw ModelError(dir + ": cannot list: " + ec.message());
+  std::sort(found.begin(), found.end());
+  if (found.empty()) {
+    throw ModelError(
+        dir + ": no *.npz model file" +
+        (file_exists(dir + "/config.json")
+             ? std::string(" (config.json is there: for a Hugging Face model use --from hf-marian)")
+             : ""));
+  }
+  if (found.size() > 1) {
+    throw core::UsageError(dir + ": several .npz files (" + fs::path(found[0]).filename().string() + ", " +
+                           fs::path(found[1]).filename().string() + ", ...): choose one with --npz");
+  }
+  return found[0];
+}
+
+}  // namespace
+
+MarianRelease read_marian_release(const std::string& dir, const MarianFiles& given) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw ModelError(dir + ": not a directory");
+  const std::string decoder_path = dir + "/decoder.yml";
+  std::unique_ptr<FlatYaml> decoder_yml;
+  if (file_exists(decoder_path)) {
+    decoder_yml = std::make_unique<FlatYaml>(FlatYaml::parse(read_text_file(decoder_path), decoder_path));
+  }
+  MarianFiles f = given;
+  if (f.npz.empty()) f.npz = find_npz(dir, decoder_yml.get());
+  const std::vector<std::string> yml_vocabs =
+      decoder_yml ? decoder_yml->list("vocabs") : std::vector<std::string>{};
+  if (f.source_vocab.empty() && !yml_vocabs.empty()) f.source_vocab = resolve(dir, yml_vocabs[0]);
+  if (f.target_vocab.empty() && !yml_vocabs.empty()) f.target_vocab = resolve(dir, yml_vocabs.back());
+  if (f.source_vocab.empty() || f.target_vocab.empty()) {
+    throw core::UsageError(
+        decoder_yml ? decoder_path + ": names no vocabularies: use --vocab or --source-vocab/--target-vocab"
+                    : dir +
+                          ": no decoder.yml: name the vocabularies with --vocab or "
+                          "--source-vocab/--target-vocab");
+  }
+  if (yml_vocabs.size() > 2) {
+    throw ModelError(decoder_path + ": vocabs: " + std::to_string(yml_vocabs.size()) +
+                     " vocabularies (multi-source models are not supported)");
+  }
+  MarianVocab src_vocab = load_vocab(f.source_vocab);
+  MarianVocab tgt_vocab = f.target_vocab == f.source_vocab ? src_vocab : load_vocab(f.target_vocab);
+  for (const MarianVocab* v : {&src_vocab, &tgt_vocab}) {
+    const std::string& spm_flag = v == &src_vocab ? given.source_spm : given.target_spm;
+    if (v->spm && !spm_flag.empty() && spm_flag != v->path) {
+      throw core::UsageError(v->path + " is a SentencePiece vocabulary, so it also segments: drop --" +
+                             (v == &src_vocab ? "source" : "target") + "-spm");
+    }
+  }
+  if (f.source_spm.empty()) f.source_spm = src_vocab.spm ? src_vocab.path : dir + "/source.spm";
+  if (f.target_spm.empty()) f.target_spm = tgt_vocab.spm ? tgt_vocab.path : dir + "/target.spm";
+  check_spm(f.source_spm);
+  check_spm(f.target_spm);
+  if (src_vocab.eos != tgt_vocab.eos || src_vocab.unk != tgt_vocab.unk) {
+    throw ModelError(f.target_vocab + ": '</s>'/'<unk>' ids (" + std::to_string(tgt_vocab.eos) + ", " +
+                     std::to_string(tgt_vocab.unk) + ") differ from the source vocabulary's (" +
+                     std::to_string(src_vocab.eos) + ", " + std::to_string(src_vocab.unk) +
+                     "): nmt models have one of each");
+  }
+
+  MarianRelease release;
+  release.decoder_path = decoder_path;
+  release.decoder_yml = std::move(decoder_yml);
+  release.files = std::move(f);
+  release.source_vocab = std::move(src_vocab);
+  release.target_vocab = std::move(tgt_vocab);
+  return release;
+}
+
+}  // namespace models

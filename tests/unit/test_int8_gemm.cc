@@ -1,0 +1,200 @@
+// The int8 kernels against a scalar int32 reference (bit for bit), on every kernel this CPU has, and the
+// quantizer's error bound.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "core/cpu.h"
+#include "core/int8_gemm.h"
+#include "test_support.h"
+
+namespace {
+
+std::vector<int8_t> random_int8(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> value(-127, 127);
+  std::vector<int8_t> q(n);
+  for (int8_t& v : q) v = static_cast<int8_t>(value(rng));
+  return q;
+}
+
+core::Int8Matrix matrix_of(const std::vector<int8_t>& w, const std::vector<float>& scales, int out, int in) {
+  core::Int8Matrix m(out, in);
+  m.pack_rows(0, out, w.data(), scales.data());
+  return m;
+}
+
+struct KernelGuard {  // restores the CPU's own choice after a test forces another
+  core::Int8Kernel saved = core::int8_kernel();
+  ~KernelGuard() { core::force_int8_kernel(saved); }
+};
+
+// Runs body once per int8 kernel this CPU has, forced one by one.
+template <class Body>
+void for_each_int8_kernel(const Body& body) {
+  KernelGuard guard;
+  for (core::Int8Kernel k :
+       {core::Int8Kernel::kAvx512Vnni, core::Int8Kernel::kAvx2, core::Int8Kernel::kPortable}) {
+    core::force_int8_kernel(k);
+    if (core::int8_kernel() == k) body(k);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("int8 products equal a scalar int32 loop, bit for bit, on every kernel", "[kernels][int8]") {
+  int kernels = 0;
+  for_each_int8_kernel([&](core::Int8Kernel kernel) {
+    ++kernels;
+    for (int rows : {1, 2, 3, 4, 5, 11, 12, 13, 25, 130}) {
+      for (int out : {1, 15, 16, 17, 31, 33, 100}) {
+        for (int in : {1, 3, 4, 5, 63, 130}) {
+          CAPTURE(core::int8_kernel_name(kernel), rows, out, in);
+          const auto x = random_int8(static_cast<size_t>(rows) * in, rows * 7 + in);
+          const auto w = random_int8(static_cast<size_t>(out) * in, out * 13 + in);
+          const core::Int8Matrix m = matrix_of(w, std::vector<float>(out, 1.0f), out, in);
+          std::vector<int32_t> got(static_cast<size_t>(rows) * out, -1);
+          core::int8_products(x.data(), rows, m, got.data());
+          std::vector<int32_t> want(got.size());
+          for (int r = 0; r < rows; ++r)
+            for (int j = 0; j < out; ++j) {
+              int32_t acc = 0;
+              for (int k = 0; k < in; ++k) acc += int32_t{x[r * in + k]} * w[j * in + k];
+              want[r * out + j] = acc;
+            }
+          REQUIRE(got == want);
+        }
+      }
+    }
+  });
+  CHECK(kernels >= 1);
+}
+
+TEST_CASE("int8 products never saturate: extreme values of either sign", "[kernels][int8]") {
+  for_each_int8_kernel([&](core::Int8Kernel kernel) {
+    for (int8_t xv : {int8_t{127}, int8_t{-127}}) {
+      for (int8_t wv : {int8_t{127}, int8_t{-127}}) {
+        CAPTURE(core::int8_kernel_name(kernel), int{xv}, int{wv});
+        const int rows = 13, out = 33, in = 2048;
+        const std::vector<int8_t> x(static_cast<size_t>(rows) * in, xv), w(static_cast<size_t>(out) * in, wv);
+        const core::Int8Matrix m = matrix_of(w, std::vector<float>(out, 1.0f), out, in);
+        std::vector<int32_t> got(static_cast<size_t>(rows) * out);
+        core::int8_products(x.data(), rows, m, got.data());
+        for (int32_t v : got) REQUIRE(v == int32_t{xv} * wv * in);
+      }
+    }
+  });
+}
+
+TEST_CASE("int8_linear is the documented arithmetic, bit for bit, on every kernel", "[kernels][int8]") {
+  for_each_int8_kernel([&](core::Int8Kernel kernel) {
+    for (int rows : {1, 5, 12, 37}) {
+      for (int out : {7, 48, 130}) {
+        for (int in : {9, 64, 257}) {
+          for (bool with_bias : {false, true}) {
+            CAPTURE(core::int8_kernel_name(kernel), rows, out, in, with_bias);
+            const auto x = test::random_values(static_cast<size_t>(rows) * in, rows + in);
+            auto wf = test::random_values(static_cast<size_t>(out) * in, out + 3 * in);
+            const auto bias = test::random_values(out, 99);
+            core::Int8Matrix m(out, in);
+            m.quantize_rows(0, out, wf.data());
+            std::vector<float> y(static_cast<size_t>(rows) * out);
+            core::int8_linear(x.data(), rows, m, with_bias ? bias.data() : nullptr, y.data());
+            std::vector<int8_t> q(in);
+            for (int r = 0; r < rows; ++r) {
+              const float row_scale = core::quantize_row(&x[r * in], in, q.data());
+              for (int j = 0; j < out; ++j) {
+                int32_t acc = 0;
+                for (int k = 0; k < in; ++k) acc += int32_t{q[k]} * m.weight(j, k);
+                float want = static_cast<float>(acc) * (row_scale * m.scales()[j]);
+                if (with_bias) want = want + bias[j];
+                REQUIRE(std::memcmp(&want, &y[r * out + j], sizeof want) == 0);
+              }
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
+TEST_CASE("the quantizer's round trip is within half a step", "[kernels][int8]") {
+  for (int n : {1, 7, 64, 513}) {
+    for (unsigned seed : {1u, 2u, 3u}) {
+      auto x = test::random_values(n, seed);
+      for (float& v : x) v *= static_cast<float>(seed * seed);  // several magnitudes
+      std::vector<int8_t> q(n);
+      const float scale = core::quantize_row(x.data(), n, q.data());
+      float amax = 0;
+      for (float v : x) amax = std::max(amax, std::fabs(v));
+      CHECK(scale == amax / 127.0f);
+      bool extreme = false;
+      for (int i = 0; i < n; ++i) {
+        CAPTURE(n, seed, i, x[i], int{q[i]});
+        REQUIRE(q[i] >= -127);
+        REQUIRE(std::fabs(x[i] - q[i] * scale) <= 0.5f * scale * (1 + 1e-5f));
+        extreme = extreme || std::abs(q[i]) == 127;
+      }
+      CHECK(extreme);  // the largest value uses the whole range
+    }
+  }
+  std::vector<float> zeros(10, 0.0f);
+  std::vector<int8_t> q(10, 5);
+  CHECK(core::quantize_row(zeros.data(), 10, q.data()) == 1.0f);
+  CHECK(q == std::vector<int8_t>(10, 0));
+}
+
+TEST_CASE("an int8 row dequantizes to q x scale; -128 is refused", "[kernels][int8]") {
+  const auto w = random_int8(3 * 5, 4);
+  const core::Int8Matrix m = matrix_of(w, {0.5f, 2.0f, 0.25f}, 3, 5);
+  std::vector<float> row(5);
+  m.copy_row(1, row.data());
+  for (int k = 0; k < 5; ++k) CHECK(row[k] == w[5 + k] * 2.0f);
+  core::Int8Matrix bad(1, 2);
+  const int8_t low[2] = {1, -128};
+  const float scale = 1.0f;
+  CHECK_THROWS(bad.pack_rows(0, 1, low, &scale));
+}
+
+TEST_CASE("the int8 kernel is the best this CPU has", "[kernels][int8][cpu]") {
+  // An independent probe (the compiler's) says what the CPU has; unless NMT_CPU lowers the level, the
+  // kernel in use must match it: a kernel silently not used fails here.
+  const char* level = std::getenv("NMT_CPU");
+  if (level && *level && std::string(level) != "avx512" && std::string(level) != "blas") {
+    SUCCEED("NMT_CPU lowers the level");
+    return;
+  }
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  core::Int8Kernel expected = core::Int8Kernel::kPortable;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) expected = core::Int8Kernel::kAvx2;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni"))
+    expected = core::Int8Kernel::kAvx512Vnni;
+  CHECK(core::cpu_int8_kernel() == expected);
+  CHECK(core::int8_kernel() == expected);
+#endif
+}
+
+TEST_CASE("a column view of a stacked int8 matrix gives its block's products", "[kernels][int8]") {
+  const int rows = 7, in = 40, block = 48;
+  const auto x = test::random_values(static_cast<size_t>(rows) * in, 5);
+  const auto w = test::random_values(static_cast<size_t>(3) * block * in, 6);
+  core::Int8Matrix stacked(3 * block, in);
+  stacked.quantize_rows(0, 3 * block, w.data());
+  for_each_int8_kernel([&](core::Int8Kernel kernel) {
+    for (int b = 0; b < 3; ++b) {
+      CAPTURE(core::int8_kernel_name(kernel), b);
+      core::Int8Matrix own(block, in);
+      own.quantize_rows(0, block, w.data() + static_cast<size_t>(b) * block * in);
+      std::vector<float> from_view(static_cast<size_t>(rows) * block), from_own(from_view.size());
+      core::int8_linear(x.data(), rows, stacked.columns(b * block, block), nullptr, from_view.data());
+      core::int8_linear(x.data(), rows, own, nullptr, from_own.data());
+      REQUIRE(from_view == from_own);
+    }
+  });
+  CHECK_THROWS(stacked.columns(8, 16));
+}
