@@ -1,6 +1,8 @@
 #include "cli/translate_command.h"
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -15,6 +17,18 @@
 namespace cli {
 
 namespace {
+
+// CLI::Range lets NaN through (every comparison with it is false), and -inf would read as "the model's
+// default" to the translator.
+CLI::Validator finite_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        return std::isfinite(value) ? "" : "must be a finite number, got " + text;
+      },
+      "FINITE");
+}
 
 void print_stats(const TranslateStats& s, std::chrono::duration<double> load,
                  std::chrono::duration<double> run) {
@@ -50,12 +64,14 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
                   "Beam width; 1 = greedy (default: the model's)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--length-penalty", o.translate.length_penalty,
-                  "Score = log-prob / length^alpha (default: the model's)");
+                  "Score = log-prob / length^alpha (default: the model's)")
+      ->check(finite_number());
   cmd->add_option("--max-length", o.translate.max_length,
                   "Hard cap on generated tokens, EOS included (default: the model's)")
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--max-length-a", o.translate.max_length_a,
                   "Generated tokens <= a * source tokens + b: a (default: the model's)")
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 100.0));
   cmd->add_option("--max-length-b", o.translate.max_length_b, "... and b (default: the model's)")
       ->check(CLI::Range(0, 1 << 20));
