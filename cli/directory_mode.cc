@@ -3,11 +3,12 @@
 #include <iostream>
 
 #include "cli/file_walker.h"
-#include "core/error.h"
+#include "cli/gzip_sink.h"
 #include "cli/io_error.h"
 #include "cli/output_file.h"
 #include "cli/progress.h"
 #include "cli/shard.h"
+#include "core/error.h"
 
 namespace cli {
 
@@ -42,9 +43,15 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
       LineReader reader = LineReader::open(file.path);
       ensure_parent_dir(dst);
       AtomicOutputFile out(dst);
-      FileSink sink{out};
       TranslateStats stats;
-      translate_lines(translator, reader, sink, o, &stats);
+      if (is_gzip_path(dst)) {
+        GzipFileSink sink(out);
+        translate_lines(translator, reader, sink, o, &stats);
+        sink.finish();
+      } else {
+        FileSink sink{out};
+        translate_lines(translator, reader, sink, o, &stats);
+      }
       out.commit();
       progress.add_lines(stats.lines);
       ++translated;

@@ -231,7 +231,8 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
       result.warnings.push_back(errno_message(c.file.path, "skipped: cannot open", err));
       continue;
     }
-    if (options.skip_binary) {
+    const bool gzip = c.file.path.size() > 3 && c.file.path.compare(c.file.path.size() - 3, 3, ".gz") == 0;
+    if (options.skip_binary && !gzip) {  // a .gz file is text once LineReader decompresses it
       std::string sample = read_sample(fd.get(), &err);
       if (err != 0) {
         result.warnings.push_back(errno_message(c.file.path, "skipped: cannot read", err));

@@ -45,7 +45,9 @@ int run_info(const std::string& dir_arg) {
   for (const std::string& f : tokenizer_files) {
     if (!f.empty()) disk += file_size(dir + "/" + f);
   }
+  const auto or_unknown = [](const std::string& s) { return s.empty() ? std::string("(unknown)") : s; };
   std::cout << "model: " << dir << "\n"
+            << "languages: " << or_unknown(d.source_lang) << " -> " << or_unknown(d.target_lang) << "\n"
             << "parameters: " << params << " (" << std::fixed << std::setprecision(1) << params / 1e6 << "M, "
             << dtypes << ")\n"
             << "size on disk: " << std::setprecision(1) << disk / 1048576.0 << " MiB\n"

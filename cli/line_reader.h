@@ -4,12 +4,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli/utf8.h"  // sanitize_utf8(), exposed here for reuse and fuzzing
 #include "core/unique_fd.h"
+
+struct gzFile_s;  // zlib's stream
 
 namespace cli {
 
@@ -47,7 +50,9 @@ class LineReader {
   LineReader(int fd, std::string name, LineReaderOptions options = {});
   // Reads a FILE* it does not own, via getc so that data already buffered in it is not lost.
   LineReader(std::FILE* file, std::string name, LineReaderOptions options = {});
-  // Opens and owns `path`; "-" means stdin (fd 0). Throws IoError (missing, unreadable, directory).
+  // Opens and owns `path`; "-" means stdin (fd 0). A name ending in ".gz" is read through zlib
+  // (gzip, also several members; a file that is not gzip is read as it is). Throws IoError (missing,
+  // unreadable, directory, corrupt compressed data).
   static LineReader open(const std::string& path, LineReaderOptions options = {});
   // Reads from a copy of `data` (tests, fuzzing), in buffer_size chunks like a file.
   static LineReader from_string(std::string data, std::string name = "<memory>",
@@ -73,7 +78,10 @@ class LineReader {
   bool had_bom() const { return had_bom_; }
 
  private:
-  enum class Source { kFd, kFile, kMemory };
+  enum class Source { kFd, kFile, kMemory, kGzip };
+  struct GzipCloser {
+    void operator()(gzFile_s* file) const;
+  };
   LineReader(Source source, std::string name, LineReaderOptions options);
   bool fill();             // next chunk into buffer_; false at end of input
   bool next_line_ready();  // next() would not block
@@ -87,6 +95,7 @@ class LineReader {
   core::UniqueFd owned_fd_;  // set when we opened the file ourselves
   int fd_ = -1;
   std::FILE* file_ = nullptr;
+  std::unique_ptr<gzFile_s, GzipCloser> gzip_;
   std::string memory_;
   std::size_t memory_pos_ = 0;
 

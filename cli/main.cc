@@ -3,10 +3,6 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 #include "cli/convert_command.h"
 #include "cli/exit_codes.h"
 #include "cli/info_command.h"
@@ -19,12 +15,6 @@
 
 int main(int argc, char** argv) {
   if (!cli::open_missing_standard_fds()) return cli::kExitFailure;
-#if defined(__GLIBC__)
-  // Grow malloc's heaps 16 MB at a time: SentencePiece's allocations on the loading thread grew its arena
-  // in ~300 mprotect steps, each a page-table change, which some VMs make dear (load of the bundled model,
-  // 12 alternating runs: median 30.4 -> 25.5 ms; peak RSS of a full run +4-8 MB).
-  mallopt(M_TOP_PAD, 16 << 20);
-#endif
   cli::ignore_sigpipe();
   CLI::App app{"nmt: neural machine translation on the CPU"};
   app.set_version_flag("--version", std::string("nmt ") + NMT_VERSION);

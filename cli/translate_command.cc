@@ -81,14 +81,26 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
   cmd->add_option("--threads", o.threads, "CPU threads (0 = all cores)")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
-  cmd->add_option("--n-best", o.translate.n_best, "Print the N best hypotheses as 'LINE ||| text ||| score'")
+  cmd->add_option("--n-best", o.translate.n_best,
+                  "Print the N best hypotheses as Marian does: 'LINE ||| text ||| F0= score ||| score'")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   cmd->add_flag("--scores", o.scores, "Prefix each translation with its score and a tab");
   cmd->add_flag("--stats", o.stats,
                 "At the end, print timings and counts as one JSON line on stderr (for benchmarks)");
-  cmd->add_option("--target-lang", o.translate.target_lang,
-                  "Target language tag for multilingual models (prepends >>LANG<<)");
+  cmd->add_option(
+      "--target-lang", o.translate.target_lang,
+      "Target language: one of a multilingual model's tags (prepends >>LANG<<), or the model's own");
+  cmd->add_option("--source-lang", o.translate.source_lang,
+                  "Language of the input for sentence splitting (default: the model's, see `nmt info`)");
+  cmd->add_flag(
+      "--no-split", [&o](int64_t) { o.translate.split_sentences = false; },
+      "Do not split lines into sentences (input already has one sentence per line)");
+  cmd->add_option(
+         "--max-sentence-tokens", o.translate.max_sentence_tokens,
+         "Sentences over this many tokens are cut at clauses, then spaces (default: 200, at most the "
+         "model's positions)")
+      ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--input-dir", o.input_dir, "Translate every text file under this directory (recursively)");
   cmd->add_option("--output-dir", o.output_dir, "... into the same relative paths under this directory");
   cmd->add_option("--glob", o.glob, "Directory mode: only files matching this pattern (e.g. '*.txt')");

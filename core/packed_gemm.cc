@@ -46,8 +46,8 @@ int rows_per_pass(int rows, int in, int tile_rows) {
 
 // Panels per column block: a block of weights (~256 KB) stays in the L2 cache while every row tile of
 // the pass runs over it, so a tile writes its outputs as runs of ~1 KB per row instead of 128-byte
-// pieces scattered over the whole output. That matters when the output is megabytes (logits): with 128
-// rows, 256 x 8000 went from 57 to 84 GFLOP/s, 512 x 58101 from 38 to 82; narrow layers are unchanged.
+// pieces scattered over the whole output. That matters when the output is megabytes (the logits); narrow
+// layers fit either way.
 int panels_per_block(int in, int panel_step) {
   const int fit =
       static_cast<int>((256 * 1024) / (sizeof(float) * PackedMatrix::kPanel * static_cast<size_t>(in)));
@@ -221,11 +221,11 @@ void interleave_rows(const float* x, int r0, int r_end, int in, int tile_rows, f
 
 // What row tile `tile` of `tiles` pulls into L2 while it runs over panels [p, p + panel_step) (a pair for
 // the AVX-512 kernel, one panel for AVX2). The hardware prefetcher stops at every 4 KB page: left to it,
-// the weights arrive while the block's first tile waits (first tiles took 21% of the OPUS-MT-sized model's
-// time). So each tile fetches its share of the same panels in the next column block, spread over its k
-// loop, and the first tile of the first block, which nothing fetched, fetches the next panels of its own
-// block. Only the matrix's end stops it, not the end of a thread's share of the columns: in a team the
-// block after a share may be the next this thread takes, and if not, its weights are on chip for the other.
+// the weights arrive while the block's first tile waits. So each tile fetches its share of the same panels in
+// the next column block, spread over its k loop, and the first tile of the first block, which nothing
+// fetched, fetches the next panels of its own block. Only the matrix's end stops it, not the end of a
+// thread's share of the columns: in a team the block after a share may be the next this thread takes, and if
+// not, its weights are on chip for the other.
 packed::Prefetch prefetch_for(const PackedMatrix& w, int p, int panel_step, bool first_tile_of_first_block,
                               int block, int tile, int tiles) {
   const int last = w.panels();
@@ -252,8 +252,8 @@ struct Plan {
         panel_step(wide ? 2 : 1),
         pass(rows_per_pass(rows, w.in(), tile_rows)),
         block(panels_per_block(w.in(), panel_step)),
-        // Interleaving costs a copy of the rows per call: worth it when many columns reuse them (measured
-        // on 128 rows: 512 x 58101 +10%, 512 x 2048 +5%, 2048 x 512 ~+4%; 256 x 256 slower).
+        // Interleaving costs a copy of the rows per call: worth it only when many columns (or a deep
+        // input that would crowd the weights out of L1) reuse them.
         interleave(wide && (w.out() >= kInterleaveMinColumns || w.in() >= kInterleaveMinDepth)),
         rows(rows),
         tiles((rows + tile_rows - 1) / tile_rows),

@@ -1,7 +1,7 @@
 // y = x W^T + b with W repacked once, at load, into 16-column panels.
 //
 // Why: the decoder multiplies few rows (batch x beam) by every weight matrix at every step. OpenBLAS
-// repacks the whole weight matrix on each such call, which cost ~20% of decoding time. A panel layout
+// repacks the whole weight matrix on each such call, a large share of decoding time. A panel layout
 // made once lets a small register-tiled kernel stream the weights straight from cache.
 //
 // Every output element is computed as one fused multiply-add chain over k in order, then + bias, by

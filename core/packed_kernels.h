@@ -11,8 +11,7 @@ namespace core::packed {
 // the same values give the same bits either way). bias may be null.
 
 // AVX-512F: rows <= 12, two panels (p1 may be null when cols <= 16), cols <= 32. 12 rows keep 24
-// accumulators in registers and read each weight once per 12 rows (beam 4, alternating runs: -3% CPU
-// against 8-row tiles once the weights were prefetched).
+// accumulators in registers (of 32) and read each weight once per 12 rows.
 constexpr int kAvx512Rows = 12;
 // Cache lines to pull into L2 while a tile runs (the weights a later tile needs), spread over its k loop.
 struct Prefetch {

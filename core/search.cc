@@ -25,7 +25,7 @@ NMT_INLINE float block_max(const float* x, int n) {
 }
 
 // The same for a whole block, with GCC vector types: the plain loop compiled to scalar maxss and stack
-// traffic (~2% of beam search). On CPUs without 512-bit vectors the compiler splits the type.
+// traffic. On CPUs without 512-bit vectors the compiler splits the type.
 NMT_INLINE float full_block_max(const float* x) {
   static_assert(kScanBlock % 16 == 0, "whole vectors per block");
   Vec16 m, v;

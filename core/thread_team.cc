@@ -22,8 +22,7 @@ constexpr auto kSpinFor = std::chrono::microseconds(500);
 
 // Work is handed out in chunks, first come first served, each a share of what is left (large ones first,
 // single units at the end): a thread slowed down takes fewer, instead of the whole team waiting for a
-// fixed half. The two cores of a VM measured 74-125 GFLOP/s on the same product minutes apart: with fixed
-// halves the caller waited 5-11% of its time, with eighths 7-13% on the largest products, now ~2%.
+// fixed half (the cores of a VM run the same product at visibly different speeds).
 constexpr int kShareDivisor = 2;  // a chunk is (units left) / (threads x this)
 
 }  // namespace

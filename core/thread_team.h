@@ -3,7 +3,7 @@
 // team of one, split_range just calls its function on the whole range.
 //
 // Why: batches run side by side (parallel_for) keep a batch's working memory per thread. On a large model
-// that is ~100 MB each (keys/values of 128 rows, 30 MB of logits), so two threads on one batch keep
+// that is keys/values of 128 rows and their logits each, so two threads on one batch keep
 // memory near the model's size, at the price of a hand-off per operation (a few microseconds, spinning).
 //
 // Every split cuts work by output rows or columns and leaves each value's arithmetic alone: results are

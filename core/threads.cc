@@ -29,7 +29,7 @@ void set_num_threads(int n) {
   g_threads = n < 1 ? 1 : n;
   openblas_set_num_threads(blas_threads());
   // OpenBLAS starts a worker per core when the program loads, and idle workers spin on sched_yield for
-  // a while: on two cores that took one from loading the model (~10% of the load's CPU samples).
+  // a while, taking a core from loading the model.
   if (blas_threads() == 1 && blas_thread_shutdown_) blas_thread_shutdown_();
 }
 

@@ -55,15 +55,15 @@ std::string shape_to_string(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-Checkpoint::Checkpoint(const std::string& dir, Checksum checksum)
-    : dir_(dir), json_path_(dir + "/model.json") {
+Checkpoint::Checkpoint(const std::string& dir) : dir_(dir), json_path_(dir + "/model.json") {
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0) throw ModelError(dir + ": model directory: " + std::strerror(errno));
   if (!S_ISDIR(st.st_mode))
     throw ModelError(dir + ": not a directory (a model is a directory with model.json)");
   const nlohmann::json meta = read_json(json_path_);
   JsonObject top(meta, json_path_, "");
-  top.expect_keys({"format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"});
+  top.expect_keys({"format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"},
+                  {"source_lang", "target_lang"});
   if (top.string("format") != "nmt-checkpoint") top.fail("format", "expected 'nmt-checkpoint'");
   const int64_t version = top.integer("version", 0, 1000000);
   if (version != 1)
@@ -84,7 +84,7 @@ Checkpoint::Checkpoint(const std::string& dir, Checksum checksum)
   }
   blob_size_ = size;
   parse_tensor_table(top.array("tensors"));
-  map_blob(file, size, crc, checksum);
+  map_blob(file, size, crc);
 }
 
 Checkpoint::~Checkpoint() {
@@ -141,8 +141,7 @@ void Checkpoint::parse_tensor_table(const nlohmann::json& table) {
   }
 }
 
-void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::string& crc_hex,
-                          Checksum checksum) {
+void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::string& crc_hex) {
   blob_path_ = dir_ + "/" + file;
   struct stat st;
   core::UniqueFd fd;
@@ -156,34 +155,20 @@ void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::str
                      std::to_string(size) +
                      (static_cast<uint64_t>(st.st_size) < size ? " (truncated?)" : ""));
   }
+  // Checked through the descriptor, not the mapping: reading is cheaper than mapping every page in.
+  const uint32_t crc = file_crc32(fd.get(), blob_path_, size);
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc));
+  if (crc_hex != hex) {
+    throw ModelError(blob_path_ + ": checksum mismatch (crc32 " + hex + ", model.json says " + crc_hex +
+                     "): the file is corrupt or from another model");
+  }
   if (size > 0) {
     void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
     if (p == MAP_FAILED) throw ModelError(blob_path_ + ": cannot map: " + std::strerror(errno));
     blob_ = static_cast<const uint8_t*>(p);
   }
-  blob_check_.fd_.reset(::fcntl(fd.get(), F_DUPFD_CLOEXEC, 0));
-  if (!blob_check_.fd_.valid())
-    throw ModelError(blob_path_ + ": cannot duplicate its descriptor: " + std::strerror(errno));
   blob_fd_ = std::move(fd);
-  blob_check_.path_ = blob_path_;
-  blob_check_.size_ = size;
-  blob_check_.expected_ = crc_hex;
-  if (checksum == Checksum::kAtOpen) take_blob_check().run();
-}
-
-Checkpoint::BlobCheck Checkpoint::take_blob_check() {
-  if (!blob_check_.fd_.valid()) throw ModelError(blob_path_ + ": the checksum check was already taken");
-  return std::move(blob_check_);
-}
-
-void Checkpoint::BlobCheck::run() const {
-  const uint32_t crc = file_crc32(fd_.get(), path_, size_);
-  char hex[9];
-  std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc));
-  if (expected_ != hex) {
-    throw ModelError(path_ + ": checksum mismatch (crc32 " + hex + ", model.json says " + expected_ +
-                     "): the file is corrupt or from another model");
-  }
 }
 
 const TensorEntry& Checkpoint::entry(const std::string& name, const std::vector<int64_t>& shape) {

@@ -26,25 +26,9 @@ struct TensorEntry {
 
 class Checkpoint {
  public:
-  // When the blob is checked against model.json's crc32: while opening, or by the caller, who takes the
-  // check (take_blob_check) to run on another thread while the weights are packed.
-  enum class Checksum { kAtOpen, kByCaller };
-  // The check: reads the blob through its own descriptor (not the mapping), so it may run on any thread
-  // and outlive the Checkpoint.
-  class BlobCheck {
-   public:
-    void run() const;  // throws ModelError naming the file on a mismatch or a read error
-
-   private:
-    friend class Checkpoint;
-    core::UniqueFd fd_;
-    std::string path_;
-    uint64_t size_ = 0;
-    std::string expected_;  // 8 lower-case hex digits
-  };
-
-  // Opens DIR/model.json and its blob; throws ModelError naming the file and the problem.
-  explicit Checkpoint(const std::string& dir, Checksum checksum = Checksum::kAtOpen);
+  // Opens DIR/model.json and its blob and checks the blob against model.json's crc32; throws ModelError
+  // naming the file and the problem.
+  explicit Checkpoint(const std::string& dir);
   ~Checkpoint();
   Checkpoint(const Checkpoint&) = delete;
   Checkpoint& operator=(const Checkpoint&) = delete;
@@ -54,9 +38,6 @@ class Checkpoint {
   const ModelDescription& description() const { return description_; }
   const std::vector<TensorEntry>& tensors() const { return tensors_; }
   uint64_t blob_size() const { return blob_size_; }
-  // With Checksum::kByCaller: the check, once; whoever takes it must run it before trusting the weights.
-  BlobCheck take_blob_check();
-
   bool has(const std::string& name) const { return index_.count(name) != 0; }
   // f32 data of a tensor with exactly this shape (f16 is converted once and kept; small f32 ones copied).
   // Throws ModelError if absent or of another shape. Marks the tensor as used.
@@ -65,9 +46,9 @@ class Checkpoint {
   const TensorEntry& entry(const std::string& name, const std::vector<int64_t>& shape);
   // Bytes [offset, offset + n) of a tensor's stored data (f32 or IEEE f16, row-major) into dst, with
   // pread: a copy from the page cache, where reading through the mapping maps every page, a page-table
-  // change each that a VM makes dear (the bundled model's 15 MB: ~2.5 ms read, ~9 ms mapped). What
-  // loading copies anyway, packed weights and small tensors, is read so; the mapping serves the f32
-  // weights used in place. Throws ModelError naming the file if the read fails.
+  // change each that virtual machines make dear. What loading copies anyway, packed weights and small
+  // tensors, is read so; the mapping serves the f32 weights used in place. Throws ModelError naming the
+  // file if the read fails.
   void read(const TensorEntry& t, uint64_t offset, uint64_t n, void* dst) const;
   // Throws ModelError naming the tensor if `n` bytes of its data (whole numbers, as read()) hold a NaN or
   // an infinity. get() checks what it returns; whoever read()s weights checks them so.
@@ -77,7 +58,7 @@ class Checkpoint {
 
  private:
   void parse_tensor_table(const nlohmann::json& table);
-  void map_blob(const std::string& file, uint64_t size, const std::string& crc_hex, Checksum checksum);
+  void map_blob(const std::string& file, uint64_t size, const std::string& crc_hex);
 
   std::string dir_;
   std::string json_path_;
@@ -88,7 +69,6 @@ class Checkpoint {
   std::set<std::string> used_;
   std::map<std::string, std::vector<float>> converted_;  // f16 tensors as f32, copies of small f32 ones
   core::UniqueFd blob_fd_;                               // for read()
-  BlobCheck blob_check_;                                 // until taken (Checksum::kByCaller)
   const uint8_t* blob_ = nullptr;
   uint64_t blob_size_ = 0;
 };

@@ -120,7 +120,8 @@ NMT_INLINE void attend_rows_fixed(const float* q, const float* k, const float* v
       s[j] = sum16(acc) * scale;
       max = max > s[j] ? max : s[j];
     }
-    // Softmax inline (a call per head cost ~1.5%); the weighted sum is normalised once at the end.
+    // Softmax inline (a call per head costs more than the head's exps); the weighted sum is normalised once
+    // at the end.
     for (int j = 0; j < len; ++j) s[j] = core::exp_nonpositive_or_zero(s[j] - max);
     float sum = 0.0f;
     for (int j = 0; j < len; ++j) sum += s[j];

@@ -154,7 +154,7 @@ TransformerWeights load_weights(Checkpoint& checkpoint) {
     w.src_positions = load.get("encoder.positions", {c.max_positions, d});
     w.tgt_positions = load.get("decoder.positions", {c.max_positions, d});
   } else {
-    // In the arena: its huge pages are faulted in anyway, where 1 MB of small ones cost ~3 ms on a VM.
+    // In the arena: its huge pages are faulted in anyway, where small fresh pages cost a fault each.
     float* table = static_cast<float*>(
         w.packed_arena.allocate(static_cast<size_t>(c.max_positions) * d * sizeof(float)));
     fill_sinusoid_table(c.positions, c.max_positions, d, table);

@@ -40,19 +40,20 @@ TEST_CASE("invalid UTF-8, NUL bytes and control characters never lose a line", "
   REQUIRE(count_lines(r.out) == 5);
 }
 
-TEST_CASE("a line longer than the model's positions is split, translated whole, with a warning", "[hostile]") {
-  std::string line;
-  for (int i = 0; i < 12000; ++i) line += i % 17 == 16 ? "dog. " : i % 7 == 6 ? "house, " : "the man ";
-  const auto r = test::run(translate() + " -b 1 --max-length-a 1.0 --max-length-b 3", "short\n" + line + "\nend\n");
+TEST_CASE("a sentence over the token limit is cut, translated whole, with a warning", "[hostile]") {
+  std::string line;  // one "sentence" of 12,000 words: clauses, no sentence end
+  for (int i = 0; i < 12000; ++i) line += i % 7 == 6 ? "house, " : "the man ";
+  std::string input;  // the long line is line 1501, far past the first read window (64 lines at batch 2)
+  for (int i = 0; i < 1500; ++i) input += "short\n";
+  const auto r = test::run(translate() + " -b 1 --batch-size 2 --max-length-a 1.0 --max-length-b 3",
+                           input + line + "\nend\n");
   REQUIRE(r.exit_code == 0);
-  REQUIRE(count_lines(r.out) == 3);
-  REQUIRE_THAT(r.err, Contains("warning: line 2 has"));
-  REQUIRE_THAT(r.err, Contains("pieces"));
-  // Not truncated: enough pieces to hold every token (512 positions per piece).
-  const size_t has = r.err.find(" has "), in = r.err.find(" in ", has);
-  const long tokens = std::stol(r.err.substr(has + 5)), pieces = std::stol(r.err.substr(in + 4));
-  REQUIRE(tokens > 12000);
-  REQUIRE(pieces >= (tokens + 511) / 512);
+  REQUIRE(count_lines(r.out) == 1502);
+  REQUIRE_THAT(r.err, Contains("nmt: warning: stdin:1501: 1 sentence over the limit of 200 tokens"));
+  // Not truncated: enough segments to hold every word (200 tokens per segment at most).
+  const size_t has = r.err.find("the line has ");
+  REQUIRE(has != std::string::npos);
+  REQUIRE(std::stol(r.err.substr(has + 13)) >= 12000 / 200);
 }
 
 TEST_CASE("stdout on a full disk reports the problem and fails", "[hostile]") {

@@ -82,10 +82,8 @@ TEST_CASE("sinusoid tables: Hugging Face Marian self-check values (d=512)", "[tr
   REQUIRE(paper[512 + 2] == Approx(0.8218562f));
 }
 
-TEST_CASE("sinusoid tables rotated from anchors equal sin/cos of each angle, to the float", "[transformer]") {
-  // The table rotates 15 of every 16 positions from an anchor in double: within ~1e-13 of computing each
-  // angle's sin and cos, so the stored floats are those of the direct formula (at most one unit in the
-  // last place apart, and measured: none differs at these sizes).
+TEST_CASE("sinusoid tables hold sin/cos of each angle, to the float", "[transformer]") {
+  // Against the formula written out here (timescales in double, as the PyTorch reference computes them).
   for (auto layout : {models::Positions::kSinusoidalInterleaved, models::Positions::kSinusoidalConcat,
                       models::Positions::kSinusoidalMarian}) {
     for (int d : {2, 32, 256, 512}) {
