@@ -8,7 +8,7 @@ DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepi
        nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev help2man dpkg-dev parallel
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 
-.PHONY: all build test test-asan deps deps-tools install deb fixtures model bench fuzz fuzz-smoke format clean
+.PHONY: all build test test-asan deps deps-tools install deb fixtures model bench fuzz fuzz-smoke stress format clean
 
 all: build
 
@@ -72,6 +72,10 @@ fuzz:
 	cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DNMT_FUZZ=ON -DNMT_TESTS=OFF
 	cmake --build build-fuzz -j $(JOBS)
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+# Hostile inputs that once hung or took gigabytes, under `ulimit -v` 1.5 GB and `timeout` (tests/stress/run.sh).
+stress: build
+	tests/stress/run.sh $(BUILD)
 
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=30

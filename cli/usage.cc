@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
@@ -75,7 +76,7 @@ CLI::Option* number_in_range(CLI::Option* option, double lo, double hi) {
       [lo, hi, range](std::string& text) -> std::string {
         double value = 0;
         if (parse_double(text, &value) && value >= lo && value <= hi) return "";
-        return "must be a number in " + range + ", got '" + text + "'";
+        return "must be a finite number in " + range + ", got '" + text + "'";
       },
       ""));
   return option;
@@ -86,7 +87,10 @@ CLI::Option* number(CLI::Option* option) {
   option->check(CLI::Validator(
       [](std::string& text) -> std::string {
         double value = 0;
-        return parse_double(text, &value) ? "" : "must be a number, got '" + text + "'";
+        // -inf would read as "the model's default" to the translator; NaN compares false with everything.
+        return parse_double(text, &value) && std::isfinite(value)
+                   ? ""
+                   : "must be a finite number, got '" + text + "'";
       },
       ""));
   return option;

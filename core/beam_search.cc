@@ -56,16 +56,20 @@ std::vector<int32_t> trace_tokens(const std::vector<TraceNode>& nodes, int last_
   return tokens;
 }
 
-// Best n_best finished hypotheses, best first, earlier-finished first on ties. -inf scores are dropped:
-// they contain a banned or forced-out token (only possible when a beam had no finite candidate left).
+// Best n_best finished hypotheses, best first, earlier-finished first on ties. Non-finite scores are
+// dropped: -inf ones contain a banned or forced-out token (only possible when a beam had no finite
+// candidate left), NaN ones come from a model that computes NaN.
 std::vector<Hypothesis> best_hypotheses(std::vector<Finished>& finished, const std::vector<TraceNode>& nodes,
                                         int n_best) {
+  // NaN scores (a model with non-finite weights) go first: sorting with them is undefined.
+  finished.erase(std::remove_if(finished.begin(), finished.end(),
+                                [](const Finished& f) { return !std::isfinite(f.score); }),
+                 finished.end());
   std::stable_sort(finished.begin(), finished.end(),
                    [](const Finished& a, const Finished& b) { return a.score > b.score; });
   std::vector<Hypothesis> result;
   for (const Finished& f : finished) {
-    if (static_cast<int>(result.size()) == n_best || !(f.score > -std::numeric_limits<double>::infinity()))
-      break;
+    if (static_cast<int>(result.size()) == n_best) break;
     result.push_back(Hypothesis{trace_tokens(nodes, f.last_node), static_cast<float>(f.score)});
   }
   return result;

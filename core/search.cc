@@ -183,8 +183,16 @@ std::vector<std::vector<Hypothesis>> search(DecoderStep& decoder, const std::vec
                                             const SearchOptions& options) {
   search_detail::validate(decoder.vocab_size(), max_lengths, options);
   if (max_lengths.empty()) return {};
-  if (options.beam_size == 1) return search_detail::greedy_search(decoder, max_lengths, options);
-  return search_detail::beam_search(decoder, max_lengths, options);
+  std::vector<std::vector<Hypothesis>> results =
+      options.beam_size == 1 ? search_detail::greedy_search(decoder, max_lengths, options)
+                             : search_detail::beam_search(decoder, max_lengths, options);
+  for (std::vector<Hypothesis>& list : results) {
+    list.erase(
+        std::remove_if(list.begin(), list.end(), [](const Hypothesis& h) { return !std::isfinite(h.score); }),
+        list.end());
+    if (list.empty()) list.push_back(Hypothesis{{}, -std::numeric_limits<float>::infinity()});
+  }
+  return results;
 }
 
 }  // namespace core

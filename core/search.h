@@ -26,13 +26,13 @@ class DecoderStep {
 };
 
 struct SearchOptions {
-  int beam_size = 1;             // 1 = greedy
-  int n_best = 1;                // hypotheses returned per sentence (<= beam_size)
-  float length_penalty = 1.0f;   // finished score = sum_logprobs / len^length_penalty
-  bool renormalize = true;       // log_softmax again after banning ids
+  int beam_size = 1;            // 1 = greedy
+  int n_best = 1;               // hypotheses returned per sentence (<= beam_size)
+  float length_penalty = 1.0f;  // finished score = sum_logprobs / len^length_penalty
+  bool renormalize = true;      // log_softmax again after banning ids
   int32_t eos_id = 0;
-  int32_t start_id = 0;          // decoder start token (fed at position 0)
-  std::vector<int32_t> banned;   // never generated (pad, decoder start, maybe unk)
+  int32_t start_id = 0;         // decoder start token (fed at position 0)
+  std::vector<int32_t> banned;  // never generated (pad, decoder start, maybe unk)
 };
 
 struct Hypothesis {
@@ -41,7 +41,8 @@ struct Hypothesis {
 };
 
 // max_lengths[i]: generated tokens allowed for sentence i, EOS included (EOS is forced on the last one).
-// Returns, per sentence, up to n_best hypotheses, best first.
+// Returns, per sentence, 1 to n_best hypotheses with finite scores, best first; when the model yields no
+// finite score for a sentence (NaN or infinite logits), one empty hypothesis with score -infinity.
 std::vector<std::vector<Hypothesis>> search(DecoderStep& decoder, const std::vector<int>& max_lengths,
                                             const SearchOptions& options);
 

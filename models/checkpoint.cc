@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/finite_scan.h"
 #include "core/half.h"
 #include "core/printable.h"
 #include "core/regular_file.h"
@@ -233,6 +234,17 @@ const TensorEntry& Checkpoint::int8_entry(const std::string& name, const std::ve
   return t;
 }
 
+void Checkpoint::check_finite(const TensorEntry& t, const void* data, uint64_t n) const {
+  if (t.dtype == DType::kI8) return;  // integers are always finite
+  const bool finite = t.dtype == DType::kF32
+                          ? core::all_finite_f32(static_cast<const float*>(data), n / 4)
+                          : core::all_finite_f16(static_cast<const uint16_t*>(data), n / 2);
+  if (!finite) {
+    throw ModelError(blob_path_ + ": tensor '" + t.name +
+                     "' holds NaN or infinite values (the model would translate nothing)");
+  }
+}
+
 const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>& shape) {
   const TensorEntry& t = entry(name, shape);
   if (t.dtype == DType::kI8)
@@ -240,16 +252,21 @@ const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>
                      "': dtype i8 is only for linear weights and embeddings");
   // Large f32 tensors are used in place, from the mapping (the BLAS path's weights); the rest is copied.
   constexpr uint64_t kInPlaceFrom = 2u << 20;
-  if (t.dtype == DType::kF32 && t.nbytes >= kInPlaceFrom)
-    return reinterpret_cast<const float*>(blob_ + t.offset);
+  if (t.dtype == DType::kF32 && t.nbytes >= kInPlaceFrom) {
+    const float* in_place = reinterpret_cast<const float*>(blob_ + t.offset);
+    check_finite(t, in_place, t.nbytes);
+    return in_place;
+  }
   auto& converted = converted_[name];
   if (converted.empty()) {
     if (t.dtype == DType::kF32) {
       converted.resize(t.nbytes / 4);
       read(t, 0, t.nbytes, converted.data());
+      check_finite(t, converted.data(), t.nbytes);
     } else {
       std::vector<uint16_t> half(t.nbytes / 2);
       read(t, 0, t.nbytes, half.data());
+      check_finite(t, half.data(), t.nbytes);
       converted.resize(half.size());
       core::half_to_float(half.data(), converted.data(), converted.size());
     }

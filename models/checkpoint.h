@@ -61,6 +61,9 @@ class Checkpoint {
   // tensors, is read so; the mapping serves the f32 weights used in place. Throws ModelError naming the
   // file if the read fails.
   void read(const TensorEntry& t, uint64_t offset, uint64_t n, void* dst) const;
+  // Throws ModelError naming the tensor if `n` bytes of its data (whole numbers, as read()) hold a NaN or
+  // an infinity. get() checks what it returns; whoever read()s weights checks them so.
+  void check_finite(const TensorEntry& t, const void* data, uint64_t n) const;
   // Throws if some tensor was never asked for: an unexpected name means a model we don't understand.
   void check_all_used() const;
 

@@ -196,6 +196,7 @@ class WeightLoader {
       for (int r = 0; r < rows; r += step) {
         const int n = std::min(step, rows - r);
         ckpt_.read(*t, r * row_bytes, n * row_bytes, buffer_.data());
+        ckpt_.check_finite(*t, buffer_.data(), n * row_bytes);  // while the rows are in L2
         m->pack_rows(first + r, n, buffer_.data(), t->dtype == DType::kF16);
       }
       first += rows;

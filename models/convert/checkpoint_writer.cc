@@ -1,29 +1,46 @@
 #include "models/convert/checkpoint_writer.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <limits>
 
 #include "core/error.h"
 #include "core/half.h"
 #include "core/int8_gemm.h"
+#include "core/unique_fd.h"
 #include "models/blob_crc32.h"
 
 namespace models {
 
 void write_file_atomically(const std::string& path, const std::string& bytes) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw core::Error(tmp + ": cannot create: " + std::strerror(errno));
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) throw core::Error(tmp + ": write failed: " + std::strerror(errno));
+  // A fresh name created with O_EXCL|O_NOFOLLOW: a symlink planted in the output directory is never
+  // followed, a leftover file never reused.
+  std::string tmp = path + ".XXXXXX";
+  core::UniqueFd fd(::mkostemp(&tmp[0], O_CLOEXEC | O_NOFOLLOW));
+  if (!fd.valid()) throw core::Error(path + ": cannot create a temporary file: " + std::strerror(errno));
+  const auto fail = [&](const std::string& what, int err) {
+    ::unlink(tmp.c_str());
+    throw core::Error(tmp + ": " + what + ": " + std::strerror(err));
+  };
+  if (::fchmod(fd.get(), 0644) != 0) fail("cannot set permissions", errno);
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t got = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) fail("write failed", errno);
+    done += static_cast<size_t>(got);
   }
+  if (const int err = fd.close_checked()) fail("write failed", err);
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    throw core::Error(path + ": cannot rename from " + tmp + ": " + std::strerror(errno));
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw core::Error(path + ": cannot rename from " + tmp + ": " + std::strerror(err));
   }
 }
 
@@ -70,9 +87,15 @@ void write_checkpoint(const std::string& dir, const ModelDescription& descriptio
       throw core::Error("tensor '" + t.name + "': " + std::to_string(t.values.size()) +
                         " values do not fill shape " + shape_to_string(t.shape));
     }
-    for (float v : t.values)
-      if (dtype == DType::kI8 && !std::isfinite(v))
-        throw core::Error("tensor '" + t.name + "': " + std::to_string(v) + " cannot be quantized to int8");
+    // Also what f16 cannot hold: it would become an infinity, and the loader refuses both.
+    const float limit = dtype == DType::kF16 ? 65504.0f : std::numeric_limits<float>::max();
+    for (size_t i = 0; i < t.values.size(); ++i) {
+      if (!(std::fabs(t.values[i]) <= limit)) {
+        throw core::Error("tensor '" + t.name + "': value " + std::to_string(t.values[i]) + " at index " +
+                          std::to_string(i) + " is not finite" + (dtype == DType::kF16 ? " in f16" : "") +
+                          ": refusing to write a model that would translate nothing");
+      }
+    }
     if (dtype == DType::kI8 && t.shape.size() == 2 && int8_quantizable(t.name)) {
       append_int8(blob, table, t);
     } else if (dtype == DType::kF16) {

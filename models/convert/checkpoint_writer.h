@@ -10,7 +10,8 @@
 
 namespace models {
 
-// Writes PATH.tmp then renames it onto PATH, so PATH is either the old file or the complete new one.
+// Writes a fresh PATH.XXXXXX (O_EXCL, O_NOFOLLOW: never through a planted symlink) then renames it onto
+// PATH, so PATH is either the old file or the complete new one.
 void write_file_atomically(const std::string& path, const std::string& bytes);
 
 struct NamedTensor {

@@ -1,12 +1,15 @@
 #include "models/convert/npz.h"
 
+#include <sys/stat.h>
 #include <zip.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <stdexcept>
 
 #include "core/half.h"
+#include "core/regular_file.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -14,6 +17,7 @@ namespace models {
 namespace {
 
 constexpr uint64_t kMaxMember = uint64_t{16} << 30;  // 16 GiB: anything larger is not a model we can load
+constexpr uint64_t kMaxDeflateRatio = 1032;          // deflate's largest expansion of its input
 
 int itemsize(NpyDType d) {
   switch (d) {
@@ -262,9 +266,18 @@ std::vector<float> NpyArray::to_f32() const {
 }
 
 NpzFile::NpzFile(const std::string& path) : path_(path) {
+  struct stat st;
+  core::UniqueFd fd;
+  try {
+    fd = core::open_regular_file(path, "Marian model (.npz)", &st);
+  } catch (const core::Error& e) {
+    throw ModelError(e.what());
+  }
+  archive_size_ = static_cast<uint64_t>(st.st_size);
   int code = 0;
-  zip_ = zip_open(path.c_str(), ZIP_RDONLY, &code);
+  zip_ = zip_fdopen(fd.get(), ZIP_RDONLY, &code);
   if (!zip_) throw ModelError(path + ": cannot open as a zip archive (.npz): " + zip_error_message(code));
+  fd.release();  // the archive owns it now
   const zip_int64_t n = zip_get_num_entries(zip_, 0);
   for (zip_int64_t i = 0; i < n; ++i) {
     const char* raw = zip_get_name(zip_, static_cast<zip_uint64_t>(i), ZIP_FL_ENC_RAW);
@@ -304,12 +317,21 @@ NpyArray NpzFile::read(const std::string& name) const {
   }
   if (st.size > kMaxMember)
     throw ModelError(where + ": member too large (" + std::to_string(st.size) + " bytes)");
+  // A zip's sizes are claims: a member cannot expand beyond deflate's ratio of the bytes the archive
+  // actually holds. Checked before anything is allocated; the buffer then grows as data arrives.
+  const uint64_t stored = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : archive_size_;
+  if (stored > archive_size_ || st.size > (std::min(stored, archive_size_) + 1) * kMaxDeflateRatio) {
+    throw ModelError(where + ": declares " + std::to_string(st.size) + " bytes, more than the " +
+                     std::to_string(archive_size_) + "-byte archive can hold");
+  }
   zip_file_t* f = zip_fopen_index(zip_, it->second, 0);
   if (!f) throw ModelError(where + ": cannot open: " + zip_strerror(zip_));
-  std::string bytes(static_cast<size_t>(st.size), '\0');
+  std::string bytes;
   uint64_t done = 0;
   while (done < st.size) {
-    const zip_int64_t got = zip_fread(f, &bytes[done], st.size - done);
+    constexpr uint64_t kChunk = uint64_t{64} << 20;
+    bytes.resize(static_cast<size_t>(std::min(st.size, done + kChunk)));
+    const zip_int64_t got = zip_fread(f, &bytes[done], bytes.size() - done);
     if (got < 0) {
       const std::string msg = zip_file_strerror(f);
       zip_fclose(f);
@@ -323,6 +345,7 @@ NpyArray NpzFile::read(const std::string& name) const {
   const zip_int64_t more = done == st.size ? zip_fread(f, &extra, 1) : 0;
   const std::string error = more < 0 ? zip_file_strerror(f) : "";
   zip_fclose(f);
+  bytes.resize(static_cast<size_t>(done));
   if (done != st.size)
     throw ModelError(where + ": truncated member (" + std::to_string(done) + " of " +
                      std::to_string(st.size) + " bytes)");

@@ -54,6 +54,7 @@ class NpzFile {
  private:
   std::string path_;
   ::zip* zip_ = nullptr;
+  uint64_t archive_size_ = 0;              // bytes of the .npz file, the bound on what its members can hold
   std::map<std::string, uint64_t> index_;  // name -> libzip entry index
 };
 

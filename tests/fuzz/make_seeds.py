@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Seed corpora for the fuzz targets (stdlib only): a tiny valid checkpoint ("JSON\\0BLOB", CRC as
-@@@@@@@@, see fuzz_checkpoint.cc) in a few variants, and some awkward text for the line reader."""
+@@@@@@@@, see fuzz_checkpoint.cc) in a few variants, some awkward text for the line reader, the
+fixtures' SentencePiece models and vocabularies, and tiny .npz archives (stored and deflated)."""
+import io
 import json
 import os
 import struct
 import sys
+import zipfile
 
 
 def tiny_checkpoint(dtype="f16", positions="sinusoidal-concat", tied=True):
@@ -50,6 +53,33 @@ def tiny_checkpoint(dtype="f16", positions="sinusoidal-concat", tied=True):
     return json.dumps(meta).encode() + b"\0" + blob
 
 
+def npy(descr, shape, data):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, "".join(f"{x}, " for x in shape))
+    header += " " * (-(10 + len(header) + 1) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + data
+
+
+def tiny_npz(compression):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression) as z:
+        z.writestr("Wemb.npy", npy("<f4", [2, 3], struct.pack("<6f", *range(6))))
+        z.writestr("bias.npy", npy("<f2", [4], b"\x00\x3c" * 4))
+        z.writestr("special:model.yml.npy", npy("|i1", [5], b"a: 1\n"))
+    return buf.getvalue()
+
+
+def fixture_seeds(name, paths):
+    fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+    return [open(os.path.join(fixtures, p), "rb").read() for p in paths]
+
+
+def write_seeds(out, target, seeds):
+    os.makedirs(os.path.join(out, target), exist_ok=True)
+    for i, s in enumerate(seeds):
+        open(os.path.join(out, target, f"seed{i}"), "wb").write(s)
+
+
 def main(out):
     ckpt = os.path.join(out, "fuzz_checkpoint")
     lines = os.path.join(out, "fuzz_line_reader")
@@ -61,6 +91,10 @@ def main(out):
     texts = [b"hello\nworld\n", b"a\r\nb\r\nc", b"\xff\xfe bad \xc0\xaf utf8\n\n", b"nul\0byte\n", b"\xef\xbb\xbfbom\n"]
     for i, t in enumerate(texts):
         open(os.path.join(lines, f"seed{i}"), "wb").write(t)
+    write_seeds(out, "fuzz_spm", fixture_seeds("spm", ["spm/en.model", "spm/de.model", "spm/joint.model"]))
+    write_seeds(out, "fuzz_vocab", fixture_seeds("vocab", ["opus/model/vocab.json", "opus/marian/vocab.yml"]) +
+                [b'{"a": 0, "b": 1}', b'"</s>": 0\n"\\u2581a": 1\n'])
+    write_seeds(out, "fuzz_npz", [tiny_npz(zipfile.ZIP_STORED), tiny_npz(zipfile.ZIP_DEFLATED)])
 
 
 if __name__ == "__main__":

@@ -6,9 +6,9 @@ seconds=${2:-600}
 here=$(cd "$(dirname "$0")" && pwd)
 corpus="$build/corpus"
 python3 "$here/make_seeds.py" "$corpus"
-for target in fuzz_checkpoint fuzz_line_reader; do
+for target in ${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz}; do
   echo "== $target for ${seconds}s"
   mkdir -p "$corpus/$target" "$build/findings/$target"
-  "$build/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+  "$build/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
     -artifact_prefix="$build/findings/$target/" "$corpus/$target" 2>&1 | tail -n 12
 done

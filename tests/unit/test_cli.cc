@@ -151,7 +151,7 @@ TEST_CASE("info describes the model", "[cli]") {
   REQUIRE_THAT(r.out, Contains("\"d_model\""));
 }
 
-TEST_CASE("--help explains the flags with their defaults", "[cli]") {
+TEST_CASE("help explains the flags with their defaults", "[cli]") {
   const auto r = test::run(nmt() + " translate --help");
   REQUIRE(r.exit_code == 0);
   for (const char* flag :

@@ -61,7 +61,7 @@ std::string run_and_signal(const std::string& command, const std::string& dir, c
 
 }  // namespace
 
-TEST_CASE("-o onto a symlink, a FIFO, a device node and a 640 file keeps node types and modes",
+TEST_CASE("output onto a symlink, a FIFO, a device node and a 640 file keeps node types and modes",
           "[cli][files]") {
   test::TempDir dir;
   const std::string in = dir.file("in.txt");
@@ -109,7 +109,7 @@ TEST_CASE("-o onto a symlink, a FIFO, a device node and a 640 file keeps node ty
   CHECK(temp_files(dir.path()).empty());
 }
 
-TEST_CASE("-o a directory or an impossible place fails before the model loads", "[cli][files]") {
+TEST_CASE("output to a directory or an impossible place fails before the model loads", "[cli][files]") {
   test::TempDir dir;
   const std::string big = dir.file("big.txt");
   test::write_file(big, lines(200000));
