@@ -5,10 +5,10 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
-       nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev
+       nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev help2man dpkg-dev parallel
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 
-.PHONY: all build test test-asan deps deps-tools install fixtures model bench fuzz fuzz-smoke format clean
+.PHONY: all build test test-asan deps deps-tools install deb fixtures model bench fuzz fuzz-smoke format clean
 
 all: build
 
@@ -31,8 +31,18 @@ deps:
 deps-tools:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(TOOLS_DEPS)
 
-install: build
-	cmake --install $(BUILD)
+# Only what is installed is built (no tests), whatever $(BUILD) was configured with; PREFIX wins.
+install: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS) --target nmt nmt_man
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# A Debian package (CPack) in the repository root: `apt install ./nmt_*.deb`, `apt remove nmt`.
+DEB_BUILD ?= build-deb
+deb:
+	cmake -S . -B $(DEB_BUILD) -DCMAKE_BUILD_TYPE=Release -DNMT_TESTS=OFF -DNMT_GZIP_MAN=ON -DCMAKE_INSTALL_PREFIX=/usr
+	cmake --build $(DEB_BUILD) -j $(JOBS)
+	cd $(DEB_BUILD) && cpack -G DEB
+	cp $(DEB_BUILD)/package/nmt_*.deb .
 
 fixtures:
 	$(PYTHON) tools/make_fixtures.py --out tests/fixtures
@@ -54,7 +64,7 @@ format:
 	clang-format -i $$(git ls-files '*.h' '*.cc' '*.inl')
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz
+	rm -rf $(BUILD) build-asan build-fuzz $(DEB_BUILD) nmt_*.deb
 
 # libFuzzer targets (clang, ASan + UBSan); FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 600

@@ -10,9 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <deque>
 #include <set>
-#include <tuple>
 #include <utility>
 
 #include "cli/io_error.h"
@@ -25,16 +23,7 @@ namespace {
 
 constexpr std::size_t kSampleBytes = 8192;
 
-struct DirTask {
-  std::string path;
-  std::string relative;
-  bool via_symlink;
-};
-
-struct Candidate {
-  InputFile file;
-  bool via_symlink;
-};
+constexpr int kMaxDepth = 64;
 
 std::string join(const std::string& dir, const std::string& name) {
   if (dir.empty()) return name;
@@ -81,7 +70,8 @@ bool sample_is_binary(std::string_view sample) {
   return bad * 10 > sample.size() * 3;
 }
 
-// Opens without blocking (a file swapped for a FIFO after the walk's stat must not hang us).
+}  // namespace
+
 core::UniqueFd open_regular(const std::string& path, int* err) {
   core::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   struct stat st;
@@ -94,32 +84,55 @@ core::UniqueFd open_regular(const std::string& path, int* err) {
   } else if (!S_ISREG(st.st_mode)) {
     *err = EINVAL;
     fd.reset();
+  } else {
+    ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);  // reads may block from now on
   }
   return fd;
 }
 
+namespace {
+
+// Depth-first in name order. Loops are cut by the chain of directories (device, inode) from the root to
+// the current one, so an in-tree symlink to a directory is walked under its own name like any other.
 class Walker {
  public:
-  explicit Walker(WalkResult& result) : result_(result) {}
+  Walker(WalkResult& result, std::string real_root) : result_(result), real_root_(std::move(real_root)) {}
 
-  void exclude(const struct stat& st) { visited_.insert({st.st_dev, st.st_ino}); }
+  void exclude(const struct stat& st) { excluded_ = {st.st_dev, st.st_ino}; }
 
-  // Real directories depth-first in name order; symlinked ones afterwards, in the order met.
-  std::vector<Candidate> run(const std::string& root) {
-    std::vector<DirTask> stack{{root, "", false}};
-    std::deque<DirTask> deferred;
-    while (!stack.empty() || !deferred.empty()) {
-      if (stack.empty()) {
-        stack.push_back(std::move(deferred.front()));
-        deferred.pop_front();
-      }
-      DirTask task = std::move(stack.back());
-      stack.pop_back();
-      std::vector<DirTask> subdirs;
-      walk_dir(task, subdirs, deferred);
-      for (auto it = subdirs.rbegin(); it != subdirs.rend(); ++it) stack.push_back(std::move(*it));
+  void walk(const std::string& path, const std::string& relative, int depth) {
+    core::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    struct stat st;
+    if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return warn_errno(path, "cannot open directory", errno);
+    const std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
+    if (id == excluded_) return;  // the output directory: its files are not input
+    if (!chain_.insert(id).second) {
+      ++result_.links_skipped;
+      return warn(path, "symlink loop (leads back to a directory it is inside)");
     }
-    return std::move(found_);
+    if (depth > kMaxDepth) {
+      ++result_.too_deep;
+      chain_.erase(id);
+      return warn(path, "more than " + std::to_string(kMaxDepth) + " directories deep");
+    }
+    DIR* dir = ::fdopendir(fd.get());
+    if (dir == nullptr) {
+      chain_.erase(id);
+      return warn_errno(path, "cannot list directory", errno);
+    }
+    fd.release();  // now owned by dir
+    std::vector<std::string> names;
+    errno = 0;
+    while (const dirent* entry = ::readdir(dir)) {
+      std::string_view name = entry->d_name;
+      if (name != "." && name != "..") names.emplace_back(name);
+      errno = 0;
+    }
+    if (errno != 0) warn_errno(path, "error while listing directory (some entries missed)", errno);
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) add_entry(::dirfd(dir), path, relative, name, depth);
+    ::closedir(dir);
+    chain_.erase(id);
   }
 
  private:
@@ -130,63 +143,49 @@ class Walker {
     result_.warnings.push_back(errno_message(path, "skipped: " + std::string(why), err));
   }
 
-  void walk_dir(const DirTask& task, std::vector<DirTask>& subdirs, std::deque<DirTask>& deferred) {
-    core::UniqueFd fd(::open(task.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    struct stat st;
-    if (!fd.valid() || ::fstat(fd.get(), &st) != 0)
-      return warn_errno(task.path, "cannot open directory", errno);
-    // Seen before: a symlink loop, a second link to it, or the excluded output directory.
-    if (!visited_.insert({st.st_dev, st.st_ino}).second) return;
-    DIR* dir = ::fdopendir(fd.get());
-    if (dir == nullptr) return warn_errno(task.path, "cannot list directory", errno);
-    fd.release();  // now owned by dir
-    std::vector<std::string> names;
-    errno = 0;
-    while (const dirent* entry = ::readdir(dir)) {
-      std::string_view name = entry->d_name;
-      if (name != "." && name != "..") names.emplace_back(name);
-      errno = 0;
-    }
-    if (errno != 0) warn_errno(task.path, "error while listing directory (some entries missed)", errno);
-    std::sort(names.begin(), names.end());
-    for (const std::string& name : names) add_entry(::dirfd(dir), task, name, subdirs, deferred);
-    ::closedir(dir);
-  }
-
-  void add_entry(int dir_fd, const DirTask& task, const std::string& name, std::vector<DirTask>& subdirs,
-                 std::deque<DirTask>& deferred) {
-    std::string path = join(task.path, name);
-    std::string relative = join(task.relative, name);
+  void add_entry(int dir_fd, const std::string& dir_path, const std::string& dir_relative,
+                 const std::string& name, int depth) {
+    std::string path = join(dir_path, name);
+    std::string relative = join(dir_relative, name);
     struct stat st;
     if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
       return warn_errno(path, "cannot stat", errno);
-    bool is_link = S_ISLNK(st.st_mode);
-    if (is_link && ::fstatat(dir_fd, name.c_str(), &st, 0) != 0) {
-      int err = errno;
-      if (err == ENOENT) return warn(path, "dangling symlink");
-      if (err == ELOOP) return warn(path, "symlink loop");
-      return warn_errno(path, "cannot follow symlink", err);
-    }
-    bool via_symlink = task.via_symlink || is_link;
-    if (S_ISDIR(st.st_mode)) {
-      DirTask sub{std::move(path), std::move(relative), via_symlink};
-      if (is_link) {
-        deferred.push_back(std::move(sub));
-      } else {
-        subdirs.push_back(std::move(sub));
+    if (S_ISLNK(st.st_mode)) {
+      if (::fstatat(dir_fd, name.c_str(), &st, 0) != 0) {
+        int err = errno;
+        if (err == ENOENT) return warn(path, "dangling symlink");
+        if (err == ELOOP) {
+          ++result_.links_skipped;
+          return warn(path, "symlink loop");
+        }
+        return warn_errno(path, "cannot follow symlink", err);
       }
+      // Only links that stay inside the tree: the tree is what the user asked us to translate.
+      char resolved[PATH_MAX];
+      if (::realpath(path.c_str(), resolved) == nullptr)
+        return warn_errno(path, "cannot follow symlink", errno);
+      const std::string target = resolved;
+      if (!(target == real_root_ ||
+            (target.size() > real_root_.size() && target.compare(0, real_root_.size(), real_root_) == 0 &&
+             (real_root_ == "/" || target[real_root_.size()] == '/')))) {
+        ++result_.links_skipped;
+        return warn(path, "symlink leads outside the input directory (to " + printable_path(target) + ")");
+      }
+    }
+    if (S_ISDIR(st.st_mode)) {
+      walk(path, relative, depth + 1);
     } else if (S_ISREG(st.st_mode)) {
-      InputFile file{std::move(path), std::move(relative), st.st_dev, st.st_ino,
-                     static_cast<std::uint64_t>(st.st_size)};
-      found_.push_back({std::move(file), via_symlink});
+      result_.files.push_back({std::move(path), std::move(relative), st.st_dev, st.st_ino,
+                               static_cast<std::uint64_t>(st.st_size)});
     } else {
       warn(path, "not a regular file (FIFO, socket or device)");
     }
   }
 
   WalkResult& result_;
-  std::set<std::pair<dev_t, ino_t>> visited_;
-  std::vector<Candidate> found_;
+  std::string real_root_;
+  std::pair<dev_t, ino_t> excluded_{0, 0};
+  std::set<std::pair<dev_t, ino_t>> chain_;
 };
 
 }  // namespace
@@ -195,8 +194,11 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
   struct stat st;
   if (::stat(root.c_str(), &st) != 0) throw_io_error(root, "cannot read input directory", errno);
   if (!S_ISDIR(st.st_mode)) throw IoError(printable_path(root) + ": not a directory");
-  WalkResult result;
-  Walker walker(result);
+  char real_root[PATH_MAX];
+  if (::realpath(root.c_str(), real_root) == nullptr)
+    throw_io_error(root, "cannot resolve input directory", errno);
+  WalkResult listed;
+  Walker walker(listed, real_root);
   struct stat excluded;
   if (!options.exclude_dir.empty() && ::stat(options.exclude_dir.c_str(), &excluded) == 0) {
     if (excluded.st_dev == st.st_dev && excluded.st_ino == st.st_ino) {
@@ -205,44 +207,35 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
     }
     walker.exclude(excluded);
   }
-  std::vector<Candidate> found = walker.run(root);
+  walker.walk(root, "", 0);
 
-  found.erase(
-      std::remove_if(found.begin(), found.end(),
-                     [&](const Candidate& c) { return !glob_matches(options.glob, c.file.relative); }),
-      found.end());
-  // One entry per inode: the best name sorts first within its (dev, ino) group.
-  std::sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) {
-    return std::tie(a.file.dev, a.file.ino, a.via_symlink, a.file.relative) <
-           std::tie(b.file.dev, b.file.ino, b.via_symlink, b.file.relative);
-  });
-  found.erase(std::unique(found.begin(), found.end(),
-                          [](const Candidate& a, const Candidate& b) {
-                            return a.file.dev == b.file.dev && a.file.ino == b.file.ino;
-                          }),
-              found.end());
-  std::sort(found.begin(), found.end(),
-            [](const Candidate& a, const Candidate& b) { return a.file.relative < b.file.relative; });
-
-  for (Candidate& c : found) {
+  WalkResult result;
+  result.warnings = std::move(listed.warnings);
+  result.links_skipped = listed.links_skipped;
+  result.too_deep = listed.too_deep;
+  std::sort(listed.files.begin(), listed.files.end(),
+            [](const InputFile& a, const InputFile& b) { return a.relative < b.relative; });
+  for (InputFile& file : listed.files) {
+    if (!glob_matches(options.glob, file.relative)) continue;
     int err = 0;
-    core::UniqueFd fd = open_regular(c.file.path, &err);
+    core::UniqueFd fd = open_regular(file.path, &err);
     if (!fd.valid()) {
-      result.warnings.push_back(errno_message(c.file.path, "skipped: cannot open", err));
+      result.warnings.push_back(errno_message(file.path, "skipped: cannot open", err));
       continue;
     }
-    if (options.skip_binary) {
+    const bool gzip = file.path.size() > 3 && file.path.compare(file.path.size() - 3, 3, ".gz") == 0;
+    if (options.skip_binary && !gzip) {  // a .gz file is text once LineReader decompresses it
       std::string sample = read_sample(fd.get(), &err);
       if (err != 0) {
-        result.warnings.push_back(errno_message(c.file.path, "skipped: cannot read", err));
+        result.warnings.push_back(errno_message(file.path, "skipped: cannot read", err));
         continue;
       }
       if (sample_is_binary(sample)) {
-        result.warnings.push_back(printable_path(c.file.path) + ": skipped: looks like a binary file");
+        result.warnings.push_back(printable_path(file.path) + ": skipped: looks like a binary file");
         continue;
       }
     }
-    result.files.push_back(std::move(c.file));
+    result.files.push_back(std::move(file));
   }
   return result;
 }

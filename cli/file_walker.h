@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/unique_fd.h"
+
 namespace cli {
 
 struct InputFile {
@@ -32,14 +34,16 @@ struct WalkOptions {
 };
 
 struct WalkResult {
-  std::vector<InputFile> files;       // sorted by relative path (byte order), each inode once
+  std::vector<InputFile> files;       // sorted by relative path (byte order)
   std::vector<std::string> warnings;  // one line each: "PATH: skipped: why"
+  int links_skipped = 0;              // symlink loops and symlinks leading out of the tree
+  int too_deep = 0;                   // directories below the depth limit, not walked
 };
 
-// Lists the regular files under `root`, following symlinks. Each directory (by device and inode) is
-// walked once, which ends symlink loops; the real tree is walked before any symlinked directory, so
-// a symlink into the tree adds nothing. A file reached under several names (symlinks, hard links)
-// is listed once, preferring a name with no symlink on the way, then the smallest relative path.
+// Lists the regular files under `root`, following symlinks that stay inside it. Every distinct path
+// is listed: a hard link or an in-tree symlink to a file already seen gets its own entry (and so its
+// own output). Symlink loops (a directory reached again inside itself) and symlinks leading out of
+// the tree are skipped with a warning and counted, and so are directories more than 64 levels deep.
 // Dangling symlinks, FIFOs, sockets, devices, unreadable files and directories, and binaries are
 // skipped with a warning. Throws IoError only if `root` itself is missing or not a directory.
 WalkResult walk_files(const std::string& root, const WalkOptions& options = {});
@@ -53,6 +57,10 @@ bool path_is_within(const std::string& path, const std::string& dir);
 // characters other than \t \n \v \f \r \b ESC (Latin-1 text stays well under that). Empty = text.
 // Throws IoError if the file cannot be opened or read.
 bool is_probably_binary(const std::string& path);
+
+// Opens `path` for reading without blocking (a file swapped for a FIFO after the walk must not hang
+// us) and refuses anything but a regular file (*err = EINVAL). Invalid fd and *err = errno on failure.
+core::UniqueFd open_regular(const std::string& path, int* err);
 
 // Resume: dst is done iff it exists as a regular file (outputs are only ever created complete, by
 // rename). Missing -> false; a directory or other non-file there, or a failing stat -> IoError.

@@ -22,7 +22,9 @@ uint64_t file_size(const std::string& path) {
 
 CLI::App* add_info_command(CLI::App& app, std::string& model_dir) {
   CLI::App* cmd = app.add_subcommand("info", "Show a model's configuration, parameter count and size");
-  cmd->add_option("model", model_dir, "Model directory (default: the bundled model)");
+  cmd->add_option("-m,--model", model_dir, "Model directory (default: $NMT_MODEL, else the bundled model)")
+      ->type_name("DIR");
+  cmd->add_option("model", model_dir, "The model directory, as with -m")->type_name("DIR");
   return cmd;
 }
 
@@ -45,7 +47,9 @@ int run_info(const std::string& dir_arg) {
   for (const std::string& f : tokenizer_files) {
     if (!f.empty()) disk += file_size(dir + "/" + f);
   }
+  const auto or_unknown = [](const std::string& s) { return s.empty() ? std::string("(unknown)") : s; };
   std::cout << "model: " << dir << "\n"
+            << "languages: " << or_unknown(d.source_lang) << " -> " << or_unknown(d.target_lang) << "\n"
             << "parameters: " << params << " (" << std::fixed << std::setprecision(1) << params / 1e6 << "M, "
             << dtypes << ")\n"
             << "size on disk: " << std::setprecision(1) << disk / 1048576.0 << " MiB\n"

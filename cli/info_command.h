@@ -1,4 +1,4 @@
-// `nmt info [DIR]`: a model's config, parameter count and size.
+// `nmt info [-m] [DIR]`: a model's config, parameter count and size.
 #pragma once
 
 #include <CLI/CLI.hpp>

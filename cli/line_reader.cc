@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -50,10 +51,23 @@ LineReader LineReader::open(const std::string& path, LineReaderOptions options) 
   struct stat st;
   if (::fstat(fd.get(), &st) != 0) throw_io_error(path, "cannot stat", errno);
   if (S_ISDIR(st.st_mode)) throw IoError(printable_path(path) + ": is a directory, not a text file");
-  LineReader reader(fd.get(), path, options);
+  return adopt(std::move(fd), path, options);
+}
+
+LineReader LineReader::adopt(core::UniqueFd fd, std::string name, LineReaderOptions options) {
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, ".gz") == 0) {
+    LineReader reader(Source::kGzip, name, options);
+    reader.gzip_.reset(gzdopen(fd.get(), "rb"));  // owns the descriptor from here on
+    if (!reader.gzip_) throw_io_error(name, "cannot open for reading", errno ? errno : ENOMEM);
+    fd.release();
+    return reader;
+  }
+  LineReader reader(fd.get(), name, options);
   reader.owned_fd_ = std::move(fd);
   return reader;
 }
+
+void LineReader::GzipCloser::operator()(gzFile_s* file) const { gzclose(file); }
 
 LineReader LineReader::from_string(std::string data, std::string name, LineReaderOptions options) {
   LineReader reader(Source::kMemory, std::move(name), options);
@@ -82,6 +96,25 @@ std::size_t LineReader::read_some(char* dst, std::size_t size) {
         if (c == '\n') break;
       }
       return n;
+    }
+    case Source::kGzip: {
+      const int n = gzread(gzip_.get(), dst, static_cast<unsigned>(std::min<std::size_t>(size, 1 << 30)));
+      if (n < 0) {
+        int code = 0;
+        const char* message = gzerror(gzip_.get(), &code);
+        if (code == Z_ERRNO) throw_io_error(name_, "read failed", errno);
+        const std::string what = message ? message : "";  // zlib prefixes its own name for the file
+        const size_t colon = what.rfind(": ");
+        throw IoError(printable_path(name_) + ": corrupt gzip data (" +
+                      (colon == std::string::npos ? what : what.substr(colon + 2)) + ")");
+      }
+      if (n == 0) {  // end of input; a stream cut short says so only here
+        int code = 0;
+        gzerror(gzip_.get(), &code);
+        if (code != Z_OK)
+          throw IoError(printable_path(name_) + ": truncated gzip data (unexpected end of file)");
+      }
+      return static_cast<std::size_t>(n);
     }
     case Source::kFd:
       break;
@@ -118,6 +151,7 @@ void LineReader::throw_too_long() const {
 
 void LineReader::emit(std::string_view raw, LineEnding ending, Line& line) {
   if (raw.size() > options_.max_line_bytes) throw_too_long();
+  bytes_read_ += raw.size() + line_ending_chars(ending).size();
   if (lines_read_ == 0 && options_.strip_bom && raw.substr(0, 3) == "\xEF\xBB\xBF") {
     raw.remove_prefix(3);
     had_bom_ = true;

@@ -4,12 +4,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli/utf8.h"  // sanitize_utf8(), exposed here for reuse and fuzzing
 #include "core/unique_fd.h"
+
+struct gzFile_s;  // zlib's stream
 
 namespace cli {
 
@@ -47,8 +50,12 @@ class LineReader {
   LineReader(int fd, std::string name, LineReaderOptions options = {});
   // Reads a FILE* it does not own, via getc so that data already buffered in it is not lost.
   LineReader(std::FILE* file, std::string name, LineReaderOptions options = {});
-  // Opens and owns `path`; "-" means stdin (fd 0). Throws IoError (missing, unreadable, directory).
+  // Opens and owns `path`; "-" means stdin (fd 0). A name ending in ".gz" is read through zlib
+  // (gzip, also several members; a file that is not gzip is read as it is). Throws IoError (missing,
+  // unreadable, directory, corrupt compressed data).
   static LineReader open(const std::string& path, LineReaderOptions options = {});
+  // Reads and owns an open descriptor, named `name`; a name ending in ".gz" is read through zlib.
+  static LineReader adopt(core::UniqueFd fd, std::string name, LineReaderOptions options = {});
   // Reads from a copy of `data` (tests, fuzzing), in buffer_size chunks like a file.
   static LineReader from_string(std::string data, std::string name = "<memory>",
                                 LineReaderOptions options = {});
@@ -68,12 +75,17 @@ class LineReader {
 
   const std::string& name() const { return name_; }
   std::uint64_t lines_read() const { return lines_read_; }
+  // Input bytes of the lines returned so far, endings included (progress against a file's size).
+  std::uint64_t bytes_read() const { return bytes_read_; }
   // True if the input started with a UTF-8 BOM that was stripped; a writer that wants to keep the
   // file byte-identical in shape writes one back.
   bool had_bom() const { return had_bom_; }
 
  private:
-  enum class Source { kFd, kFile, kMemory };
+  enum class Source { kFd, kFile, kMemory, kGzip };
+  struct GzipCloser {
+    void operator()(gzFile_s* file) const;
+  };
   LineReader(Source source, std::string name, LineReaderOptions options);
   bool fill();             // next chunk into buffer_; false at end of input
   bool next_line_ready();  // next() would not block
@@ -87,6 +99,7 @@ class LineReader {
   core::UniqueFd owned_fd_;  // set when we opened the file ourselves
   int fd_ = -1;
   std::FILE* file_ = nullptr;
+  std::unique_ptr<gzFile_s, GzipCloser> gzip_;
   std::string memory_;
   std::size_t memory_pos_ = 0;
 
@@ -95,6 +108,7 @@ class LineReader {
   bool eof_ = false;
   std::string partial_;  // bytes of a line that spans chunks
   std::uint64_t lines_read_ = 0;
+  std::uint64_t bytes_read_ = 0;
   bool had_bom_ = false;
 };
 

@@ -1,6 +1,7 @@
-// nmt: neural machine translation on the CPU. Subcommands: translate, info, convert.
+// nmt: neural machine translation on the CPU. Subcommands: translate, info, convert (and help).
 // The only place where exceptions become exit codes (see cli/exit_codes.h).
 #include <CLI/CLI.hpp>
+#include <cstring>
 #include <iostream>
 
 #include "cli/convert_command.h"
@@ -8,16 +9,50 @@
 #include "cli/info_command.h"
 #include "cli/io_error.h"
 #include "cli/output_file.h"
+#include "cli/signals.h"
 #include "cli/standard_fds.h"
 #include "cli/translate_command.h"
+#include "cli/usage.h"
 #include "core/error.h"
 #include "models/model_error.h"
+
+namespace {
+
+const std::vector<std::string> kCommands = {"translate", "info", "convert", "help"};
+
+int unknown_command(const std::string& word) {
+  const std::string guess = cli::closest_match(word, kCommands);
+  std::cerr << "nmt: unknown command '" << cli::printable_path(word) << "'"
+            << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
+            << "; commands: translate, info, convert, help\n";
+  return cli::kExitUsage;
+}
+
+// `nmt help [COMMAND]`: the help of the app or of one command, on stdout.
+int print_help(CLI::App& app, int argc, char** argv) {
+  if (argc < 3) {
+    std::cout << app.help();
+    return cli::kExitOk;
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (sub->get_name() == argv[2]) {
+      std::cout << sub->help("nmt");
+      return cli::kExitOk;
+    }
+  }
+  return unknown_command(argv[2]);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (!cli::open_missing_standard_fds()) return cli::kExitFailure;
   cli::ignore_sigpipe();
-  CLI::App app{"nmt: neural machine translation on the CPU"};
-  app.set_version_flag("--version", std::string("nmt ") + NMT_VERSION);
+  cli::install_termination_handlers();
+  CLI::App app{"nmt: neural machine translation on the CPU", "nmt"};
+  app.footer("Run `nmt help COMMAND` or `nmt COMMAND --help` for a command's options.");
+  const std::string version = std::string("nmt ") + NMT_VERSION + " (git " + NMT_GIT_REVISION + ")";
+  app.set_version_flag("--version", version, "Print the version and git revision, then exit");
   app.require_subcommand(1);
   cli::TranslateCommandOptions translate;
   CLI::App* translate_cmd = cli::add_translate_command(app, translate);
@@ -25,12 +60,33 @@ int main(int argc, char** argv) {
   CLI::App* info_cmd = cli::add_info_command(app, info_dir);
   cli::ConvertCommandOptions convert;
   CLI::App* convert_cmd = cli::add_convert_command(app, convert);
+  for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd}) {
+    sub->set_version_flag("--version", version, "Print the version and git revision, then exit");
+  }
+
+  if (argc < 2) return print_help(app, argc, argv);
+  const std::string first = argv[1];
+  if (first == "help") return print_help(app, argc, argv);
+  CLI::App* command = &app;
+  if (!first.empty() && first[0] == '-' && first != "-h" && first != "--help" && first != "--version") {
+    const std::string guess = cli::closest_match(first, {"--help", "--version"});
+    std::cerr << "nmt: unknown option '" << cli::printable_path(first) << "' for `nmt`"
+              << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
+              << "; a command comes first: nmt translate|info|convert|help\n";
+    return cli::kExitUsage;
+  }
+  if (first.empty() || first[0] != '-') {
+    for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd}) {
+      if (sub->get_name() == first) command = sub;
+    }
+    if (command == &app) return unknown_command(first);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::cerr << "nmt: " << cli::describe_parse_error(e, *command) << "\n";
     return cli::kExitUsage;
   }
   try {
@@ -40,7 +96,8 @@ int main(int argc, char** argv) {
   } catch (const cli::BrokenPipe&) {
     return cli::kExitBrokenPipe;  // the reader is gone: nothing to say, nobody to say it to
   } catch (const core::UsageError& e) {
-    std::cerr << "nmt: " << e.what() << "\nRun with --help for more information.\n";
+    std::cerr << "nmt: " << e.what() << "; see `nmt " << (command == &app ? "" : command->get_name() + " ")
+              << "--help`\n";
     return cli::kExitUsage;
   } catch (const models::ModelError& e) {
     std::cerr << "nmt: error: " << e.what() << "\n";

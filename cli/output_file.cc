@@ -7,17 +7,18 @@
 
 #include <cerrno>
 #include <csignal>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
 #include "cli/io_error.h"
+#include "cli/temp_files.h"
 
 namespace cli {
 namespace {
 
 constexpr std::size_t kStdoutAutoFlush = std::size_t{1} << 20;
-// Keeps ".NAME.tmp.PID.K" under NAME_MAX (255) even for a 255-byte NAME.
-constexpr std::size_t kMaxTempBase = 200;
 
 // Splits "a/b/c.txt" into "a/b" and "c.txt"; "c.txt" into "" and "c.txt"; "/c" into "/" and "c".
 std::pair<std::string, std::string> split_path(const std::string& path) {
@@ -32,6 +33,14 @@ void fsync_dir(const std::string& dir, const std::string& final_path) {
   // Some filesystems cannot sync directories (EINVAL); the rename itself has happened.
   if (::fsync(fd.get()) != 0 && errno != EINVAL)
     throw_io_error(final_path, "fsync of directory failed", errno);
+}
+
+// Stale temp files of killed runs go once per directory and process: one listing, not one per output.
+void remove_stale_temp_files_once(const std::string& dir) {
+  static std::mutex mutex;
+  static std::set<std::string> cleaned;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cleaned.insert(dir).second) remove_stale_temp_files(dir);
 }
 
 }  // namespace
@@ -72,19 +81,24 @@ AtomicOutputFile::AtomicOutputFile(std::string path, std::size_t buffer_size)
   if (base.empty() || base == "." || base == "..") {
     throw IoError(printable_path(path_) + ": not a file name");
   }
-  std::string prefix = (dir.empty()  ? ""
-                        : dir == "/" ? "/"
-                                     : dir + "/") +
-                       "." + base.substr(0, kMaxTempBase) + ".tmp." + std::to_string(::getpid());
-  // O_EXCL: never adopt a file someone else is writing; a stale one just makes us pick another name.
-  for (int attempt = 0; !fd_.valid(); ++attempt) {
-    temp_path_ = attempt == 0 ? prefix : prefix + "." + std::to_string(attempt);
-    fd_.reset(::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
-    if (!fd_.valid() && (errno != EEXIST || attempt >= 1000)) {
-      int err = errno;
-      temp_path_.clear();  // nothing of ours to remove
-      throw_io_error(path_, "cannot create temporary file in " + (dir.empty() ? "." : dir), err);
+  remove_stale_temp_files_once(dir);
+  struct stat existing;
+  const bool replaces = ::stat(path_.c_str(), &existing) == 0 && S_ISREG(existing.st_mode);
+  // A replaced file's mode is set after creation (fchmod): the umask must not narrow or widen it.
+  fd_ = create_temp_file(dir, base, &temp_path_, replaces ? 0600 : 0666);
+  if (!fd_.valid()) {
+    int err = errno;
+    temp_path_.clear();  // nothing of ours to remove
+    throw_io_error(path_, "cannot create temporary file in " + (dir.empty() ? "." : dir), err);
+  }
+  signal_slot_ = register_temp_file(temp_path_);
+  if (replaces) {
+    // As root, also the owner; an ordinary user cannot give files away, and keeps its own.
+    if (::geteuid() == 0 && ::fchown(fd_.get(), existing.st_uid, existing.st_gid) != 0) {
+      fail("cannot keep the owner of the existing file", errno);
     }
+    if (::fchmod(fd_.get(), existing.st_mode & 07777) != 0)
+      fail("cannot keep the mode of the existing file", errno);
   }
   buffer_.reserve(buffer_size_);
 }
@@ -93,10 +107,17 @@ AtomicOutputFile::~AtomicOutputFile() {
   if (committed_) return;
   fd_.reset();
   if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+  unregister_temp_file(signal_slot_);
 }
 
 void AtomicOutputFile::fail(std::string_view what, int err) {
   failed_ = true;
+  if (!committed_ && !temp_path_.empty()) {
+    fd_.reset();
+    ::unlink(temp_path_.c_str());
+    unregister_temp_file(signal_slot_);
+    temp_path_.clear();
+  }
   buffer_.clear();
   throw_io_error(path_, what, err);
 }
@@ -132,12 +153,14 @@ void AtomicOutputFile::commit() {
     fail("cannot rename " + printable_path(temp_path_) + " into place", errno);
   }
   committed_ = true;
+  unregister_temp_file(signal_slot_);
   fsync_dir(split_path(path_).first, path_);
 }
 
 // ---- StdoutWriter ----
 
-StdoutWriter::StdoutWriter(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+StdoutWriter::StdoutWriter(int fd, std::string name, bool quiet_broken_pipe)
+    : fd_(fd), name_(std::move(name)), quiet_broken_pipe_(quiet_broken_pipe) {}
 
 StdoutWriter::~StdoutWriter() {
   if (!broken_ && !buffer_.empty()) write_all(fd_, buffer_);
@@ -160,7 +183,7 @@ void StdoutWriter::flush() {
   if (buffer_.empty()) return;
   int err = write_all(fd_, buffer_);
   buffer_.clear();
-  if (err == EPIPE) {
+  if (err == EPIPE && quiet_broken_pipe_) {
     broken_ = true;
     throw BrokenPipe(printable_path(name_) + ": broken pipe (the reader went away)");
   }

@@ -14,11 +14,13 @@ namespace cli {
 // stay exactly one output line, whatever a model emits.
 void append_line(std::string& out, std::string_view text, LineEnding ending);
 
-// A file that appears under its final name complete or not at all. Data goes to ".NAME.tmp.PID"
-// (".NAME.tmp.PID.K" if taken) in the same directory; commit() fsyncs it and renames it onto NAME
-// (replacing an existing file), then fsyncs the directory. Destroyed uncommitted (error, exception),
-// it removes the temp file. A crash or SIGKILL can leave a stale temp file behind; it is never read
-// as output. New files get mode 0666 & ~umask. Errors throw IoError naming the final path.
+// A file that appears under its final name complete or not at all. Data goes to a fresh temp file
+// in the same directory (create_temp_file: ".NAME.tmp.HOST.PID.XXXXXX", registered for removal on
+// SIGINT/SIGTERM/SIGHUP); commit() fsyncs it and renames it onto NAME (replacing an existing file),
+// then fsyncs the directory. Destroyed uncommitted (error, exception), it removes the temp file. The
+// first output in a directory removes the stale temp files of killed runs there. New files get mode
+// 0666 & ~umask; a replaced file keeps its mode and, as root, its owner. `path` must not be a
+// symlink (OutputTarget resolves them). Errors throw IoError naming the final path.
 class AtomicOutputFile {
  public:
   // Creates the temp file now, so an unwritable directory fails before any work is done.
@@ -45,16 +47,18 @@ class AtomicOutputFile {
   core::UniqueFd fd_;
   std::string buffer_;
   std::size_t buffer_size_;
+  int signal_slot_ = -1;
   bool committed_ = false;
   bool failed_ = false;
 };
 
 // Buffered writer over stdout (or any fd). Call flush() after each batch so downstream sees results
-// promptly; the buffer also flushes itself past 1 MiB. A write failing with EPIPE throws BrokenPipe
-// (and so do all later calls); other failures (ENOSPC from /dev/full, EIO) throw IoError.
+// promptly; the buffer also flushes itself past 1 MiB. With quiet_broken_pipe, a write failing with
+// EPIPE throws BrokenPipe (and so do all later calls); other failures (ENOSPC, EIO, and EPIPE on a
+// named FIFO) throw IoError naming `name`.
 class StdoutWriter {
  public:
-  explicit StdoutWriter(int fd = 1, std::string name = "<stdout>");
+  explicit StdoutWriter(int fd = 1, std::string name = "<stdout>", bool quiet_broken_pipe = true);
   // Best-effort flush with errors ignored: call flush() yourself to learn about them.
   ~StdoutWriter();
   StdoutWriter(const StdoutWriter&) = delete;
@@ -67,6 +71,7 @@ class StdoutWriter {
  private:
   int fd_;
   std::string name_;
+  bool quiet_broken_pipe_;
   std::string buffer_;
   bool broken_ = false;
 };

@@ -1,6 +1,8 @@
 #include "cli/shard.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <stdexcept>
 #include <string_view>
 
@@ -9,24 +11,31 @@
 
 namespace cli {
 
-int shard_of(const std::string& relative, int n) {
-  if (n < 1) throw std::invalid_argument("shard_of: n must be >= 1");
-  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64
-  for (unsigned char c : relative) {
-    h ^= c;
-    h *= 1099511628211ull;
+std::vector<int> assign_shards(const std::vector<InputFile>& files, int n) {
+  if (n < 1) throw std::invalid_argument("assign_shards: n must be >= 1");
+  std::vector<std::size_t> order(files.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (files[a].size != files[b].size) return files[a].size > files[b].size;
+    return files[a].relative < files[b].relative;
+  });
+  // Every file weighs at least 1, so empty files spread out too.
+  std::vector<std::uint64_t> load(static_cast<std::size_t>(n), 0);
+  std::vector<int> assignment(files.size(), 0);
+  for (std::size_t f : order) {
+    const auto lightest = std::min_element(load.begin(), load.end());
+    *lightest += std::max<std::uint64_t>(files[f].size, 1);
+    assignment[f] = static_cast<int>(lightest - load.begin());
   }
-  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;  // splitmix64 finalizer: FNV's low bits are weak
-  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-  h ^= h >> 31;
-  return static_cast<int>(h % static_cast<std::uint64_t>(n));
+  return assignment;
 }
 
 std::vector<InputFile> shard(const std::vector<InputFile>& files, int i, int n) {
   if (n < 1 || i < 0 || i >= n) throw std::invalid_argument("shard: need 0 <= i < n");
+  const std::vector<int> assignment = assign_shards(files, n);
   std::vector<InputFile> out;
-  for (const InputFile& f : files) {
-    if (shard_of(f.relative, n) == i) out.push_back(f);
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    if (assignment[f] == i) out.push_back(files[f]);
   }
   return out;
 }

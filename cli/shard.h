@@ -1,6 +1,7 @@
 // Directory mode: deterministic split of the input files between n independent runs (--shard i/n).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -8,13 +9,13 @@
 
 namespace cli {
 
-// Shard of a relative path: FNV-1a 64 of its bytes, mixed by the splitmix64 finalizer, modulo n.
-// A hash rather than the index in the sorted list, so adding or removing a file never moves other
-// files between shards (resumed or parallel runs stay consistent). Cost: for few files the shards
-// can be uneven. Other tools that split the same way must use exactly this function.
-int shard_of(const std::string& relative, int n);
+// Shard of every file, balancing bytes: files in order of size (largest first, ties by relative path)
+// each go to the shard with the fewest bytes so far (ties: the lowest index). It depends only on the
+// relative paths and sizes, so every machine that lists the same tree computes the same split without
+// talking to the others; over i = 0..n-1 every file lands in exactly one shard.
+std::vector<int> assign_shards(const std::vector<InputFile>& files, int n);
 
-// The files of shard i of n, in input order. Over i = 0..n-1 every file lands in exactly one shard.
+// The files of shard i of n, in input order.
 std::vector<InputFile> shard(const std::vector<InputFile>& files, int i, int n);
 
 struct ShardSpec {

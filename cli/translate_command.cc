@@ -1,13 +1,19 @@
 #include "cli/translate_command.h"
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "cli/directory_mode.h"
 #include "cli/model_path.h"
 #include "cli/output_file.h"
+#include "cli/output_target.h"
+#include "cli/shard.h"
+#include "cli/usage.h"
 #include "core/error.h"
 #include "core/gemm.h"
 #include "core/threads.h"
@@ -40,47 +46,89 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
       "  echo 'A dog runs.' | nmt translate -b 1\n"
       "  nmt translate --input-dir docs/ --output-dir docs.de/ --glob '*.txt'\n"
       "Unset decoding flags take the model's defaults (see `nmt info`).");
+  cmd->add_option("-m,--model", o.model_dir,
+                  "Model directory (default: $NMT_MODEL, else the bundled " + std::string(kDefaultModelName) +
+                      " model)")
+      ->type_name("DIR");
+  cmd->add_option("-i,--input", o.input, "Input file, '-' for stdin")
+      ->capture_default_str()
+      ->type_name("FILE");
   cmd->add_option(
-      "-m,--model", o.model_dir,
-      "Model directory (default: $NMT_MODEL, else the bundled " + std::string(kDefaultModelName) + " model)");
-  cmd->add_option("-i,--input", o.input, "Input file, '-' for stdin")->capture_default_str();
-  cmd->add_option("-o,--output", o.output, "Output file, '-' for stdout (written atomically)")
-      ->capture_default_str();
-  cmd->add_option("-b,--beam-size,--beam", o.translate.beam_size,
-                  "Beam width; 1 = greedy (default: the model's)")
-      ->check(CLI::Range(1, 256));
-  cmd->add_option("--length-penalty", o.translate.length_penalty,
-                  "Score = log-prob / length^alpha (default: the model's)");
-  cmd->add_option("--max-length", o.translate.max_length,
-                  "Hard cap on generated tokens, EOS included (default: the model's)")
-      ->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--max-length-a", o.translate.max_length_a,
-                  "Generated tokens <= a * source tokens + b: a (default: the model's)")
-      ->check(CLI::Range(0.0, 100.0));
-  cmd->add_option("--max-length-b", o.translate.max_length_b, "... and b (default: the model's)")
-      ->check(CLI::Range(0, 1 << 20));
-  cmd->add_option("--batch-size", o.translate.batch_size, "Sentences per batch")
+         "-o,--output", o.output,
+         "Output file, '-' for stdout. A file is replaced whole when complete (mode kept); a FIFO or "
+         "device is written through")
       ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
-  cmd->add_option("--threads", o.threads, "CPU threads (0 = all cores)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 256));
-  cmd->add_option("--n-best", o.translate.n_best, "Print the N best hypotheses as 'LINE ||| text ||| score'")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->type_name("FILE");
+  int_in_range(cmd->add_option("-b,--beam-size,--beam", o.translate.beam_size,
+                               "Beam width; 1 = greedy (default: the model's)"),
+               1, 256);
+  number(cmd->add_option("--length-penalty", o.translate.length_penalty,
+                         "Score = log-prob / length^alpha (default: the model's)"));
+  int_in_range(cmd->add_option("--max-length", o.translate.max_length,
+                               "Hard cap on generated tokens, EOS included (default: the model's)"),
+               1, 1 << 20);
+  number_in_range(cmd->add_option("--max-length-a", o.translate.max_length_a,
+                                  "Generated tokens <= a * source tokens + b: a (default: the model's)"),
+                  0.0, 100.0);
+  int_in_range(
+      cmd->add_option("--max-length-b", o.translate.max_length_b, "... and b (default: the model's)"), 0,
+      1 << 20);
+  int_in_range(
+      cmd->add_option("--batch-size", o.translate.batch_size, "Sentences per batch")->capture_default_str(),
+      1, 4096);
+  int_in_range(cmd->add_option("--threads", o.threads, "CPU threads, 0 = all cores")->capture_default_str(),
+               0, 256);
+  int_in_range(
+      cmd->add_option("--n-best", o.translate.n_best,
+                      "Print the N best hypotheses as Marian does: 'LINE ||| text ||| F0= score ||| score'")
+          ->capture_default_str(),
+      1, 256);
   cmd->add_flag("--scores", o.scores, "Prefix each translation with its score and a tab");
   cmd->add_flag("--stats", o.stats,
                 "At the end, print timings and counts as one JSON line on stderr (for benchmarks)");
-  cmd->add_option("--target-lang", o.translate.target_lang,
-                  "Target language tag for multilingual models (prepends >>LANG<<)");
-  cmd->add_option("--input-dir", o.input_dir, "Translate every text file under this directory (recursively)");
-  cmd->add_option("--output-dir", o.output_dir, "... into the same relative paths under this directory");
-  cmd->add_option("--glob", o.glob, "Directory mode: only files matching this pattern (e.g. '*.txt')");
-  cmd->add_option("--shard", o.shard, "Directory mode: only shard i of n ('i/n', 0-based) of the files")
-      ->capture_default_str();
-  cmd->add_flag("--overwrite", o.overwrite, "Directory mode: redo files whose output already exists");
+  cmd->add_flag("--progress", o.progress, "Show progress on stderr even when it is not a terminal");
+  cmd->add_flag("-q,--quiet", o.quiet, "No progress and no warnings on stderr (errors still)");
+  cmd->add_option(
+         "--target-lang", o.translate.target_lang,
+         "Target language: one of a multilingual model's tags (prepends >>LANG<<), or the model's own")
+      ->type_name("LANG");
+  cmd->add_option("--source-lang", o.translate.source_lang,
+                  "Language of the input for sentence splitting (default: the model's, see `nmt info`)")
+      ->type_name("LANG");
+  cmd->add_flag(
+      "--no-split", [&o](int64_t) { o.translate.split_sentences = false; },
+      "Do not split lines into sentences (input already has one sentence per line)");
+  int_in_range(
+      cmd->add_option("--max-sentence-tokens", o.translate.max_sentence_tokens,
+                      "Sentences over this many tokens are cut at clauses, then spaces (default: 200, "
+                      "at most the model's positions)"),
+      1, 1 << 20);
+  cmd->add_option("--input-dir", o.input_dir, "Translate every text file under this directory (recursively)")
+      ->type_name("DIR");
+  cmd->add_option("--output-dir", o.output_dir, "... into the same relative paths under this directory")
+      ->type_name("DIR");
+  cmd->add_option("--glob", o.glob, "Directory mode: only files matching this pattern (e.g. '*.txt')")
+      ->type_name("PATTERN");
+  cmd->add_option("--shard", o.shard,
+                  "Directory mode: only shard I of N (0-based), balanced by bytes; e.g. 2/8 for clusters")
+      ->capture_default_str()
+      ->type_name("I/N");
+  cmd->add_flag("--overwrite", o.overwrite, "Directory mode: redo every file, even those already done");
   return cmd;
 }
+
+namespace {
+
+// Stream mode's progress: bytes and % for a regular file (also on stdin), lines for a pipe or terminal.
+ProgressTotals stream_totals(const std::string& input) {
+  struct stat st;
+  const int ok = input == "-" ? ::fstat(0, &st) : ::stat(input.c_str(), &st);
+  ProgressTotals totals;
+  if (ok == 0 && S_ISREG(st.st_mode)) totals.bytes = static_cast<std::uint64_t>(st.st_size);
+  return totals;
+}
+
+}  // namespace
 
 int run_translate(const TranslateCommandOptions& options) {
   TranslateCommandOptions o = options;
@@ -95,6 +143,8 @@ int run_translate(const TranslateCommandOptions& options) {
   }
   if (o.translate.n_best > 1 && o.scores)
     throw core::UsageError("--n-best already prints scores: drop --scores");
+  if (o.progress && o.quiet) throw core::UsageError("--progress and --quiet contradict each other: use one");
+  if (!o.input_dir.empty()) parse_shard(o.shard);  // a bad value fails before the model loads
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (o.threads > static_cast<int>(4 * cores)) {
     throw core::UsageError("--threads " + std::to_string(o.threads) + " is more than 4x this machine's " +
@@ -103,26 +153,24 @@ int run_translate(const TranslateCommandOptions& options) {
   core::set_num_threads(o.threads == 0 ? static_cast<int>(cores) : o.threads);
   if (o.model_dir.empty()) o.model_dir = default_model_dir();
 
-  // Open the input before loading the model, so a typo fails fast.
-  LineReader reader = o.input_dir.empty() ? LineReader::open(o.input) : LineReader::from_string("");
+  // Open the input and the output before loading the model, so a typo or a bad target fails fast.
+  const bool stream = o.input_dir.empty();
+  LineReader reader = stream ? LineReader::open(o.input) : LineReader::from_string("");
+  std::optional<OutputTarget> output;
+  if (stream) output.emplace(OutputTarget::open(o.output));
   const auto start = std::chrono::steady_clock::now();
   models::Translator translator(o.model_dir);
   o.translate = translator.resolve(o.translate);  // validate flags against the model before any output
   const auto loaded = std::chrono::steady_clock::now();
 
-  if (!o.input_dir.empty()) return run_directory_mode(translator, o);
+  if (!stream) return run_directory_mode(translator, o);
   core::set_gemm_profiling(o.stats);
   TranslateStats stats;
-  if (o.output == "-") {
-    StdoutWriter out;
-    translate_lines(translator, reader, out, o, &stats);
-    out.flush();
-  } else {
-    AtomicOutputFile file(o.output);
-    FileSink sink{file};
-    translate_lines(translator, reader, sink, o, &stats);
-    file.commit();
-  }
+  ProgressBar progress(stream_totals(o.input), ProgressBar::wanted(o.progress, o.quiet));
+  ProgressSink<OutputTarget> sink{*output, reader, progress, 0, 0, o.quiet};
+  translate_lines(translator, reader, sink, o, &stats);
+  output->commit();
+  progress.finish();
   if (o.stats) print_stats(stats, loaded - start, std::chrono::steady_clock::now() - loaded);
   return 0;
 }

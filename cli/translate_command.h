@@ -2,10 +2,12 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <iostream>
 #include <string>
 
 #include "cli/line_reader.h"
 #include "cli/output_file.h"
+#include "cli/progress.h"
 #include "models/translator.h"
 
 namespace cli {
@@ -20,8 +22,10 @@ struct TranslateCommandOptions {
   std::string shard = "0/1";
   bool overwrite = false;
   bool scores = false;
-  bool stats = false;  // print a JSON line of timings and counts on stderr at the end
-  int threads = 0;  // 0: all cores
+  bool stats = false;     // print a JSON line of timings and counts on stderr at the end
+  bool progress = false;  // draw progress on stderr even when it is not a terminal
+  bool quiet = false;     // no progress, no warnings (errors still)
+  int threads = 0;        // 0: all cores
   models::TranslateOptions translate;
 };
 
@@ -33,6 +37,29 @@ struct FileSink {
   AtomicOutputFile& file;
   void write_line(std::string_view text, LineEnding ending) { file.write_line(text, ending); }
   void flush() {}
+  void warn(const std::string& text) { std::cerr << "nmt: warning: " << text << "\n"; }
+};
+
+// Forwards to `inner` and, after each batch, reports the reader's position to `progress`, on top of
+// the lines and bytes of earlier files (directory mode).
+template <class Inner>
+struct ProgressSink {
+  Inner& inner;
+  const LineReader& reader;
+  ProgressBar& progress;
+  uint64_t lines_before = 0;
+  uint64_t bytes_before = 0;
+  bool quiet = false;  // --quiet: warnings are dropped
+  void write_line(std::string_view text, LineEnding ending) { inner.write_line(text, ending); }
+  void warn(const std::string& text) {
+    if (quiet) return;
+    progress.clear();
+    std::cerr << "nmt: warning: " << text << "\n";
+  }
+  void flush() {
+    inner.flush();
+    progress.update(lines_before + reader.lines_read(), bytes_before + reader.bytes_read());
+  }
 };
 
 struct TranslateStats {
@@ -41,7 +68,8 @@ struct TranslateStats {
 };
 
 // Translates every line of `reader` into `write_line(text, ending)`, window by window, calling
-// `flush()` after each window. One output line per input line (n-best: n lines), in input order.
+// `flush()` after each window and `warn(text)` for a line split because it was too long ("FILE:LINE: ...").
+// One output line per input line (n-best: n lines), in input order.
 template <class Sink>
 void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
                      const TranslateCommandOptions& options, TranslateStats* stats = nullptr);

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstdio>
+#include <iostream>
+
+#include "cli/io_error.h"
 
 namespace cli {
 
@@ -19,6 +22,12 @@ inline std::string format_score(float score) {
   return buf;
 }
 
+// "PATH:LINE" for messages about an input line; LINE counts from 1 over the whole input.
+inline std::string input_position(const LineReader& reader, uint64_t line_number) {
+  const std::string name = reader.name() == "<stdin>" ? "stdin" : printable_path(reader.name());
+  return name + ":" + std::to_string(line_number + 1);
+}
+
 template <class Sink>
 void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
                      const TranslateCommandOptions& options, TranslateStats* stats) {
@@ -30,15 +39,21 @@ void translate_lines(const models::Translator& translator, LineReader& reader, S
     std::vector<std::string> texts;
     texts.reserve(window.size());
     for (const Line& l : window) texts.push_back(l.text);
-    const std::vector<models::Translation> out = translator.translate(texts, o);
+    std::vector<models::TranslateWarning> warnings;
+    const std::vector<models::Translation> out = translator.translate(texts, o, &warnings);
+    for (const models::TranslateWarning& w : warnings) {
+      sink.warn(input_position(reader, line_number + w.line) + ": " + w.message);
+    }
     for (size_t i = 0; i < window.size(); ++i, ++line_number) {
       const models::Translation& t = out[i];
       const LineEnding ending = window[i].ending;
       if (o.n_best > 1) {
-        // Marian's n-best format; every hypothesis line ends like the input line, the last exactly so.
+        // Marian's n-best format (the third field lists feature scores; ours is the model score, F0); every
+        // hypothesis line ends like the input line, the last exactly so.
         for (size_t k = 0; k < t.texts.size(); ++k) {
+          const std::string score = format_score(t.scores[k]);
           const std::string line =
-              std::to_string(line_number) + " ||| " + t.texts[k] + " ||| " + format_score(t.scores[k]);
+              std::to_string(line_number) + " ||| " + t.texts[k] + " ||| F0= " + score + " ||| " + score;
           sink.write_line(line,
                           k + 1 < t.texts.size() && ending == LineEnding::kNone ? LineEnding::kLf : ending);
         }

@@ -61,7 +61,8 @@ Checkpoint::Checkpoint(const std::string& dir) : dir_(dir), json_path_(dir + "/m
     throw ModelError(dir + ": not a directory (a model is a directory with model.json)");
   const nlohmann::json meta = read_json(json_path_);
   JsonObject top(meta, json_path_, "");
-  top.expect_keys({"format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"});
+  top.expect_keys({"format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"},
+                  {"source_lang", "target_lang"});
   if (top.string("format") != "nmt-checkpoint") top.fail("format", "expected 'nmt-checkpoint'");
   const int64_t version = top.integer("version", 0, 1000000);
   if (version != 1)

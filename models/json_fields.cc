@@ -90,10 +90,12 @@ const nlohmann::json& JsonObject::array(const std::string& key) const {
   return v;
 }
 
-void JsonObject::expect_keys(const std::vector<std::string>& known) const {
+void JsonObject::expect_keys(const std::vector<std::string>& known,
+                             const std::vector<std::string>& optional) const {
   for (auto it = value_.begin(); it != value_.end(); ++it) {
     bool ok = false;
     for (const auto& k : known) ok = ok || it.key() == k;
+    for (const auto& k : optional) ok = ok || it.key() == k;
     if (!ok) fail(it.key(), "unknown field");
   }
   for (const auto& k : known) field(k);

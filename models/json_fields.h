@@ -21,8 +21,10 @@ class JsonObject {
   std::string choice(const std::string& key, const std::vector<std::string>& allowed) const;
   JsonObject object(const std::string& key) const;
   const nlohmann::json& array(const std::string& key) const;
-  // Throws if the object has a key not in `known` or lacks one of them.
-  void expect_keys(const std::vector<std::string>& known) const;
+  // Throws if the object has a key in neither list or lacks one of `known` (`optional` may be absent).
+  void expect_keys(const std::vector<std::string>& known,
+                   const std::vector<std::string>& optional = {}) const;
+  bool has(const std::string& key) const { return value_.contains(key); }
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const;
 

@@ -1,5 +1,7 @@
 #include "models/model_config.h"
 
+#include <cctype>
+
 #include "models/json_fields.h"
 #include "models/model_error.h"
 
@@ -96,11 +98,49 @@ TokenizerFiles parse_tokenizer(const JsonObject& o) {
   return t;
 }
 
+std::string parse_language(const JsonObject& top, const std::string& key) {
+  if (!top.has(key)) return "";
+  const std::string tag = top.string_or_empty(key);
+  if (!tag.empty() && !is_language_tag(tag))
+    top.fail(key, "expected a language tag such as \"en\" or \"pt-BR\"");
+  return tag;
+}
+
 }  // namespace
+
+std::pair<std::string, std::string> languages_from_model_name(const std::string& name) {
+  std::string base = name;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  base = base.substr(base.find_last_of('/') + 1);
+  if (base.compare(0, 8, "opus-mt-") == 0) base = base.substr(8);
+  const size_t dash = base.find('-');
+  if (dash == std::string::npos || base.find('-', dash + 1) != std::string::npos) return {};
+  std::string source = base.substr(0, dash), target = base.substr(dash + 1);
+  const auto plain = [](const std::string& t) {
+    return t.size() <= 3 && is_language_tag(t) ? t : std::string();
+  };
+  return {plain(source), plain(target)};
+}
+
+bool is_language_tag(const std::string& tag) {
+  size_t i = 0;
+  while (i < tag.size() && std::isalpha(static_cast<unsigned char>(tag[i]))) ++i;
+  if (i < 2 || i > 3) return false;
+  while (i < tag.size()) {
+    if (tag[i] != '-' && tag[i] != '_') return false;
+    size_t j = ++i;
+    while (j < tag.size() && std::isalnum(static_cast<unsigned char>(tag[j]))) ++j;
+    if (j == i || j - i > 8) return false;
+    i = j;
+  }
+  return true;
+}
 
 ModelDescription parse_description(const nlohmann::json& meta, const std::string& where) {
   JsonObject top(meta, where, "");
   ModelDescription d;
+  d.source_lang = parse_language(top, "source_lang");
+  d.target_lang = parse_language(top, "target_lang");
   d.config = parse_config(top.object("config"));
   d.tokens = parse_tokens(top.object("tokens"), d.config.tgt_vocab_size);
   d.decoding = parse_decoding(top.object("decoding"));
@@ -130,6 +170,8 @@ const char* activation_name(core::Activation a) {
 nlohmann::json description_to_json(const ModelDescription& d) {
   const ModelConfig& c = d.config;
   nlohmann::json j;
+  if (!d.source_lang.empty()) j["source_lang"] = d.source_lang;
+  if (!d.target_lang.empty()) j["target_lang"] = d.target_lang;
   j["config"] = {{"d_model", c.d_model},
                  {"n_heads", c.n_heads},
                  {"encoder_layers", c.encoder_layers},

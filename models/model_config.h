@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "core/kernels.h"
 
@@ -60,11 +61,22 @@ struct TokenizerFiles {  // file names relative to the model directory; vocab na
 };
 
 struct ModelDescription {
+  std::string source_lang;  // BCP 47 tags ("en", "de"); "" when unknown
+  std::string target_lang;
   ModelConfig config;
   SpecialTokens tokens;
   DecodingDefaults decoding;
   TokenizerFiles tokenizer;
 };
+
+// Whether `tag` looks like a BCP 47 language tag: 2-3 letters, then subtags of 1-8 letters or digits
+// joined by '-' or '_' ("en", "pt-BR", "zh_Hant").
+bool is_language_tag(const std::string& tag);
+
+// The languages an OPUS-MT name gives ("Helsinki-NLP/opus-mt-en-de", a directory "opus-mt-fr-en" or
+// "en-de"): {source, target}, each "" unless a plain language tag (multilingual groups such as "ROMANCE"
+// are not one language).
+std::pair<std::string, std::string> languages_from_model_name(const std::string& name);
 
 // `where` names the file in error messages. Checks ranges and cross-field consistency.
 ModelDescription parse_description(const nlohmann::json& meta, const std::string& where);

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <future>
-#include <iostream>
 #include <numeric>
 
 #include "core/cpu.h"
@@ -13,14 +12,17 @@
 #include "core/thread_team.h"
 #include "core/threads.h"
 #include "models/decoder_state.h"
-#include "models/long_input.h"
 #include "models/model_error.h"
 
 namespace models {
 
 namespace {
 
-bool is_blank(const std::string& s) { return s.find_first_not_of(" \t\r\n\v\f") == std::string::npos; }
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
 
 std::unique_ptr<tokenizer::Tokenizer> load_tokenizer(const std::string& model_dir,
                                                      const ModelDescription& d) {
@@ -80,6 +82,7 @@ Translator::Translator(const std::string& model_dir) {
   auto tokenizer = std::async(std::launch::async, load_tokenizer, model_dir, checkpoint->description());
   model_ = std::make_unique<Transformer>(std::move(checkpoint));
   tokenizer_ = tokenizer.get();
+  language_tags_ = tokenizer_->language_tags();
   const ModelDescription& d = model_->description();
   const int32_t src_vocab = tokenizer_->source_vocab_size(), tgt_vocab = tokenizer_->target_vocab_size();
   if (src_vocab > d.config.src_vocab_size || tgt_vocab > d.config.tgt_vocab_size) {
@@ -105,7 +108,44 @@ TranslateOptions Translator::resolve(const TranslateOptions& o) const {
   if (r.batch_size < 1 || r.batch_size > 4096) throw core::UsageError("--batch-size must be in 1..4096");
   if (r.max_length < 1) throw core::UsageError("--max-length must be at least 1");
   if (!std::isfinite(r.length_penalty)) throw core::UsageError("--length-penalty must be a finite number");
+  const int positions = model_->config().max_positions;
+  if (r.max_sentence_tokens < 0) r.max_sentence_tokens = std::min(kDefaultMaxSentenceTokens, positions);
+  if (r.max_sentence_tokens < 8 || r.max_sentence_tokens > positions) {
+    throw core::UsageError("--max-sentence-tokens must be in 8.." + std::to_string(positions) +
+                           " (the model's positions)");
+  }
+  if (r.source_lang.empty()) r.source_lang = model_->description().source_lang;
+  if (!r.source_lang.empty() && !is_language_tag(r.source_lang)) {
+    throw core::UsageError("--source-lang '" + r.source_lang +
+                           "' is not a language tag (such as en, de, pt-BR)");
+  }
+  validate_target_lang(r);
   return r;
+}
+
+void Translator::validate_target_lang(TranslateOptions& o) const {
+  if (o.target_lang.empty()) return;
+  const std::string& model_target = model_->description().target_lang;
+  if (!language_tags_.empty()) {
+    if (std::find(language_tags_.begin(), language_tags_.end(), o.target_lang) == language_tags_.end()) {
+      throw core::UsageError("--target-lang '" + o.target_lang +
+                             "' is not one of this model's target languages: " + join(language_tags_));
+    }
+    return;
+  }
+  if (o.target_lang != model_target) {
+    throw core::UsageError("--target-lang '" + o.target_lang + "': this model translates into " +
+                           (model_target.empty() ? "one language only and takes no --target-lang"
+                                                 : "'" + model_target + "' only"));
+  }
+  o.target_lang.clear();  // the model's one target: no tag to prepend
+}
+
+const tokenizer::SentenceSplitter& Translator::splitter(const std::string& language) const {
+  std::lock_guard<std::mutex> lock(splitters_mutex_);
+  auto& slot = splitters_[language];
+  if (!slot) slot = std::make_unique<tokenizer::SentenceSplitter>(language);
+  return *slot;
 }
 
 int Translator::max_output_length(int n, const TranslateOptions& o) const {
@@ -175,59 +215,47 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
 }
 
 std::vector<Translation> Translator::translate(const std::vector<std::string>& lines,
-                                               const TranslateOptions& options) const {
+                                               const TranslateOptions& options,
+                                               std::vector<TranslateWarning>* warnings) const {
   const TranslateOptions o = resolve(options);
-  const int limit = model_->config().max_positions;
-  // Every non-blank line becomes one or more segments that fit the model; remember whose they are.
-  std::vector<std::vector<int32_t>> segments;
-  std::vector<std::vector<size_t>> segments_of_line(lines.size());
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (is_blank(lines[i])) continue;
-    std::vector<int32_t> ids = source_ids(lines[i], o);
-    if (static_cast<int>(ids.size()) <= limit) {
-      segments_of_line[i].push_back(segments.size());
-      segments.push_back(std::move(ids));
-      continue;
-    }
-    const std::vector<std::string> parts = split_long_line(
-        lines[i], limit, [&](const std::string& s) { return static_cast<int>(source_ids(s, o).size()); });
-    std::cerr << "nmt: warning: line " << i + 1 << " has " << ids.size() << " tokens, more than the model's "
-              << limit << "; translating it in " << parts.size() << " pieces\n";
-    for (const std::string& part : parts) {
-      segments_of_line[i].push_back(segments.size());
-      segments.push_back(source_ids(part, o));
-    }
-  }
-  const auto hyps = translate_ids(segments, o);
+  // 1. Split: every line into segments that fit the model (sentences, cut further when too long).
+  SegmentRules rules;
+  rules.splitter = o.split_sentences ? &splitter(o.source_lang) : nullptr;
+  rules.max_tokens = o.max_sentence_tokens;
+  rules.encode = [&](const std::string& text) { return source_ids(text, o); };
+  SegmentedLines segmented = segment_lines(lines, rules);
+  if (warnings) warnings->insert(warnings->end(), segmented.warnings.begin(), segmented.warnings.end());
+
+  // 2. Translate the segments of all lines together, in length-sorted batches.
+  const auto hyps = translate_ids(segmented.ids, o);
+
+  // 3. Rejoin each line's translations with its source whitespace.
+  const std::string& target = o.target_lang.empty() ? model_->description().target_lang : o.target_lang;
+  const bool join_unspaced = writes_without_spaces(target);
   std::vector<Translation> out(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
+    const LineLayout& layout = segmented.lines[i];
+    const size_t n = layout.after.size();
     Translation& t = out[i];
-    if (segments_of_line[i].empty()) {  // blank line: one blank translation
-      t.texts = {""};
-      t.scores = {0.0f};
-      t.ids = {{}};
-      continue;
-    }
-    if (segments_of_line[i].size() == 1) {
-      for (const auto& h : hyps[segments_of_line[i][0]]) {
-        t.texts.push_back(tokenizer_->decode(h.tokens));
+    if (n == 1) {  // one segment: its n-best list
+      for (const auto& h : hyps[layout.first]) {
+        t.texts.push_back(rejoin(layout, {tokenizer_->decode(h.tokens)}, join_unspaced));
         t.scores.push_back(h.score);
         t.ids.push_back(h.tokens);
       }
       continue;
     }
-    // A split line: join the best translation of each piece (its n-best list has that one entry).
-    std::string text;
+    // No segment (blank line) or several: one hypothesis, the segments' best joined.
+    std::vector<std::string> texts;
     std::vector<int32_t> ids;
     float score = 0.0f;
-    for (size_t s : segments_of_line[i]) {
-      const core::Hypothesis& h = hyps[s].front();
-      const std::string piece = tokenizer_->decode(h.tokens);
-      text += (text.empty() || piece.empty() ? "" : " ") + piece;
+    for (size_t k = 0; k < n; ++k) {
+      const core::Hypothesis& h = hyps[layout.first + k].front();
+      texts.push_back(tokenizer_->decode(h.tokens));
       ids.insert(ids.end(), h.tokens.begin(), h.tokens.end());
-      score += h.score / static_cast<float>(segments_of_line[i].size());
+      score += h.score / static_cast<float>(n);
     }
-    t.texts = {text};
+    t.texts = {rejoin(layout, texts, join_unspaced)};
     t.scores = {score};
     t.ids = {ids};
   }

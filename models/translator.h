@@ -1,12 +1,16 @@
 // Ties tokenizer, model, batching and search together: lines of text in, translations out.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/search.h"
+#include "models/segmenter.h"
 #include "models/transformer.h"
+#include "tokenizer/sentence_splitter.h"
 #include "tokenizer/tokenizer.h"
 
 namespace models {
@@ -19,9 +23,15 @@ struct TranslateOptions {
   int max_length_b = -1;
   int max_length = -1;
   int n_best = 1;
-  int batch_size = 32;             // sentences per forward pass
-  std::string target_lang;         // prepends ">>xx<<" for multilingual OPUS-MT models
+  int batch_size = 32;           // sentences per forward pass
+  std::string target_lang;       // prepends ">>xx<<" for multilingual OPUS-MT models
+  bool split_sentences = true;   // false: each line is one sentence (--no-split)
+  std::string source_lang;       // the sentence splitter's language; "" = the model's source_lang
+  int max_sentence_tokens = -1;  // longer sentences are cut at clauses/spaces; -1 = kDefaultMaxSentenceTokens
 };
+
+// Three times the longest sentence a model like the bundled one sees in training; capped by max_positions.
+constexpr int kDefaultMaxSentenceTokens = 200;
 
 struct Translation {
   std::vector<std::string> texts;  // n_best, best first ("" for empty input)
@@ -36,9 +46,14 @@ class Translator {
   const Transformer& model() const { return *model_; }
   const tokenizer::Tokenizer& tokenizer() const { return *tokenizer_; }
 
-  // One Translation per input line, same order. Blank lines give "" without running the model;
-  // lines longer than the model's positions are split into pieces, translated, and rejoined.
-  std::vector<Translation> translate(const std::vector<std::string>& lines, const TranslateOptions& options) const;
+  // One Translation per input line, same order, in three steps: each line is split into sentences (cut
+  // further when over max_sentence_tokens), the sentences of all lines are translated in length-sorted
+  // batches, and each line's translations are rejoined with the whitespace between its source sentences
+  // (leading and trailing whitespace kept). A line of several segments has one hypothesis, their best
+  // joined, scored by their mean. Blank lines come back as they are without running the model. Warnings
+  // (a sentence cut for length) go to `warnings` when given.
+  std::vector<Translation> translate(const std::vector<std::string>& lines, const TranslateOptions& options,
+                                     std::vector<TranslateWarning>* warnings = nullptr) const;
 
   // Source ids (incl. EOS) -> hypotheses; the core of translate(), exposed for tests.
   std::vector<std::vector<core::Hypothesis>> translate_ids(const std::vector<std::vector<int32_t>>& sources,
@@ -47,14 +62,25 @@ class Translator {
   // Generated-token limit (EOS included) for a source of n ids.
   int max_output_length(int n_source_ids, const TranslateOptions& options) const;
 
-  // Resolves unset options to the model's defaults and validates them (throws core::UsageError).
+  // Resolves unset options to the model's defaults and validates them (throws core::UsageError). A
+  // --target-lang must be one of the model's language tags, or its target_lang when it has none (then
+  // nothing is prepended).
   TranslateOptions resolve(const TranslateOptions& options) const;
+
+  // The model's ">>xx<<" target tags (multilingual models), sorted, without the brackets.
+  const std::vector<std::string>& language_tags() const { return language_tags_; }
 
  private:
   std::vector<int32_t> source_ids(const std::string& line, const TranslateOptions& options) const;
+  void validate_target_lang(TranslateOptions& options) const;  // clears it when nothing is to be prepended
+  // The splitter for a language, built once (ICU iterators take a while to build).
+  const tokenizer::SentenceSplitter& splitter(const std::string& language) const;
 
   std::unique_ptr<Transformer> model_;
   std::unique_ptr<tokenizer::Tokenizer> tokenizer_;
+  std::vector<std::string> language_tags_;
+  mutable std::mutex splitters_mutex_;
+  mutable std::map<std::string, std::unique_ptr<tokenizer::SentenceSplitter>> splitters_;
 };
 
 }  // namespace models

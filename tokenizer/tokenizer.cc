@@ -99,6 +99,18 @@ std::string Tokenizer::decode(const std::vector<int32_t>& ids) const {
   return text.substr(first, text.find_last_not_of(' ') - first + 1);
 }
 
+std::vector<std::string> Tokenizer::language_tags() const {
+  std::vector<std::string> tags;
+  const int32_t n = source_vocab_size();
+  for (int32_t id = 0; id < n; ++id) {
+    const std::string piece = source_vocab_ ? source_vocab_->piece(id) : source_->IdToPiece(id);
+    if (piece.size() > 4 && language_tag_length(piece) == piece.size())
+      tags.push_back(piece.substr(2, piece.size() - 4));
+  }
+  std::sort(tags.begin(), tags.end());
+  return tags;
+}
+
 int32_t Tokenizer::source_vocab_size() const {
   return source_vocab_ ? source_vocab_->size() : source_->GetPieceSize();
 }

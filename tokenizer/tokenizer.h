@@ -35,6 +35,9 @@ class Tokenizer {
   // Detokenized text of target ids.
   std::string decode(const std::vector<int32_t>& ids) const;
 
+  // The source side's ">>xx<<" language tags (multilingual targets), sorted, without the brackets.
+  std::vector<std::string> language_tags() const;
+
   int32_t source_vocab_size() const;
   int32_t target_vocab_size() const;
 

@@ -136,6 +136,35 @@ def run_engine(engine, args, model, inp, out, beam, threads, tmp):
     return r
 
 
+def paragraph_speed(args, lines, tmp, beam, threads):
+    """Sentences/s of the same sentences one per line (--no-split) and three per line (split), runs
+    alternating; the paragraph file must translate at about the same rate (the sentences of a read window
+    are batched together whatever their lines)."""
+    n = min(len(lines), args.paragraph_sentences) // 3 * 3
+    sentences = lines[:n]
+    one = os.path.join(tmp, "para-one-per-line.txt")
+    three = os.path.join(tmp, "para-three-per-line.txt")
+    with open(one, "w", encoding="utf-8") as f:
+        f.write("".join(s + "\n" for s in sentences))
+    with open(three, "w", encoding="utf-8") as f:
+        f.write("".join(" ".join(sentences[i:i + 3]) + "\n" for i in range(0, n, 3)))
+    rates = {"sentences": [], "paragraphs": []}
+    for rep in range(args.runs):
+        for kind, src, extra in (("sentences", one, ["--no-split"]), ("paragraphs", three, [])):
+            cmd = [args.nmt, "translate", "-m", args.model, "-i", src, "-o", os.path.join(tmp, "para.out"),
+                   "-b", str(beam), "--batch-size", str(args.batch_size), "--threads", str(threads), "--stats"] + extra
+            err = os.path.join(tmp, "para.err")
+            code, _, _ = run_measured(cmd, os.path.join(tmp, "para.stdout"), err)
+            if code != 0:
+                fail("nmt", cmd, code, err)
+            s = last_json_line(err, "nmt --stats")
+            rates[kind].append(n / max(s["translate_s"], 1e-9))
+            log(f"[paragraphs] {kind} run {rep + 1}: {rates[kind][-1]:.1f} sentences/s")
+    med = {k: sorted(v)[len(v) // 2] for k, v in rates.items()}
+    return {"sentences": n, "beam": beam, "threads": threads, "runs": rates, "median_sentences_per_s": med,
+            "ratio": med["paragraphs"] / med["sentences"]}
+
+
 def median_of(runs):
     keys = [k for k in runs[0] if all(isinstance(r.get(k), (int, float)) for r in runs)]
     return {k: statistics.median(r[k] for r in runs) for k in keys}
@@ -367,6 +396,8 @@ def main():
     ap.add_argument("--synthetic-runs", type=int, default=None, help="default: --runs")
     ap.add_argument("--budget-min", type=float, default=14.0,
                     help="synthetic rows after the first get the runs that fit in this many minutes (0: no limit)")
+    ap.add_argument("--paragraph-sentences", type=int, default=300,
+                    help="the paragraphs row: these sentences one per line vs three per line (0: skip)")
     ap.add_argument("--quick", action="store_true", help="smoke run: 100 sentences, 1 run each, 64 synthetic")
     ap.add_argument("--out", default=None, help="results JSON (default: bench/results.json; "
                                                 "--quick: build-bench/results-quick.json)")
@@ -517,7 +548,17 @@ def main():
                 nmt_deterministic = False
                 notes.append(f"nmt output differs between runs/threads ({os.path.basename(model_dir)}, beam {beam})")
 
+        paragraphs = None
+        if args.paragraph_sentences >= 3:
+            beam, threads = parse_list(args.beams)[-1], parse_list(args.threads)[-1]
+            paragraphs = paragraph_speed(args, lines, tmp, beam, threads)
+
     table = make_table(rows, peak, baselines)
+    if paragraphs:
+        p = paragraphs
+        table += (f"\n\nparagraphs ({p['sentences']} sentences, beam {p['beam']}, {p['threads']} threads): three "
+                  f"per line {p['median_sentences_per_s']['paragraphs']:.1f} sentences/s, one per line "
+                  f"{p['median_sentences_per_s']['sentences']:.1f} sentences/s: {p['ratio']:.2f}x")
     machine["loadavg_end"] = os.getloadavg()[0]
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -531,7 +572,7 @@ def main():
                      "budget_min": args.budget_min},
         "models": {os.path.basename(os.path.normpath(m)): model_info(m) for m in sorted({c[1] for c in configs})},
         "sgemm_peak": peak, "nmt_deterministic": nmt_deterministic, "notes": notes,
-        "rows": rows, "table": table,
+        "rows": rows, "paragraphs": paragraphs, "table": table,
     }
     history = {"description": "make bench (tools/bench.py): one entry per run, newest last", "runs": []}
     if os.path.exists(out_json):

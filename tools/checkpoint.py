@@ -10,6 +10,7 @@ reader validates everything the C++ loader validates (fields, names, shapes, off
   meta, tensors = read_checkpoint(model_dir)      # tensors: name -> float32 numpy array
 """
 import json
+import re
 import os
 import zlib
 from collections import OrderedDict
@@ -29,6 +30,8 @@ DECODING_KEYS = ["beam_size", "length_penalty", "max_length_a", "max_length_b", 
                  "renormalize"]
 TOKENIZER_KEYS = ["source_spm", "target_spm", "source_vocab", "target_vocab", "add_eos"]
 TOP_KEYS = ["format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"]
+LANGUAGE_KEYS = ["source_lang", "target_lang"]  # optional: BCP 47 tags, absent or null when unknown
+LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$")
 
 ACTIVATIONS = ("relu", "gelu", "swish")
 NORMS = ("post", "pre")
@@ -138,8 +141,15 @@ def _format_model_json(meta):
     return text[:-2] + ',\n  "tensors": [\n' + rows + "\n  ]\n}\n"
 
 
+def validate_languages(meta):
+    for key in LANGUAGE_KEYS:
+        tag = meta.get(key)
+        if tag is not None and not (isinstance(tag, str) and LANGUAGE_TAG.match(tag)):
+            raise CheckpointError(f"{key}: expected a language tag such as \"en\" or \"pt-BR\", got {tag!r}")
+
+
 def write_checkpoint(out_dir, config, tokens, decoding, tokenizer, tensors, dtype="f32",
-                     weights_file=WEIGHTS_FILE):
+                     weights_file=WEIGHTS_FILE, source_lang=None, target_lang=None):
     """Write `model.json` + `weights_file` into out_dir (created if needed).
 
     tensors: ordered mapping name -> numpy array (any float dtype; converted to `dtype`).
@@ -165,8 +175,10 @@ def write_checkpoint(out_dir, config, tokens, decoding, tokenizer, tensors, dtyp
                       "offset": len(blob), "nbytes": data.nbytes})
         blob.extend(data.tobytes())
 
+    languages = [(k, v) for k, v in (("source_lang", source_lang), ("target_lang", target_lang)) if v]
+    validate_languages(dict(languages))
     meta = OrderedDict([
-        ("format", FORMAT), ("version", VERSION),
+        ("format", FORMAT), ("version", VERSION), *languages,
         ("config", config), ("tokens", tokens), ("decoding", decoding), ("tokenizer", tokenizer),
         ("weights", {"file": weights_file, "size": len(blob), "crc32": "%08x" % (zlib.crc32(blob) & 0xFFFFFFFF)}),
         ("tensors", table),
@@ -189,7 +201,8 @@ def read_checkpoint(model_dir, check_crc=True):
     except (OSError, ValueError) as e:
         raise CheckpointError(f"{where}: {e}")
     try:
-        _check_keys("top level", meta, TOP_KEYS)
+        _check_keys("top level", {k: v for k, v in meta.items() if k not in LANGUAGE_KEYS}, TOP_KEYS)
+        validate_languages(meta)
         if meta["format"] != FORMAT or meta["version"] != VERSION:
             raise CheckpointError(f"not an {FORMAT} version {VERSION} (format '{meta['format']}', "
                                   f"version {meta['version']})")

@@ -85,7 +85,7 @@ def model_config(cfg):
 
 
 def export(pt_path, out_dir, spm_path, dtype="f32", beam=5, length_penalty=1.0,
-           max_length_a=1.5, max_length_b=10, max_length=512):
+           max_length_a=1.5, max_length_b=10, max_length=512, source_lang="en", target_lang="de"):
     ckpt = torch.load(pt_path, map_location="cpu")
     cfg = ckpt["config"]
     config = model_config(cfg)
@@ -101,7 +101,8 @@ def export(pt_path, out_dir, spm_path, dtype="f32", beam=5, length_penalty=1.0,
                  "target_vocab": None, "add_eos": True}
     os.makedirs(out_dir, exist_ok=True)
     shutil.copyfile(spm_path, os.path.join(out_dir, spm_name))
-    return write_checkpoint(out_dir, config, tokens, decoding, tokenizer, tensors, dtype=dtype)
+    return write_checkpoint(out_dir, config, tokens, decoding, tokenizer, tensors, dtype=dtype,
+                            source_lang=source_lang, target_lang=target_lang)
 
 
 def main():
@@ -116,11 +117,13 @@ def main():
                     help="max generated = floor(a * source ids incl. EOS + b); train.py validates with 1.5")
     ap.add_argument("--max-length-b", type=int, default=10)
     ap.add_argument("--max-length", type=int, default=512)
+    ap.add_argument("--source-lang", default="en", help="model.json source_lang (sentence splitting rules)")
+    ap.add_argument("--target-lang", default="de", help="model.json target_lang")
     args = ap.parse_args()
     torch.set_num_threads(1)
     spm_path = args.spm or os.path.join(os.path.dirname(os.path.abspath(args.checkpoint)), "spm.model")
     meta = export(args.checkpoint, args.out, spm_path, args.dtype, args.beam, args.length_penalty,
-                  args.max_length_a, args.max_length_b, args.max_length)
+                  args.max_length_a, args.max_length_b, args.max_length, args.source_lang, args.target_lang)
     print(f"wrote {args.out}: {len(meta['tensors'])} tensors, {meta['weights']['size']} bytes, "
           f"crc32 {meta['weights']['crc32']}")
 

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "models/convert/marian_npz_tensors.h"
 #include "models/convert/marian_release.h"
@@ -143,6 +144,7 @@ ConvertReport convert_marian_npz(const std::string& dir, const MarianFiles& give
   const MarianModel model = map_marian_tensors(release.files.npz, release.source_vocab, release.target_vocab);
   MarianDecoding decoding = read_decoding(release);
   ModelDescription d = describe(model, decoding, release.target_vocab);
+  std::tie(d.source_lang, d.target_lang) = languages_from_model_name(std::filesystem::absolute(dir).string());
   return write_marian_model(release, std::move(d), model, std::move(decoding.warnings), options);
 }
 

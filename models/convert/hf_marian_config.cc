@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "models/convert/convert_common.h"
 #include "models/json_fields.h"
@@ -300,6 +301,10 @@ HfSource read_hf_source(const std::string& src) {
   const int32_t unk = read_vocabularies(src, source);
 
   ModelDescription& d = source.description;
+  std::tie(d.source_lang, d.target_lang) =
+      languages_from_model_name(cfg.contains("_name_or_path") && cfg["_name_or_path"].is_string()
+                                    ? cfg["_name_or_path"].get<std::string>()
+                                    : std::filesystem::absolute(src).string());
   d.config = network_config(c);
   d.tokens.pad = c.pad;
   d.tokens.eos = c.eos;

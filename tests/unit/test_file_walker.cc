@@ -86,27 +86,63 @@ TEST_CASE("file_walker: the output directory inside the input is skipped", "[cli
   CHECK(relatives(cli::walk_files(dir.path(), options)).size() == 3);
 }
 
-TEST_CASE("file_walker: symlink loops end and duplicates are listed once", "[cli][file_walker]") {
+TEST_CASE("file_walker: every distinct path is listed; loops and links out of the tree are skipped",
+          "[cli][file_walker]") {
   cli_test::TempDir dir;
   dir.write("real/f.txt", "f\n");
   dir.write("real/g.txt", "g\n");
   fs::create_directory_symlink("..", dir / "real/up");         // loop back to the root
   fs::create_directory_symlink(dir.path(), dir / "real/abs");  // same, absolute
-  fs::create_directory_symlink("real", dir / "alias");         // sorts before "real"
-  fs::create_symlink("real/f.txt", dir / "f-link.txt");        // same file again
+  fs::create_directory_symlink("real", dir / "alias");         // an in-tree directory under another name
+  fs::create_symlink("real/f.txt", dir / "f-link.txt");        // the same file again
   fs::create_hard_link(dir / "real/g.txt", dir / "real/g-hard.txt");
   fs::create_symlink("self", dir / "self");  // a symlink pointing at itself
   auto result = cli::walk_files(dir.path());
-  // The real names win over symlinks; the hard link pair keeps its smaller relative path.
-  CHECK(relatives(result) == Names{"real/f.txt", "real/g-hard.txt"});
+  // Each name gets its own entry (and so its own output).
+  CHECK(relatives(result) == Names{"alias/f.txt", "alias/g-hard.txt", "alias/g.txt", "f-link.txt",
+                                   "real/f.txt", "real/g-hard.txt", "real/g.txt"});
+  for (const char* loop : {"real/up", "real/abs", "alias/up", "alias/abs"}) {
+    CAPTURE(loop);
+    CHECK(any_warning(result, dir / (std::string(loop) + ": skipped: symlink loop")));
+  }
   CHECK(any_warning(result, dir / "self: skipped: symlink loop"));
-  CHECK(result.warnings.size() == 1);
+  CHECK(result.warnings.size() == 5);
+  CHECK(result.links_skipped == 5);
 
-  // Files reached only through a symlinked directory are listed under the symlink's name.
+  // Links leading out of the tree are not input: skipped, named, counted.
   cli_test::TempDir outside;
   outside.write("o.txt", "o\n");
   fs::create_directory_symlink(outside.path(), dir / "ext");
-  CHECK(relatives(cli::walk_files(dir.path())) == Names{"ext/o.txt", "real/f.txt", "real/g-hard.txt"});
+  fs::create_symlink(outside / "o.txt", dir / "ext-file.txt");
+  result = cli::walk_files(dir.path());
+  CHECK(relatives(result).size() == 7);
+  CHECK(any_warning(result, dir / "ext: skipped: symlink leads outside the input directory"));
+  CHECK(any_warning(result, dir / "ext-file.txt: skipped: symlink leads outside the input directory"));
+  CHECK(result.links_skipped == 7);
+}
+
+TEST_CASE("file_walker: directories below the depth limit are skipped and counted", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  std::string deep;
+  for (int i = 0; i < 70; ++i) deep += "d/";
+  dir.write("top.txt", "t\n");
+  dir.write(deep + "bottom.txt", "b\n");
+  auto result = cli::walk_files(dir.path());
+  CHECK(relatives(result) == Names{"top.txt"});
+  CHECK(result.too_deep == 1);
+  CHECK(result.warnings.size() == 1);
+  CHECK(any_warning(result, "more than 64 directories deep"));
+}
+
+TEST_CASE("file_walker: open_regular refuses what stopped being a regular file, without blocking",
+          "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);  // no writer: a blocking open would hang
+  int err = 0;
+  CHECK_FALSE(cli::open_regular(dir / "fifo", &err).valid());
+  CHECK(err == EINVAL);
+  CHECK(cli::open_regular(dir.write("f.txt", "x"), &err).valid());
+  CHECK(err == 0);
 }
 
 TEST_CASE("file_walker: dangling links, FIFOs and binaries are skipped with warnings", "[cli][file_walker]") {
@@ -174,37 +210,45 @@ TEST_CASE("is_probably_binary", "[cli][file_walker]") {
                     Catch::StartsWith(dir / "missing: cannot open"));
 }
 
-TEST_CASE("shard: every file in exactly one shard, stable under additions", "[cli][shard]") {
+TEST_CASE("shard: every file in exactly one shard, bytes balanced, same split everywhere", "[cli][shard]") {
   std::vector<cli::InputFile> files;
-  for (int i = 0; i < 200; ++i)
-    files.push_back({"/in/" + std::to_string(i), "dir/file" + std::to_string(i) + ".txt"});
+  std::mt19937 rng(11);
+  for (int i = 0; i < 200; ++i) {
+    cli::InputFile f{"/in/" + std::to_string(i), "dir/file" + std::to_string(i) + ".txt"};
+    f.size = 1 + rng() % 100000;
+    files.push_back(f);
+  }
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.relative < b.relative; });
   for (int n = 1; n <= 5; ++n) {
     CAPTURE(n);
     std::map<std::string, int> owner;
+    std::vector<std::uint64_t> bytes(n, 0);
     for (int i = 0; i < n; ++i) {
       auto part = cli::shard(files, i, n);
       CHECK(part.size() > 0);
+      CHECK(std::is_sorted(part.begin(), part.end(),
+                           [](const auto& a, const auto& b) { return a.relative < b.relative; }));
       for (const auto& f : part) {
         CHECK(owner.emplace(f.relative, i).second);  // never in two shards
-        CHECK(cli::shard_of(f.relative, n) == i);
+        bytes[i] += f.size;
       }
     }
     CHECK(owner.size() == files.size());  // and never in none
-    // Adding files moves none of the existing ones.
-    auto more = files;
-    more.push_back({"/in/new", "aaa-new.txt"});
+    const auto [lightest, heaviest] = std::minmax_element(bytes.begin(), bytes.end());
+    CHECK(*heaviest - *lightest <= 100000);  // within the largest file's size
+    // Input order does not matter: every machine lists the tree its own way.
+    auto shuffled = files;
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
     for (int i = 0; i < n; ++i) {
-      for (const auto& f : cli::shard(more, i, n)) {
-        if (f.relative != "aaa-new.txt") CHECK(owner.at(f.relative) == i);
-      }
+      for (const auto& f : cli::shard(shuffled, i, n)) CHECK(owner.at(f.relative) == i);
     }
   }
   CHECK(cli::shard(files, 0, 1).size() == files.size());
   CHECK_THROWS_AS(cli::shard(files, 2, 2), std::invalid_argument);
-  // Pinned values: other tools reproducing the split must agree.
-  CHECK(cli::shard_of("a.txt", 4) == 1);
-  CHECK(cli::shard_of("docs/b.txt", 7) == 1);
-  CHECK(cli::shard_of("", 3) == 0);
+  // Pinned: largest first to the lightest shard, ties by path then by shard index.
+  std::vector<cli::InputFile> small = {
+      {"", "a", 0, 0, 5}, {"", "b", 0, 0, 3}, {"", "c", 0, 0, 3}, {"", "d", 0, 0, 1}};
+  CHECK(cli::assign_shards(small, 2) == std::vector<int>{0, 1, 1, 0});
 }
 
 TEST_CASE("parse_shard", "[cli][shard]") {
@@ -227,7 +271,7 @@ TEST_CASE("parse_shard", "[cli][shard]") {
 TEST_CASE("output_is_complete", "[cli][file_walker]") {
   cli_test::TempDir dir;
   CHECK_FALSE(cli::output_is_complete(dir / "out.txt"));
-  dir.write(".out.txt.tmp.123", "partial");  // a crashed run's temp file is not output
+  dir.write(".out.txt.tmp.0123abcd.123.AbCdEf", "partial");  // a crashed run's temp file is not output
   CHECK_FALSE(cli::output_is_complete(dir / "out.txt"));
   dir.write("out.txt", "");
   CHECK(cli::output_is_complete(dir / "out.txt"));  // empty input, empty output: done

@@ -2,6 +2,7 @@
 // Every case: a clear message, the right exit code, and N lines in -> N lines out.
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,23 +41,38 @@ TEST_CASE("invalid UTF-8, NUL bytes and control characters never lose a line", "
   REQUIRE(count_lines(r.out) == 5);
 }
 
-TEST_CASE("a line longer than the model's positions is split, translated whole, with a warning", "[hostile]") {
-  std::string line;
-  for (int i = 0; i < 12000; ++i) line += i % 17 == 16 ? "dog. " : i % 7 == 6 ? "house, " : "the man ";
-  const auto r = test::run(translate() + " -b 1 --max-length-a 1.0 --max-length-b 3", "short\n" + line + "\nend\n");
+TEST_CASE("a sentence over the token limit is cut, translated whole, with a warning", "[hostile]") {
+  std::string line;  // one "sentence" of 12,000 words: clauses, no sentence end
+  for (int i = 0; i < 12000; ++i) line += i % 7 == 6 ? "house, " : "the man ";
+  std::string input;  // the long line is line 1501, far past the first read window (64 lines at batch 2)
+  for (int i = 0; i < 1500; ++i) input += "short\n";
+  const auto r = test::run(translate() + " -b 1 --batch-size 2 --max-length-a 1.0 --max-length-b 3",
+                           input + line + "\nend\n");
   REQUIRE(r.exit_code == 0);
-  REQUIRE(count_lines(r.out) == 3);
-  REQUIRE_THAT(r.err, Contains("warning: line 2 has"));
-  REQUIRE_THAT(r.err, Contains("pieces"));
-  // Not truncated: enough pieces to hold every token (512 positions per piece).
-  const size_t has = r.err.find(" has "), in = r.err.find(" in ", has);
-  const long tokens = std::stol(r.err.substr(has + 5)), pieces = std::stol(r.err.substr(in + 4));
-  REQUIRE(tokens > 12000);
-  REQUIRE(pieces >= (tokens + 511) / 512);
+  REQUIRE(count_lines(r.out) == 1502);
+  REQUIRE_THAT(r.err, Contains("nmt: warning: stdin:1501: 1 sentence over the limit of 200 tokens"));
+  // Not truncated: enough segments to hold every word (200 tokens per segment at most).
+  const size_t has = r.err.find("the line has ");
+  REQUIRE(has != std::string::npos);
+  REQUIRE(std::stol(r.err.substr(has + 13)) >= 12000 / 200);
+  // From a file, the file's name; --quiet drops the warning, not the translation.
+  test::TempDir dir;
+  test::write_file(dir.file("long.txt"), "short\n" + line + "\nend\n");
+  const std::string flags = " -b 1 --max-length-a 1.0 --max-length-b 3";
+  const auto named = test::run(translate() + flags + " -i " + dir.file("long.txt"));
+  REQUIRE_THAT(named.err, Contains("nmt: warning: " + dir.file("long.txt") + ":2: 1 sentence over the limit"));
+  const auto quiet = test::run(translate() + flags + " -q", "short\n" + line + "\n");
+  REQUIRE(quiet.exit_code == 0);
+  REQUIRE(quiet.err.empty());
+  REQUIRE(count_lines(quiet.out) == 2);
 }
 
 TEST_CASE("stdout on a full disk reports the problem and fails", "[hostile]") {
-  const auto r = test::run(translate() + " > /dev/full", "one\ntwo\n");
+  if (::geteuid() != 0) return;  // mknod needs root (CI runs the tests as root)
+  test::TempDir dir;
+  const std::string full = dir.file("full");  // a private node with /dev/full's numbers, never /dev/full
+  REQUIRE(::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0);
+  const auto r = test::run(translate() + " > '" + full + "'", "one\ntwo\n");
   REQUIRE(r.exit_code == 1);
   REQUIRE_THAT(r.err, Contains("No space left on device"));
 }

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tokenizer/sentence_splitter.h"
+
 namespace test {
 
 std::vector<float> random_values(size_t n, unsigned seed) {
@@ -116,6 +118,12 @@ std::vector<models::NamedTensor> random_tensors(const models::ModelDescription& 
 void write_random_model(const std::string& dir, const models::ModelDescription& d, unsigned seed,
                         models::DType dtype) {
   models::write_checkpoint(dir, d, random_tensors(d, seed), dtype);
+}
+
+std::string with_source_whitespace(const std::string& source, const std::string& translation) {
+  const tokenizer::Span core = tokenizer::trim_whitespace(source, {0, source.size()});
+  if (core.begin == core.end) return source;
+  return source.substr(0, core.begin) + translation + source.substr(core.end);
 }
 
 std::string read_file(const std::string& path) {

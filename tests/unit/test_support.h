@@ -46,6 +46,10 @@ struct RunResult {
 // Runs `command` with /bin/sh, `input` on stdin; captures stdout and stderr.
 RunResult run(const std::string& command, const std::string& input = "");
 
+// What the translator gives for `source` when the reference translates it to `translation`: the
+// whitespace around the source comes back around the translation (a blank source comes back as it is).
+std::string with_source_whitespace(const std::string& source, const std::string& translation);
+
 // Path of the built nmt binary and of the checked-in fixtures.
 std::string nmt_binary();
 std::string fixtures_dir();

@@ -1,0 +1,96 @@
+// The languages a checkpoint records (source_lang/target_lang), what the converters infer from OPUS-MT
+// names, and the flags that name languages.
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+#include "models/model_config.h"
+#include "models/model_error.h"
+#include "models/translator.h"
+#include "test_support.h"
+
+namespace {
+
+nlohmann::json bundled_json() {
+  return nlohmann::json::parse(test::read_file(std::string(NMT_TEST_DATA) + "/multi30k-en-de/model.json"));
+}
+
+}  // namespace
+
+TEST_CASE("OPUS-MT names give the model's languages", "[languages]") {
+  using models::languages_from_model_name;
+  using Pair = std::pair<std::string, std::string>;
+  REQUIRE(languages_from_model_name("Helsinki-NLP/opus-mt-en-de") == Pair{"en", "de"});
+  REQUIRE(languages_from_model_name("/models/opus-mt-fr-en/") == Pair{"fr", "en"});
+  REQUIRE(languages_from_model_name("/tmp/en-de") == Pair{"en", "de"});
+  REQUIRE(languages_from_model_name("opus-mt-en-ROMANCE") == Pair{"en", ""});
+  REQUIRE(languages_from_model_name("/tmp/model") == Pair{"", ""});
+  REQUIRE(languages_from_model_name("opus-mt-tc-big-en-de") == Pair{"", ""});
+}
+
+TEST_CASE("model.json's source_lang and target_lang are optional language tags", "[languages]") {
+  nlohmann::json j = bundled_json();
+  models::ModelDescription d = models::parse_description(j, "model.json");
+  REQUIRE(d.source_lang == "en");
+  REQUIRE(d.target_lang == "de");
+  REQUIRE(models::description_to_json(d)["source_lang"] == "en");
+  j.erase("source_lang");
+  j["target_lang"] = nullptr;
+  d = models::parse_description(j, "model.json");
+  REQUIRE(d.source_lang.empty());
+  REQUIRE(d.target_lang.empty());
+  REQUIRE_FALSE(models::description_to_json(d).contains("source_lang"));
+  j["source_lang"] = "english!";
+  REQUIRE_THROWS_WITH(models::parse_description(j, "model.json"), Catch::Contains("source_lang"));
+  REQUIRE(models::is_language_tag("pt-BR"));
+  REQUIRE(models::is_language_tag("zh_Hant"));
+  REQUIRE_FALSE(models::is_language_tag("e"));
+  REQUIRE_FALSE(models::is_language_tag("en-"));
+}
+
+TEST_CASE("language flags are checked against the model", "[languages]") {
+  const models::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
+  models::TranslateOptions o;
+  REQUIRE(translator.resolve(o).source_lang == "en");
+  REQUIRE(translator.resolve(o).max_sentence_tokens == models::kDefaultMaxSentenceTokens);
+  o.source_lang = "fr";
+  REQUIRE(translator.resolve(o).source_lang == "fr");
+  o.source_lang = "not a tag";
+  REQUIRE_THROWS_AS(translator.resolve(o), core::UsageError);
+  o.source_lang.clear();
+  o.target_lang = "fr";
+  REQUIRE_THROWS_WITH(translator.resolve(o), Catch::Contains("'de' only"));
+  o.target_lang = "de";
+  REQUIRE(translator.resolve(o).target_lang.empty());  // its only target: nothing to prepend
+  o.target_lang.clear();
+  o.max_sentence_tokens = 4;
+  REQUIRE_THROWS_AS(translator.resolve(o), core::UsageError);
+  o.max_sentence_tokens = 5000;
+  REQUIRE_THROWS_WITH(translator.resolve(o), Catch::Contains("8..1024"));
+}
+
+TEST_CASE("nmt info shows the languages", "[languages][cli]") {
+  const auto r = test::run(test::nmt_binary() + " info");
+  REQUIRE(r.exit_code == 0);
+  REQUIRE_THAT(r.out, Catch::Contains("languages: en -> de"));
+}
+
+TEST_CASE("a multilingual model takes only its own target tags", "[languages][cli]") {
+  test::TempDir dir;
+  const std::string model = dir.file("model");
+  REQUIRE(test::run("cp -r '" + test::fixtures_dir() + "/opus/model' '" + model + "'").exit_code == 0);
+  // Two pieces of the vocabulary become language tags (ids unchanged, so the model still loads).
+  nlohmann::json vocab = nlohmann::json::parse(test::read_file(model + "/vocab.json"));
+  const int32_t z = vocab["Z"], y = vocab["Y"];
+  vocab.erase("Z");
+  vocab.erase("Y");
+  vocab[">>fr<<"] = z;
+  vocab[">>es<<"] = y;
+  test::write_file(model + "/vocab.json", vocab.dump());
+  const models::Translator translator(model);
+  REQUIRE(translator.language_tags() == std::vector<std::string>{"es", "fr"});
+  const std::string nmt = test::nmt_binary() + " translate --threads 1 -m '" + model + "'";
+  const auto wrong = test::run(nmt + " --target-lang de", "A dog.\n");
+  REQUIRE(wrong.exit_code == 64);
+  REQUIRE_THAT(wrong.err, Catch::Contains("not one of this model's target languages: es, fr"));
+  REQUIRE(test::run(nmt + " --target-lang fr", "A dog.\n").exit_code == 0);
+}
