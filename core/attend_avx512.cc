@@ -1,6 +1,6 @@
-// One query row's attention with AVX-512, one head at a time. The portable form (models/layers.cc) ends every
-// key's dot product with its own 16-lane reduction; here 16 keys' dot products are reduced together, in a
-// transpose (15 adds and 30 shuffles for 16 keys instead of 16 reduction trees), the softmax works on whole
+// One query row's attention with AVX-512, one head at a time. The portable form (core/attend_one.cc) ends
+// every key's dot product with its own 16-lane reduction; here 16 keys' dot products are reduced together, in
+// a transpose (15 adds and 30 shuffles for 16 keys instead of 16 reduction trees), the softmax works on whole
 // vectors, and the weighted sum of values runs two accumulator chains instead of one.
 // GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() (self-initialised) as a masked-off source, which
 // -Wmaybe-uninitialized reports once inlined here: a false positive (GCC bug 105593).
@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "core/attend_kernels.h"
+#include "core/fast_exp.h"
 #include "core/packed_gemm.h"
 
 namespace core {
@@ -19,26 +20,29 @@ namespace {
 
 #define NMT_AVX512 __attribute__((target("avx512f")))
 
-// exp(x) for x <= 0 and 0 below -87 (also for -inf): fast_exp.h's exp_nonpositive_or_zero on 16 lanes.
+// exp(x) for x <= 0 and 0 below -87 (also for -inf): fast_exp.h's exp_nonpositive_or_zero on 16 lanes,
+// with its constants (the products fused here).
 NMT_AVX512 inline __m512 exp_nonpositive_or_zero16(__m512 x) {
+  using namespace fast_exp;
   const __mmask16 keep = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.0f), _CMP_GE_OQ);
   // Clamp to -87 on the bits: for x <= 0 a larger magnitude is a larger unsigned pattern.
   x = _mm512_castsi512_ps(
-      _mm512_min_epu32(_mm512_castps_si512(x), _mm512_set1_epi32(static_cast<int>(0xC2AE0000u))));
-  const __m512 magic = _mm512_set1_ps(12582912.0f);  // 1.5 * 2^23: n = round(x / ln 2) in the low bits
-  const __m512 shifted = _mm512_fmadd_ps(x, _mm512_set1_ps(1.44269504088896341f), magic);
+      _mm512_min_epu32(_mm512_castps_si512(x), _mm512_set1_epi32(static_cast<int>(kMinus87Bits))));
+  const __m512 magic = _mm512_set1_ps(kRoundingMagic);
+  const __m512 shifted = _mm512_fmadd_ps(x, _mm512_set1_ps(kLog2e), magic);
   const __m512 n = _mm512_sub_ps(shifted, magic);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);  // x - n ln 2, ln 2 in two parts
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Hi), x);  // x - n ln 2
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Lo), r);
+  __m512 p = _mm512_set1_ps(kP0);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP1));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP2));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP3));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP4));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP5));
   const __m512 exp_r = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
   const __m512i two_to_n = _mm512_slli_epi32(
-      _mm512_add_epi32(_mm512_sub_epi32(_mm512_castps_si512(shifted), _mm512_set1_epi32(0x4B400000)),
+      _mm512_add_epi32(_mm512_sub_epi32(_mm512_castps_si512(shifted),
+                                        _mm512_set1_epi32(static_cast<int>(kRoundingMagicBits))),
                        _mm512_set1_epi32(127)),
       23);
   return _mm512_maskz_mul_ps(keep, exp_r, _mm512_castsi512_ps(two_to_n));

@@ -6,6 +6,10 @@
 #include <chrono>
 #include <cstring>
 
+// OpenBLAS (pthreads build): stops its worker threads; the next multi-threaded call would restart them.
+// Its own fork handler uses it. Weak, so another BLAS links too.
+extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
+
 namespace core {
 
 namespace {
@@ -52,6 +56,12 @@ void linear(const float* x, int rows, int in, const float* weight, const float* 
     beta = 1.0f;
   }
   gemm(false, true, rows, out, in, 1.0f, x, in, weight, in, beta, y, out);
+}
+
+void set_blas_threads(int n) { openblas_set_num_threads(n); }
+
+void stop_blas_workers() {
+  if (blas_thread_shutdown_) blas_thread_shutdown_();
 }
 
 }  // namespace core

@@ -13,6 +13,12 @@ void gemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const fl
 // y[rows, out] = x[rows, in] * W^T + bias, W stored [out, in] (PyTorch Linear layout). bias may be null.
 void linear(const float* x, int rows, int in, const float* weight, const float* bias, int out, float* y);
 
+// Threads BLAS may use for one product.
+void set_blas_threads(int n);
+// Stops OpenBLAS's idle workers (a later multi-threaded product restarts them): they spin on sched_yield
+// for a while after start-up, taking a core from loading the model.
+void stop_blas_workers();
+
 // Optional accounting for benchmarks: total GEMM flops (2mnk) and seconds spent inside gemm().
 struct GemmStats {
   double flops = 0;

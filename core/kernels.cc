@@ -74,18 +74,4 @@ void log_softmax(float* x, int n) {
   for (int i = 0; i < n; ++i) x[i] -= shift;
 }
 
-NMT_SIMD_CLONES
-float dot(const float* a, const float* b, int n) {
-  float s = 0.0f;
-#pragma omp simd reduction(+ : s)
-  for (int i = 0; i < n; ++i) s += a[i] * b[i];
-  return s;
-}
-
-NMT_SIMD_CLONES
-void axpy(float alpha, const float* x, float* y, int n) {
-#pragma omp simd
-  for (int i = 0; i < n; ++i) y[i] += alpha * x[i];
-}
-
 }  // namespace core

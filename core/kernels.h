@@ -22,10 +22,4 @@ void softmax(float* x, int n);
 // In place log_softmax over one row of n values.
 void log_softmax(float* x, int n);
 
-// Dot product of n floats.
-float dot(const float* a, const float* b, int n);
-
-// y += alpha * x, n floats.
-void axpy(float alpha, const float* x, float* y, int n);
-
 }  // namespace core

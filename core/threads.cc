@@ -1,18 +1,13 @@
 #include "core/threads.h"
 
-#include <cblas.h>
-
 #include <atomic>
 #include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "core/gemm.h"
 #include "core/packed_gemm.h"
-
-// OpenBLAS (pthreads build): stops its worker threads; the next multi-threaded call would restart them.
-// Its own fork handler uses it. Weak, so another BLAS links too.
-extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
 
 namespace core {
 
@@ -27,10 +22,8 @@ int blas_threads() { return packed_isa() == PackedIsa::kNone ? g_threads : 1; }
 
 void set_num_threads(int n) {
   g_threads = n < 1 ? 1 : n;
-  openblas_set_num_threads(blas_threads());
-  // OpenBLAS starts a worker per core when the program loads, and idle workers spin on sched_yield for
-  // a while, taking a core from loading the model.
-  if (blas_threads() == 1 && blas_thread_shutdown_) blas_thread_shutdown_();
+  set_blas_threads(blas_threads());
+  if (blas_threads() == 1) stop_blas_workers();
 }
 
 int num_threads() { return g_threads; }
@@ -42,7 +35,7 @@ void parallel_for(int n_tasks, const std::function<void(int)>& task) {
     return;
   }
   // Our threads replace BLAS's: each GEMM runs in the calling worker.
-  if (blas_threads() > 1) openblas_set_num_threads(1);
+  if (blas_threads() > 1) set_blas_threads(1);
   std::atomic<int> next{0};
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -61,7 +54,7 @@ void parallel_for(int n_tasks, const std::function<void(int)>& task) {
   for (int w = 1; w < workers; ++w) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
-  if (blas_threads() > 1) openblas_set_num_threads(blas_threads());
+  if (blas_threads() > 1) set_blas_threads(blas_threads());
   if (error) std::rethrow_exception(error);
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "core/attend_kernels.h"
 #include "core/gemm.h"
 #include "core/kernels.h"
 #include "models/layers.h"
@@ -44,7 +45,7 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   const int longest =
       encoded.lengths.empty() ? 1 : *std::max_element(encoded.lengths.begin(), encoded.lengths.end());
   // One scores scratch per thread of the batch's team (the attention loops split their rows over it).
-  scores_stride_ = attend_one_scratch(std::max(max_steps, longest), c.n_heads);
+  scores_stride_ = core::attend_one_scratch(std::max(max_steps, longest), c.n_heads);
   team_size_ = core::team_size();
   scores_ = core::PooledBuffer(scores_stride_ * team_size_);
 }
@@ -117,8 +118,8 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
       const size_t row = static_cast<size_t>(r) * p.stride;
       std::memcpy(k_cache + entry, p.k + row, row_bytes);
       std::memcpy(v_cache + entry, p.v + row, row_bytes);
-      attend_one_gathered(p.q + row, k_cache, v_cache, history, position + 1, d_, c.n_heads, scores(part),
-                          ctx_.data() + static_cast<size_t>(r) * d_);
+      core::attend_one(p.q + row, k_cache, v_cache, history, position + 1, d_, c.n_heads, scores(part),
+                       ctx_.data() + static_cast<size_t>(r) * d_);
     }
   });
   project(a.o, ctx_.data(), rows, result);
@@ -134,9 +135,9 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
     for (int r = begin; r < end; ++r) {
       const int s = sentence_of_row[r];
       const size_t off = static_cast<size_t>(encoded_.offsets[s]) * d_;
-      attend_one(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off,
-                 cross_v_[layer].data() + off, encoded_.lengths[s], d_, c.n_heads, scores(part),
-                 ctx_.data() + static_cast<size_t>(r) * d_);
+      core::attend_one(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off,
+                       cross_v_[layer].data() + off, nullptr, encoded_.lengths[s], d_, c.n_heads,
+                       scores(part), ctx_.data() + static_cast<size_t>(r) * d_);
     }
   });
   project(a.o, ctx_.data(), rows, result);

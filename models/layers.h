@@ -22,21 +22,12 @@ struct QkvRows {
 // rows * d.
 QkvRows project_qkv(const AttentionWeights& a, const float* in, int rows, int d, float* out, size_t block);
 
-// Scaled dot-product attention of one sentence, all heads.
+// Scaled dot-product attention of one sentence, all heads (the decoder's per-step attention of one row is
+// core::attend_one, core/attend_kernels.h).
 // q: [q_len rows, stride ld], k/v: [k_len rows, stride ld] (head h = columns [h*dh, (h+1)*dh)).
 // ctx: [q_len rows, stride d]. scores: scratch of q_len*k_len floats. Causal: query i sees keys 0..i.
 void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int ld, int n_heads,
             bool causal, float* scores, float* ctx);
-
-// The decoder's per-step attention: one query row q [d] against `len` key/value rows (stride d), all
-// heads, written to ctx [d]. scores: scratch of attend_one_scratch(len, n_heads) floats. Streams each cached
-// row once. Heads of 32, 64 or 128 floats on AVX-512 CPUs run core/attend_avx512.cc, others a portable form.
-void attend_one(const float* q, const float* k, const float* v, int len, int d, int n_heads, float* scores,
-                float* ctx);
-// The same over a cache of shared entries: position j's key/value row is row entries[j] of k and v.
-void attend_one_gathered(const float* q, const float* k, const float* v, const int32_t* entries, int len,
-                         int d, int n_heads, float* scores, float* ctx);
-size_t attend_one_scratch(int len, int n_heads);
 
 // Embeds ids: out[i] = E[ids[i]] * scale + positions[i * position_stride .. + d).
 // position_stride = d walks the table (a whole sequence), 0 repeats one position (one decoder step).

@@ -1,5 +1,5 @@
-// The decoder's one-row attention (models::attend_one and its gathered form) against a double-precision
-// loop, on both paths: the AVX-512 kernel (core/attend_avx512.cc) and the portable one.
+// The decoder's one-row attention (core::attend_one, over a plain and a gathered cache) against a
+// double-precision loop, on both paths: the AVX-512 kernel (core/attend_avx512.cc) and the portable one.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -71,16 +71,16 @@ TEST_CASE("one-row attention matches a double-precision loop on every path, head
           std::iota(shuffled.begin(), shuffled.end(), 0);
           std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(len));
           shuffled.resize(len);
-          std::vector<float> scores(models::attend_one_scratch(len, n_heads) + 1, 7.0f);
+          std::vector<float> scores(core::attend_one_scratch(len, n_heads) + 1, 7.0f);
           const float guard_value = scores.back();
 
           std::vector<float> ctx(d);
-          models::attend_one(q.data(), k.data(), v.data(), len, d, n_heads, scores.data(), ctx.data());
+          core::attend_one(q.data(), k.data(), v.data(), nullptr, len, d, n_heads, scores.data(), ctx.data());
           const auto expected = naive_attention(q, k, v, in_order, d, n_heads);
           for (int i = 0; i < d; ++i) REQUIRE(ctx[i] == Approx(expected[i]).margin(1e-5));
 
-          models::attend_one_gathered(q.data(), k.data(), v.data(), shuffled.data(), len, d, n_heads,
-                                      scores.data(), ctx.data());
+          core::attend_one(q.data(), k.data(), v.data(), shuffled.data(), len, d, n_heads, scores.data(),
+                           ctx.data());
           const auto expected_gathered = naive_attention(q, k, v, shuffled, d, n_heads);
           for (int i = 0; i < d; ++i) REQUIRE(ctx[i] == Approx(expected_gathered[i]).margin(1e-5));
           REQUIRE(scores.back() == guard_value);  // the scratch size is enough
