@@ -3,6 +3,7 @@
 #include <sentencepiece_processor.h>
 
 #include <algorithm>
+#include <exception>
 
 #include "core/error.h"
 #include "core/regular_file.h"
@@ -15,8 +16,15 @@ std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::strin
   // Read by us, not by SentencePiece: its Load() opens anything (a FIFO blocks, /dev/zero never ends).
   const std::string proto = core::read_regular_file(path, "SentencePiece model", kMaxTokenizerFileBytes);
   auto sp = std::make_unique<sentencepiece::SentencePieceProcessor>();
-  const auto status = sp->LoadFromSerializedProto(proto);
-  if (!status.ok()) throw core::Error(path + ": cannot load SentencePiece model: " + status.ToString());
+  try {
+    const auto status = sp->LoadFromSerializedProto(proto);
+    if (!status.ok()) throw core::Error(path + ": cannot load SentencePiece model: " + status.ToString());
+  } catch (const core::Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    // SentencePiece's trie builder throws on some malformed models (an empty piece, say).
+    throw core::Error(path + ": cannot load SentencePiece model: " + e.what());
+  }
   return sp;
 }
 
