@@ -16,15 +16,14 @@ std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::strin
   // Read by us, not by SentencePiece: its Load() opens anything (a FIFO blocks, /dev/zero never ends).
   const std::string proto = core::read_regular_file(path, "SentencePiece model", kMaxTokenizerFileBytes);
   auto sp = std::make_unique<sentencepiece::SentencePieceProcessor>();
+  sentencepiece::util::Status status;
   try {
-    const auto status = sp->LoadFromSerializedProto(proto);
-    if (!status.ok()) throw core::Error(path + ": cannot load SentencePiece model: " + status.ToString());
-  } catch (const core::Error&) {
-    throw;
+    status = sp->LoadFromSerializedProto(proto);
   } catch (const std::exception& e) {
     // SentencePiece's trie builder throws on some malformed models (an empty piece, say).
     throw core::Error(path + ": cannot load SentencePiece model: " + e.what());
   }
+  if (!status.ok()) throw core::Error(path + ": cannot load SentencePiece model: " + status.ToString());
   return sp;
 }
 
