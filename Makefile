@@ -46,6 +46,7 @@ deb:
 
 fixtures:
 	$(PYTHON) tools/make_fixtures.py --out tests/fixtures
+	cd tools && $(PYTHON) attention_fixture.py --out ../tests/fixtures
 
 # Retrain the bundled model (about two hours on 2 cores); see data/multi30k-en-de/README.md.
 DATA ?= ../shared/data/multi30k

@@ -73,6 +73,20 @@ bool within_batch_threads(const ModelConfig& c) {
   return c.d_model >= 512;
 }
 
+// Each hypothesis's recorded attention, into `out` at the sentences' input positions.
+void collect_attention(const DecoderState& state, const EncodedBatch& encoded,
+                       const std::vector<std::vector<core::Hypothesis>>& hyps,
+                       const std::vector<size_t>& order, size_t begin,
+                       std::vector<std::vector<AttentionMatrices>>& out) {
+  for (size_t i = 0; i < hyps.size(); ++i) {
+    std::vector<AttentionMatrices>& sentence = out[order[begin + i]];
+    for (const core::Hypothesis& h : hyps[i]) {
+      sentence.push_back(state.attention(static_cast<int>(i), h.tokens));
+      if (!encoded.attention.empty()) sentence.back().encoder = encoded.attention[i];
+    }
+  }
+}
+
 }  // namespace
 
 Translator::Translator(const std::string& model_dir) {
@@ -163,7 +177,8 @@ std::vector<int32_t> Translator::source_ids(const std::string& line, const Trans
 }
 
 std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
-    const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& options) const {
+    const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& options,
+    const AttentionRequest* capture, std::vector<std::vector<AttentionMatrices>>* attention) const {
   const TranslateOptions o = resolve(options);
   const ModelDescription& d = model_->description();
   core::SearchOptions search;
@@ -185,6 +200,7 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
   std::vector<std::vector<core::Hypothesis>> results(sources.size());
+  if (capture && attention) attention->assign(sources.size(), {});
   const bool within = within_batch_threads(model_->config());
   const BatchLayout batches(order.size(), o.batch_size, within ? 1 : core::num_threads());
   const auto translate_batch = [&](int task) {
@@ -197,10 +213,11 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
       batch.push_back(sources[order[i]]);
       max_lengths.push_back(max_output_length(static_cast<int>(batch.back().size()), o));
     }
-    const EncodedBatch encoded = model_->encode(batch);
+    const EncodedBatch encoded = model_->encode(batch, capture && capture->encoder);
     const int max_steps = *std::max_element(max_lengths.begin(), max_lengths.end());
-    DecoderState state(*model_, encoded, static_cast<int>(batch.size()) * o.beam_size, max_steps);
+    DecoderState state(*model_, encoded, static_cast<int>(batch.size()) * o.beam_size, max_steps, capture);
     auto hyps = core::search(state, max_lengths, search);
+    if (capture && attention) collect_attention(state, encoded, hyps, order, begin, *attention);
     for (size_t i = begin; i < end; ++i) results[order[i]] = std::move(hyps[i - begin]);
   };
   if (within) {

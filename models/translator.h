@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/search.h"
+#include "models/attention_capture.h"
 #include "models/segmenter.h"
 #include "models/transformer.h"
 #include "tokenizer/sentence_splitter.h"
@@ -55,9 +56,12 @@ class Translator {
   std::vector<Translation> translate(const std::vector<std::string>& lines, const TranslateOptions& options,
                                      std::vector<TranslateWarning>* warnings = nullptr) const;
 
-  // Source ids (incl. EOS) -> hypotheses; the core of translate(), exposed for tests.
-  std::vector<std::vector<core::Hypothesis>> translate_ids(const std::vector<std::vector<int32_t>>& sources,
-                                                           const TranslateOptions& options) const;
+  // Source ids (incl. EOS) -> hypotheses; the core of translate(), exposed for tests. With `capture`,
+  // `attention` receives each hypothesis's attention, shaped like the result.
+  std::vector<std::vector<core::Hypothesis>> translate_ids(
+      const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& options,
+      const AttentionRequest* capture = nullptr,
+      std::vector<std::vector<AttentionMatrices>>* attention = nullptr) const;
 
   // Generated-token limit (EOS included) for a source of n ids.
   int max_output_length(int n_source_ids, const TranslateOptions& options) const;
