@@ -71,11 +71,14 @@ class Translator {
   // nothing is prepended).
   TranslateOptions resolve(const TranslateOptions& options) const;
 
+  // One sentence's source ids: the target tag (when options has one), its pieces, EOS when the model adds
+  // one. options: resolved.
+  std::vector<int32_t> source_ids(const std::string& line, const TranslateOptions& options) const;
+
   // The model's ">>xx<<" target tags (multilingual models), sorted, without the brackets.
   const std::vector<std::string>& language_tags() const { return language_tags_; }
 
  private:
-  std::vector<int32_t> source_ids(const std::string& line, const TranslateOptions& options) const;
   void validate_target_lang(TranslateOptions& options) const;  // clears it when nothing is to be prepended
   // The splitter for a language, built once (ICU iterators take a while to build).
   const tokenizer::SentenceSplitter& splitter(const std::string& language) const;

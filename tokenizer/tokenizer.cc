@@ -106,6 +106,30 @@ std::string Tokenizer::decode(const std::vector<int32_t>& ids) const {
   return text.substr(first, text.find_last_not_of(' ') - first + 1);
 }
 
+namespace {
+
+std::vector<std::string> pieces_of(const std::vector<int32_t>& ids, const Vocabulary* vocab,
+                                   const sentencepiece::SentencePieceProcessor& sp) {
+  std::vector<std::string> pieces;
+  for (int32_t id : ids) {
+    if (vocab)
+      pieces.push_back(vocab->piece(id));
+    else
+      pieces.push_back(id >= 0 && id < sp.GetPieceSize() ? sp.IdToPiece(id) : std::string());
+  }
+  return pieces;
+}
+
+}  // namespace
+
+std::vector<std::string> Tokenizer::source_pieces(const std::vector<int32_t>& ids) const {
+  return pieces_of(ids, source_vocab_.get(), *source_);
+}
+
+std::vector<std::string> Tokenizer::target_pieces(const std::vector<int32_t>& ids) const {
+  return pieces_of(ids, target_vocab_.get(), target_ ? *target_ : *source_);
+}
+
 std::vector<std::string> Tokenizer::language_tags() const {
   std::vector<std::string> tags;
   const int32_t n = source_vocab_size();
