@@ -22,6 +22,7 @@
 #include "models/model_error.h"
 #include "models/positions.h"
 #include "models/translator.h"
+#include "teacher_forced.h"
 #include "test_support.h"
 
 namespace {
@@ -188,7 +189,7 @@ void require_parity(const std::string& dir, const json& g, int skip_column) {
     REQUIRE(encoded.memory[i] == Approx(g["encoder_output"]["data"][i].get<double>()).margin(kTolerance));
   }
   const auto tokens = g["decoder_logits"]["tokens"].get<std::vector<int32_t>>();
-  const auto logits = model.decode_full(encoded, 0, tokens);
+  const auto logits = test::teacher_forced_logits(model, encoded, 0, tokens);
   const int vocab = desc.config.tgt_vocab_size;
   REQUIRE(logits.size() == g["decoder_logits"]["data"].size());
   for (size_t i = 0; i < logits.size(); ++i) {
@@ -330,7 +331,7 @@ TEST_CASE("convert marian-npz: the converted model reproduces native Marian's go
   require_parity(tmp.file("m"), marian_golden(), 337);
   const models::Transformer model(tmp.file("m"));
   const auto enc = model.encode({{5, 6, 0}});
-  REQUIRE(model.decode_full(enc, 0, {337})[337] < -60000.0f);
+  REQUIRE(test::teacher_forced_logits(model, enc, 0, {337})[337] < -60000.0f);
 }
 
 TEST_CASE("convert: the vocabulary written from vocab.yml matches the Hugging Face vocab.json", "[convert]") {
@@ -352,7 +353,8 @@ TEST_CASE("convert --dtype f16 writes half weights that still work", "[convert]"
   const json g = hf_golden();
   const models::Transformer model(tmp.file("m"));
   const auto enc = model.encode({g["sources"][0].get<std::vector<int32_t>>()});
-  const auto logits = model.decode_full(enc, 0, g["decoder_logits"]["tokens"].get<std::vector<int32_t>>());
+  const auto logits =
+      test::teacher_forced_logits(model, enc, 0, g["decoder_logits"]["tokens"].get<std::vector<int32_t>>());
   for (size_t i = 0; i < logits.size(); ++i) {
     REQUIRE(logits[i] == Approx(g["decoder_logits"]["data"][i].get<double>()).margin(0.05));
   }
