@@ -6,9 +6,7 @@
 #include <future>
 #include <numeric>
 
-#include "core/cpu.h"
 #include "core/error.h"
-#include "core/packed_gemm.h"
 #include "core/thread_team.h"
 #include "core/threads.h"
 #include "models/decoder_state.h"
@@ -61,17 +59,6 @@ struct BatchLayout {
   bool one_per_thread;
   int count;
 };
-
-// Whether the threads share each batch (core/thread_team.h) instead of decoding a batch each. Sharing
-// keeps one batch's state in memory instead of one per thread, and pays off where the products are wide
-// enough to split. Measured at 2 threads, beam 4, batch 32 (alternating runs): the OPUS-MT-sized model
-// (d_model 512) 0.95x the wall time at 411 instead of 493 MiB peak; the bundled model (d_model 256) 1.20x
-// the wall time. NMT_WITHIN_BATCH=1 or 0 forces either, for such comparisons.
-bool within_batch_threads(const ModelConfig& c) {
-  if (core::num_threads() < 2 || core::packed_isa() == core::PackedIsa::kNone) return false;
-  if (const std::optional<bool> forced = core::forced_within_batch()) return *forced;
-  return c.d_model >= 512;
-}
 
 }  // namespace
 
@@ -185,7 +172,7 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
   std::vector<std::vector<core::Hypothesis>> results(sources.size());
-  const bool within = within_batch_threads(model_->config());
+  const bool within = core::threads_share_batches(model_->config().d_model);
   const BatchLayout batches(order.size(), o.batch_size, within ? 1 : core::num_threads());
   const auto translate_batch = [&](int task) {
     const int b = batches.count - 1 - task;

@@ -78,27 +78,6 @@ TEST_CASE("threads split a short input between them; output and order as with on
   REQUIRE(three.out == one.out);
 }
 
-TEST_CASE("threads sharing each batch give the output of one thread, in order", "[cli][threads]") {
-  // NMT_WITHIN_BATCH=1 makes the threads share every batch (products split by columns, attention and
-  // log-softmax by rows), as they do by default on models with d_model >= 512.
-  std::string input;
-  for (int i = 0; i < 40; ++i)
-    input += (i % 7 == 3 ? std::string() : "the man number " + std::to_string(i)) + "\n";
-  for (const std::string beam : {"1", "3"}) {
-    const auto one = test::run(translate() + " -b " + beam + " --batch-size 16", input);
-    REQUIRE(one.exit_code == 0);
-    REQUIRE(count(one.out, "\n") == 40);
-    for (const std::string threads : {"2", "3"}) {
-      CAPTURE(beam, threads);
-      const auto shared = test::run("NMT_WITHIN_BATCH=1 " + nmt() + " translate -m '" + model() +
-                                        "' --threads " + threads + " -b " + beam + " --batch-size 16",
-                                    input);
-      REQUIRE(shared.exit_code == 0);
-      REQUIRE(shared.out == one.out);
-    }
-  }
-}
-
 TEST_CASE("files: -i and -o, output written whole", "[cli]") {
   test::TempDir dir;
   test::write_file(dir.file("in.txt"), "hello there\nsecond line\n");
