@@ -51,7 +51,8 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
   cmd->add_option("-m,--model", o.model_dir,
                   "Model directory (default: $NMT_MODEL, else the bundled " + std::string(kDefaultModelName) +
                       " model)")
-      ->type_name("DIR");
+      ->type_name("DIR")
+      ->envname(kModelEnv);
   cmd->add_option("-i,--input", o.input, "Input file, '-' for stdin")
       ->capture_default_str()
       ->type_name("FILE");

@@ -130,6 +130,24 @@ TEST_CASE("info describes the model", "[cli]") {
   REQUIRE_THAT(r.out, Contains("\"d_model\""));
 }
 
+TEST_CASE("NMT_MODEL is the default model; -m and info's argument come first", "[cli]") {
+  const std::string env = "NMT_MODEL='" + model() + "' ";
+  const auto t = test::run(env + nmt() + " translate --threads 1", "a small dog\n");
+  CHECK(t.exit_code == 0);
+  CHECK(t.out == test::run(translate(), "a small dog\n").out);
+  const auto i = test::run(env + nmt() + " info");
+  CHECK(i.exit_code == 0);
+  CHECK_THAT(i.out, Contains(model()));
+  const auto missing = test::run("NMT_MODEL=/no/such/model " + nmt() + " translate", "x\n");
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.err, Contains("/no/such/model"));
+  CHECK(test::run("NMT_MODEL=/no/such/model " + translate(), "x\n").exit_code == 0);
+  CHECK(test::run("NMT_MODEL=/no/such/model " + nmt() + " info '" + model() + "'").exit_code == 0);
+  const auto empty = test::run("NMT_MODEL= " + nmt() + " info");  // empty: the bundled model
+  CHECK(empty.exit_code == 0);
+  CHECK_THAT(empty.out, Contains("multi30k-en-de"));
+}
+
 TEST_CASE("help explains the flags with their defaults", "[cli]") {
   const auto r = test::run(nmt() + " translate --help");
   REQUIRE(r.exit_code == 0);
