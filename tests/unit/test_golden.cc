@@ -47,7 +47,7 @@ TEST_CASE("golden parity with the PyTorch reference", "[golden]") {
         auto ids = translator.tokenizer().encode(texts[i]);
         ids.push_back(desc.tokens.eos);
         REQUIRE(ids == sources[i]);
-        models::TranslateOptions o = translator.resolve({});
+        const models::TranslateOptions o = translator.defaults();
         REQUIRE(translator.max_output_length(static_cast<int>(ids.size()), o) ==
                 g["max_lengths"][i].get<int>());
       }
@@ -72,7 +72,7 @@ TEST_CASE("golden parity with the PyTorch reference", "[golden]") {
       }
 
       // Greedy: ids and scores for every sentence, batched together.
-      models::TranslateOptions greedy;
+      models::TranslateOptions greedy = translator.defaults();
       greedy.beam_size = 1;
       const auto greedy_out = translator.translate_ids(sources, greedy);
       for (size_t i = 0; i < sources.size(); ++i)
@@ -80,7 +80,7 @@ TEST_CASE("golden parity with the PyTorch reference", "[golden]") {
 
       // Beam search in each configuration the reference ran.
       for (const auto& b : g["beam"]) {
-        models::TranslateOptions o;
+        models::TranslateOptions o = translator.defaults();
         o.beam_size = b["beam_size"];
         o.length_penalty = b["length_penalty"];
         o.n_best = b["n_best"];

@@ -34,7 +34,7 @@ TEST_CASE("threads sharing each batch give the output of one thread, in order", 
   for (int i = 0; i < 40; ++i)
     lines.push_back(i % 7 == 3 ? std::string() : "the man number " + std::to_string(i));
   for (const int beam : {1, 3}) {
-    models::TranslateOptions o;
+    models::TranslateOptions o = translator.defaults();
     o.beam_size = beam;
     o.n_best = beam;
     o.batch_size = 16;
