@@ -9,6 +9,7 @@
 #include "cli/model_path.h"
 #include "cli/output_target.h"
 #include "cli/svg_heatmap.h"
+#include "cli/translate_flags.h"
 #include "cli/usage.h"
 #include "cli/utf8.h"
 #include "core/error.h"
@@ -180,8 +181,10 @@ int run_attention(const AttentionCommandOptions& options) {
     throw core::UsageError("--head " + std::to_string(o.head) + ": the model has heads 0.." +
                            std::to_string(c.n_heads - 1));
   }
-  models::TranslateOptions translate;
-  translate.beam_size = o.beam_size;
+  TranslateFlags flags;
+  flags.beam_size = o.beam_size;
+  flags.split_sentences = false;
+  const models::TranslateOptions translate = resolve_translate_flags(flags, translator);
   models::AttentionRequest request;
   request.cross = request.decoder = request.encoder = true;
   const models::AttentionTranslation t =

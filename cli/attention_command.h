@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 #include "models/attention_translation.h"
@@ -13,11 +14,11 @@ struct AttentionCommandOptions {
   std::string model_dir;
   std::string text;  // "" (not given): read standard input
   std::string output = "-";
-  std::string format = "svg";  // svg | json
-  std::string kind = "cross";  // cross | encoder | decoder (the SVG's panels)
-  int layer = -1;              // -1: every layer
-  int head = -1;               // -1: every head and their mean
-  int beam_size = -1;
+  std::string format = "svg";    // svg | json
+  std::string kind = "cross";    // cross | encoder | decoder (the SVG's panels)
+  int layer = -1;                // -1: every layer
+  int head = -1;                 // -1: every head and their mean
+  std::optional<int> beam_size;  // default: the model's
 };
 
 CLI::App* add_attention_command(CLI::App& app, AttentionCommandOptions& options);

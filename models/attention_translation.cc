@@ -7,8 +7,9 @@ namespace models {
 AttentionTranslation translate_with_attention(const Translator& translator, const std::string& text,
                                               const TranslateOptions& options,
                                               const AttentionRequest& request) {
-  TranslateOptions o = translator.resolve(options);
+  TranslateOptions o = options;
   o.n_best = 1;
+  translator.check(o);
   const std::vector<int32_t> source = translator.source_ids(text, o);
   const int positions = translator.model().config().max_positions;
   if (static_cast<int>(source.size()) > positions) {

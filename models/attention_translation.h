@@ -17,7 +17,7 @@ struct AttentionTranslation {
 };
 
 // Translates `text` as one sentence (no sentence splitting; over the model's positions is a UsageError)
-// and records `request`'s attention of the best hypothesis.
+// and records `request`'s attention of the best hypothesis. options: complete (Translator::defaults()).
 AttentionTranslation translate_with_attention(const Translator& translator, const std::string& text,
                                               const TranslateOptions& options,
                                               const AttentionRequest& request);

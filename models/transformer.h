@@ -37,11 +37,6 @@ class Transformer {
   // record_attention: also fill EncodedBatch::attention.
   EncodedBatch encode(const std::vector<std::vector<int32_t>>& sources, bool record_attention = false) const;
 
-  // Teacher-forced decoder over `tokens` (decoder start first) for one encoded sentence, recomputing
-  // everything with a causal mask: logits [tokens.size(), tgt_vocab]. The reference for the incremental path.
-  std::vector<float> decode_full(const EncodedBatch& encoded, int sentence,
-                                 const std::vector<int32_t>& tokens) const;
-
  private:
   std::unique_ptr<Checkpoint> checkpoint_;
   TransformerWeights weights_;
