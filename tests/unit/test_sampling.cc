@@ -216,8 +216,12 @@ TEST_CASE("forced prefixes start the output, then the search continues", "[sampl
   core::SearchOptions o = sampling(0, 1.0f, 1.0f, 5, 1);
   o.prefixes = {{kStart, 2}};
   o.n_best = 3;
-  for (const auto& h : run(o, 1)[0])
+  const auto samples = run(o, 1);  // named: a range-for over run(...)[0] would outlive the result
+  REQUIRE(samples[0].size() == 3);
+  for (const auto& h : samples[0]) {
+    REQUIRE(h.tokens.size() >= 2);
     CHECK(Tokens(h.tokens.begin(), h.tokens.begin() + 2) == Tokens{kStart, 2});
+  }
 }
 
 TEST_CASE("sampling and prefix options are checked", "[sampling]") {
