@@ -12,6 +12,8 @@
 
 namespace cli {
 
+enum class TextFormat { kText, kJsonl };  // --input-format / --output-format
+
 struct TranslateCommandOptions {
   std::string model_dir;
   std::string input = "-";
@@ -26,6 +28,9 @@ struct TranslateCommandOptions {
   bool progress = false;  // draw progress on stderr even when it is not a terminal
   bool quiet = false;     // no progress, no warnings (errors still)
   int threads = 0;        // 0: all cores
+  TextFormat input_format = TextFormat::kText;
+  TextFormat output_format = TextFormat::kText;
+  bool seed_given = false;  // --seed (else run_translate draws one)
   models::TranslateOptions translate;
 };
 
@@ -68,11 +73,12 @@ struct TranslateStats {
 };
 
 // Translates every line of `reader` into `write_line(text, ending)`, window by window, calling
-// `flush()` after each window and `warn(text)` for a line split because it was too long ("FILE:LINE: ...").
-// One output line per input line (n-best: n lines), in input order.
+// `flush()` after each window and `warn(text)` for a line split because it was too long or a malformed
+// JSON line ("FILE:LINE: ..."). One output line per input line (n-best: n lines), in input order; a
+// malformed line gives one line ({"error": ...} or empty). Returns the number of malformed lines.
 template <class Sink>
-void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
-                     const TranslateCommandOptions& options, TranslateStats* stats = nullptr);
+uint64_t translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
+                         const TranslateCommandOptions& options, TranslateStats* stats = nullptr);
 
 }  // namespace cli
 

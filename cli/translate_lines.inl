@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "cli/io_error.h"
+#include "cli/jsonl_input.h"
+#include "cli/jsonl_output.h"
 
 namespace cli {
 
@@ -29,25 +31,49 @@ inline std::string input_position(const LineReader& reader, uint64_t line_number
 }
 
 template <class Sink>
-void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
-                     const TranslateCommandOptions& options, TranslateStats* stats) {
+uint64_t translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
+                         const TranslateCommandOptions& options, TranslateStats* stats) {
   const models::TranslateOptions& o = options.translate;
-  uint64_t line_number = 0;
+  const bool jsonl_in = options.input_format == TextFormat::kJsonl;
+  const bool jsonl_out = options.output_format == TextFormat::kJsonl;
+  uint64_t line_number = 0, malformed = 0;
   for (;;) {
     std::vector<Line> window = reader.next_batch(window_lines(o), size_t{16} << 20);
     if (window.empty()) break;
     std::vector<std::string> texts;
     texts.reserve(window.size());
-    for (const Line& l : window) texts.push_back(l.text);
+    std::vector<models::LineControls> controls;  // jsonl input: each line's own
+    std::vector<std::string> errors(window.size());  // jsonl input: why a line is malformed
+    for (size_t i = 0; i < window.size(); ++i) {
+      if (!jsonl_in) {
+        texts.push_back(window[i].text);
+        continue;
+      }
+      JsonlRequest request = parse_jsonl_request(window[i].text, translator, o);
+      if (!request.error.empty()) {
+        sink.warn(input_position(reader, line_number + i) + ": " + request.error);
+        ++malformed;
+      }
+      texts.push_back(std::move(request.text));  // a malformed line translates as a blank one
+      controls.push_back(std::move(request.controls));
+      errors[i] = std::move(request.error);
+    }
+    models::TranslateOptions window_options = o;
+    window_options.first_line = line_number;  // sampling streams follow the whole input, not the window
     std::vector<models::TranslateWarning> warnings;
-    const std::vector<models::Translation> out = translator.translate(texts, o, &warnings);
+    const std::vector<models::Translation> out =
+        translator.translate(texts, window_options, &warnings, jsonl_in ? &controls : nullptr);
     for (const models::TranslateWarning& w : warnings) {
       sink.warn(input_position(reader, line_number + w.line) + ": " + w.message);
     }
     for (size_t i = 0; i < window.size(); ++i, ++line_number) {
       const models::Translation& t = out[i];
       const LineEnding ending = window[i].ending;
-      if (o.n_best > 1) {
+      if (!errors[i].empty()) {
+        sink.write_line(jsonl_out ? error_json(errors[i]) : "", ending);
+      } else if (jsonl_out) {
+        sink.write_line(translation_json(t, translator.tokenizer(), o.n_best > 1), ending);
+      } else if (o.n_best > 1) {
         // Marian's n-best format (the third field lists feature scores; ours is the model score, F0); every
         // hypothesis line ends like the input line, the last exactly so.
         for (size_t k = 0; k < t.texts.size(); ++k) {
@@ -69,6 +95,7 @@ void translate_lines(const models::Translator& translator, LineReader& reader, S
       for (const models::Translation& t : out) stats->target_tokens += t.ids[0].size();
     }
   }
+  return malformed;
 }
 
 }  // namespace cli
