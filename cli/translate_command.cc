@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -95,17 +94,23 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
           ->capture_default_str(),
       1, 256);
   add_sampling_flags(*cmd, o);
-  const std::map<std::string, TextFormat> formats{{"text", TextFormat::kText}, {"jsonl", TextFormat::kJsonl}};
-  cmd->add_option("--input-format", o.input_format,
-                  "text (default) or jsonl: one JSON object per line with \"text\" and optional \"prefix\" "
-                  "(the translation starts with it) and \"beam_size\"")
-      ->transform(CLI::CheckedTransformer(formats))
-      ->type_name("FORMAT");
-  cmd->add_option("--output-format", o.output_format,
-                  "text (default) or jsonl: one JSON object per input line with text, score, tokens "
-                  "(target pieces) and, with --n-best, an nbest list")
-      ->transform(CLI::CheckedTransformer(formats))
-      ->type_name("FORMAT");
+  const auto format_option = [cmd](const std::string& name, TextFormat& format, const std::string& help) {
+    cmd->add_option_function<std::string>(
+           name,
+           [&format](const std::string& value) {
+             format = value == "jsonl" ? TextFormat::kJsonl : TextFormat::kText;
+           },
+           help)
+        ->check(CLI::IsMember({"text", "jsonl"}).description(""))
+        ->type_name("text|jsonl");
+  };
+  format_option(
+      "--input-format", o.input_format,
+      "jsonl: one JSON object per line with \"text\" and optional \"prefix\" (the translation starts "
+      "with it) and \"beam_size\" (default: text)");
+  format_option("--output-format", o.output_format,
+                "jsonl: one JSON object per input line with text, score, tokens (target pieces) and, with "
+                "--n-best, an nbest list (default: text)");
   cmd->add_flag("--scores", o.scores, "Prefix each translation with its score and a tab");
   cmd->add_flag("--stats", o.stats,
                 "At the end, print timings and counts as one JSON line on stderr (for benchmarks)");
