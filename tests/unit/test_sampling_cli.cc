@@ -76,3 +76,19 @@ TEST_CASE("sampling: flags that cannot work are usage errors", "[cli][sampling]"
     CHECK(r.out.empty());
   }
 }
+
+TEST_CASE("sampling: a line of several sentences has n-best joined samples", "[cli][sampling]") {
+  const std::string bundled = "'" + test::nmt_binary() + "' translate -m '" + std::string(NMT_TEST_DATA) +
+                              "/multi30k-en-de' --threads 1 --sampling-temperature 3 --seed 2 --n-best 3";
+  const auto r = test::run(bundled, "A man rides a bike. Two dogs play in the snow.\n");
+  REQUIRE(r.exit_code == 0);
+  std::istringstream lines(r.out);
+  std::set<std::string> texts;
+  int count = 0;
+  for (std::string line; std::getline(lines, line); ++count) {
+    CHECK(line.rfind("0 ||| ", 0) == 0);
+    texts.insert(line.substr(0, line.find(" ||| F0=")));
+  }
+  CHECK(count == 3);
+  CHECK(texts.size() > 1);  // independent samples, not one joined best repeated
+}
