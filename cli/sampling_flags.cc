@@ -7,7 +7,7 @@
 namespace cli {
 
 void add_sampling_flags(CLI::App& cmd, TranslateCommandOptions& o) {
-  core::SamplingOptions& s = o.translate.sampling;
+  core::SamplingOptions& s = o.flags.sampling;
   int_in_range(cmd.add_option_function<int>(
                    "--sampling-topk", [&s](int k) { s.enabled = true, s.top_k = k; },
                    "Sample each token from the K most likely (0 = the whole vocabulary; 1 = greedy)"),
@@ -24,7 +24,7 @@ void add_sampling_flags(CLI::App& cmd, TranslateCommandOptions& o) {
   int_in_range(cmd.add_option_function<long>(
                    "--seed",
                    [&o](long seed) {
-                     o.translate.sampling.seed = static_cast<uint64_t>(seed);
+                     o.flags.sampling.seed = static_cast<uint64_t>(seed);
                      o.seed_given = true;
                    },
                    "Random seed of sampling: the same seed, model, input and flags give the same output, "

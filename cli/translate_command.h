@@ -8,6 +8,7 @@
 #include "cli/line_reader.h"
 #include "cli/output_file.h"
 #include "cli/progress.h"
+#include "cli/translate_flags.h"
 #include "models/translator.h"
 
 namespace cli {
@@ -30,8 +31,9 @@ struct TranslateCommandOptions {
   int threads = 0;        // 0: all cores
   TextFormat input_format = TextFormat::kText;
   TextFormat output_format = TextFormat::kText;
-  bool seed_given = false;  // --seed (else run_translate draws one)
-  models::TranslateOptions translate;
+  bool seed_given = false;             // --seed (else run_translate draws one)
+  TranslateFlags flags;                // as given
+  models::TranslateOptions translate;  // the flags resolved against the model, once it loads
 };
 
 CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& options);
