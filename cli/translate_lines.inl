@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/io_error.h"
+#include "cli/long_line_chunks.h"
 
 namespace cli {
 
@@ -32,19 +33,26 @@ template <class Sink>
 void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
                      const TranslateCommandOptions& options, TranslateStats* stats) {
   const models::TranslateOptions& o = options.translate;
+  // A line over the window's cap streams through in pieces; the n-best and scores formats need it whole.
+  if (o.n_best == 1 && !options.scores) {
+    reader.set_long_lines(std::min(reader.max_line_bytes(), kWindowBytes),
+                          long_line_cutter(o.source_lang, o.split_sentences));
+  }
   uint64_t line_number = 0;
   for (;;) {
-    std::vector<Line> window = reader.next_batch(window_lines(o), size_t{16} << 20);
+    std::vector<Line> window = reader.next_batch(window_lines(o), kWindowBytes);
     if (window.empty()) break;
+    std::vector<uint64_t> line_numbers;  // of each window entry; the pieces of a line share one
+    for (const Line& l : window) line_numbers.push_back(l.continues ? line_number : line_number++);
     std::vector<std::string> texts;
     texts.reserve(window.size());
     for (const Line& l : window) texts.push_back(l.text);
     std::vector<models::TranslateWarning> warnings;
     const std::vector<models::Translation> out = translator.translate(texts, o, &warnings);
     for (const models::TranslateWarning& w : warnings) {
-      sink.warn(input_position(reader, line_number + w.line) + ": " + w.message);
+      sink.warn(input_position(reader, line_numbers[w.line]) + ": " + w.message);
     }
-    for (size_t i = 0; i < window.size(); ++i, ++line_number) {
+    for (size_t i = 0; i < window.size(); ++i) {
       const models::Translation& t = out[i];
       const LineEnding ending = window[i].ending;
       if (o.n_best > 1) {
@@ -53,19 +61,19 @@ void translate_lines(const models::Translator& translator, LineReader& reader, S
         for (size_t k = 0; k < t.texts.size(); ++k) {
           const std::string score = format_score(t.scores[k]);
           const std::string line =
-              std::to_string(line_number) + " ||| " + t.texts[k] + " ||| F0= " + score + " ||| " + score;
+              std::to_string(line_numbers[i]) + " ||| " + t.texts[k] + " ||| F0= " + score + " ||| " + score;
           sink.write_line(line,
                           k + 1 < t.texts.size() && ending == LineEnding::kNone ? LineEnding::kLf : ending);
         }
       } else if (options.scores) {
         sink.write_line(format_score(t.scores[0]) + "\t" + t.texts[0], ending);
       } else {
-        sink.write_line(t.texts[0], ending);
+        sink.write_line(t.texts[0] + std::string(piece_separator(window[i], t.texts[0])), ending);
       }
     }
     sink.flush();
     if (stats) {
-      stats->lines += window.size();
+      for (const Line& l : window) stats->lines += l.continues ? 0 : 1;
       for (const models::Translation& t : out) stats->target_tokens += t.ids[0].size();
     }
   }
