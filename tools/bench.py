@@ -191,6 +191,25 @@ def paragraph_speed(args, lines, tmp, beam, threads):
             "ratio": med["paragraphs"] / med["sentences"]}
 
 
+def paragraph_row(p):
+    return (f"paragraphs ({p['sentences']} sentences, beam {p['beam']}, {p['threads']} threads): three "
+            f"per line {p['median_sentences_per_s']['paragraphs']:.1f} sentences/s, one per line "
+            f"{p['median_sentences_per_s']['sentences']:.1f} sentences/s: {p['ratio']:.2f}x")
+
+
+def paragraphs_only(args):
+    """--paragraphs-only: the paragraphs row alone, at the last --beams and --threads values."""
+    opener = gzip.open if args.input.endswith(".gz") else open
+    with opener(args.input, "rt", encoding="utf-8") as f:
+        lines = [line.rstrip("\n") for line in f]
+    if args.sentences:
+        lines = lines[:args.sentences]
+    with tempfile.TemporaryDirectory(prefix="nmt-bench-") as tmp:
+        p = paragraph_speed(args, lines, tmp, parse_list(args.beams)[-1], parse_list(args.threads)[-1])
+    print(paragraph_row(p))
+    print(json.dumps(p["runs"]))
+
+
 def median_of(runs):
     keys = [k for k in runs[0] if all(isinstance(r.get(k), (int, float)) for r in runs)]
     return {k: statistics.median(r[k] for r in runs) for k in keys}
@@ -439,6 +458,8 @@ def main():
                     help="synthetic rows after the first get the runs that fit in this many minutes (0: no limit)")
     ap.add_argument("--paragraph-sentences", type=int, default=300,
                     help="the paragraphs row: these sentences one per line vs three per line (0: skip)")
+    ap.add_argument("--paragraphs-only", action="store_true",
+                    help="only the paragraphs row (--runs runs each), printed, not appended to the results")
     ap.add_argument("--quick", action="store_true", help="smoke run: 100 sentences, 1 run each, 64 synthetic")
     ap.add_argument("--no-int8", action="store_true", help="skip the nmt int8 rows")
     ap.add_argument("--out", default=None, help="results JSON (default: bench/results.json; "
@@ -464,6 +485,8 @@ def main():
         if not os.path.exists(path):
             sys.exit(f"bench: {path} not found")
 
+    if args.paragraphs_only:
+        return paragraphs_only(args)
     started = time.time()
     machine = machine_info()
     if machine["loadavg_start"] > 0.5:
@@ -613,10 +636,7 @@ def main():
 
     table = make_table(rows, peak, baselines, i8peak)
     if paragraphs:
-        p = paragraphs
-        table += (f"\n\nparagraphs ({p['sentences']} sentences, beam {p['beam']}, {p['threads']} threads): three "
-                  f"per line {p['median_sentences_per_s']['paragraphs']:.1f} sentences/s, one per line "
-                  f"{p['median_sentences_per_s']['sentences']:.1f} sentences/s: {p['ratio']:.2f}x")
+        table += "\n\n" + paragraph_row(paragraphs)
     machine["loadavg_end"] = os.getloadavg()[0]
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
