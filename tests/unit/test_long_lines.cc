@@ -64,9 +64,9 @@ const models::Translator& bundled() {
 
 std::string translate(cli::LineReader& reader, bool scores = false) {
   cli::TranslateCommandOptions options;
+  options.translate = bundled().defaults();
   options.translate.beam_size = 1;
   options.scores = scores;
-  options.translate = bundled().resolve(options.translate);
   StringSink sink;
   cli::translate_lines(bundled(), reader, sink, options);
   return sink.out;
