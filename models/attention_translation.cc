@@ -18,7 +18,7 @@ AttentionTranslation translate_with_attention(const Translator& translator, cons
                            ": give one sentence");
   }
   std::vector<std::vector<AttentionMatrices>> attention;
-  const auto hyps = translator.translate_ids({source}, o, &request, &attention);
+  const auto hyps = translator.translate_ids({source}, o, {}, &request, &attention);
   const core::Hypothesis& best = hyps.at(0).at(0);
   AttentionTranslation out;
   out.text = translator.tokenizer().decode(best.tokens);

@@ -34,7 +34,9 @@ class Tokenizer {
   std::vector<std::string> encode_pieces(const std::string& text) const;
   // Detokenized text of target ids.
   std::string decode(const std::vector<int32_t>& ids) const;
-  // The piece of each source / target id, as the vocabulary spells it ("" for an id without one).
+  // Target ids of a target-language text (no EOS): a forced prefix of the translation.
+  std::vector<int32_t> encode_target(const std::string& text) const;
+  // The piece of each source / target id, as the vocabulary spells it ("▁Ein"; "" for an id without one).
   std::vector<std::string> source_pieces(const std::vector<int32_t>& ids) const;
   std::vector<std::string> target_pieces(const std::vector<int32_t>& ids) const;
 

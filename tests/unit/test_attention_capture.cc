@@ -102,12 +102,12 @@ TEST_CASE("beam search keeps each hypothesis's own attention", "[attention]") {
   const nlohmann::json golden = nlohmann::json::parse(test::read_file(dir + "/golden.json"));
   const models::Translator translator(dir + "/model");
   const auto sources = golden["sources"].get<std::vector<std::vector<int32_t>>>();
-  models::TranslateOptions options;
+  models::TranslateOptions options = translator.defaults();
   options.beam_size = 4;
   options.n_best = 4;
   const models::AttentionRequest request = everything();
   std::vector<std::vector<models::AttentionMatrices>> attention;
-  const auto hyps = translator.translate_ids(sources, options, &request, &attention);
+  const auto hyps = translator.translate_ids(sources, options, {}, &request, &attention);
   REQUIRE(attention.size() == sources.size());
   int finished_by_eos = 0;
   for (size_t i = 0; i < sources.size(); ++i) {
