@@ -8,6 +8,7 @@
 #include "cli/line_reader.h"
 #include "cli/output_file.h"
 #include "cli/progress.h"
+#include "cli/translate_flags.h"
 #include "models/translator.h"
 
 namespace cli {
@@ -22,11 +23,12 @@ struct TranslateCommandOptions {
   std::string shard = "0/1";
   bool overwrite = false;
   bool scores = false;
-  bool stats = false;     // print a JSON line of timings and counts on stderr at the end
-  bool progress = false;  // draw progress on stderr even when it is not a terminal
-  bool quiet = false;     // no progress, no warnings (errors still)
-  int threads = 0;        // 0: all cores
-  models::TranslateOptions translate;
+  bool stats = false;                  // print a JSON line of timings and counts on stderr at the end
+  bool progress = false;               // draw progress on stderr even when it is not a terminal
+  bool quiet = false;                  // no progress, no warnings (errors still)
+  int threads = 0;                     // 0: all cores
+  TranslateFlags flags;                // as given
+  models::TranslateOptions translate;  // the flags resolved against the model, once it loads
 };
 
 CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& options);
