@@ -41,6 +41,7 @@ std::string output_options_key(const TranslateCommandOptions& o) {
       {"n_best", t.n_best},
       {"target_lang", t.target_lang},
       {"scores", o.scores},
+      {"alignment", t.alignment ? nlohmann::json(t.alignment_layer) : nlohmann::json(nullptr)},
       {"input_format", o.input_format == TextFormat::kJsonl ? "jsonl" : "text"},
       {"output_format", o.output_format == TextFormat::kJsonl ? "jsonl" : "text"},
       {"sampling", !t.sampling.enabled ? nlohmann::json(nullptr)

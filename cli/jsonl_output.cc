@@ -15,6 +15,7 @@ Json hypothesis_json(const models::Translation& t, size_t k, const tokenizer::To
   j["text"] = t.texts[k];
   j["score"] = std::round(static_cast<double>(t.scores[k]) * 1e6) / 1e6;  // the digits of --scores
   j["tokens"] = tokenizer.target_pieces(t.ids[k]);
+  if (!t.alignments.empty()) j["alignment"] = models::format_alignment(t.alignments[k]);
   return j;
 }
 

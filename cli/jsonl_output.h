@@ -7,7 +7,8 @@
 
 namespace cli {
 
-// {"text", "score", "tokens"} of the best hypothesis (tokens: its target pieces, EOS excluded), plus
+// {"text", "score", "tokens"} of the best hypothesis (tokens: its target pieces, EOS excluded; then
+// "alignment", Marian's pairs, when the translation has alignments), plus
 // "nbest": the same fields for every hypothesis, best first, when `with_nbest`. One line of JSON.
 std::string translation_json(const models::Translation& translation, const tokenizer::Tokenizer& tokenizer,
                              bool with_nbest);

@@ -112,6 +112,14 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
                 "jsonl: one JSON object per input line with text, score, tokens (target pieces) and, with "
                 "--n-best, an nbest list (default: text)");
   cmd->add_flag("--scores", o.scores, "Prefix each translation with its score and a tab");
+  CLI::Option* alignment = cmd->add_flag(
+      "--alignment", o.flags.alignment,
+      "Append ' ||| ' and word alignments as Marian does: 's-t' pairs, 0-based, source word first");
+  int_in_range(cmd->add_option("--alignment-layer", o.flags.alignment_layer,
+                               "The decoder layer whose cross-attention aligns words, 0-based (default: "
+                               "the last)")
+                   ->needs(alignment),
+               0, 1 << 20);
   cmd->add_flag("--stats", o.stats,
                 "At the end, print timings and counts as one JSON line on stderr (for benchmarks)");
   cmd->add_flag("--progress", o.progress, "Show progress on stderr even when it is not a terminal");

@@ -22,6 +22,8 @@ struct TranslateFlags {
   core::SamplingOptions sampling;  // enabled: beam_size defaults to 1 instead of the model's
   std::string target_lang;         // the model's own target language means no tag
   bool split_sentences = true;
+  bool alignment = false;              // --alignment
+  std::optional<int> alignment_layer;  // the decoder layer that aligns (default: the last)
 };
 
 // The model's defaults (Translator::defaults) with every flag given put over them, checked against the

@@ -19,6 +19,11 @@ inline size_t window_lines(const models::TranslateOptions& o) {
   return static_cast<size_t>(o.batch_size) * 32;
 }
 
+// " ||| 0-0 1-2": hypothesis k's alignment, Marian's suffix; "" without --alignment.
+inline std::string alignment_suffix(const models::Translation& t, size_t k) {
+  return t.alignments.empty() ? "" : " ||| " + models::format_alignment(t.alignments[k]);
+}
+
 inline std::string format_score(float score) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6f", score);
@@ -37,9 +42,9 @@ uint64_t translate_lines(const models::Translator& translator, LineReader& reade
   const models::TranslateOptions& o = options.translate;
   const bool jsonl_in = options.input_format == TextFormat::kJsonl;
   const bool jsonl_out = options.output_format == TextFormat::kJsonl;
-  // A line over the window's cap streams through in pieces; the n-best, scores and JSON formats need it
-  // whole, and sampling keys its streams by whole lines.
-  if (o.n_best == 1 && !options.scores && !jsonl_in && !jsonl_out && !o.sampling.enabled) {
+  // A line over the window's cap streams through in pieces; the n-best, scores, alignment and JSON formats
+  // need it whole, and sampling keys its streams by whole lines.
+  if (o.n_best == 1 && !options.scores && !o.alignment && !jsonl_in && !jsonl_out && !o.sampling.enabled) {
     reader.set_long_lines(std::min(reader.max_line_bytes(), kWindowBytes),
                           long_line_cutter(o.source_lang, o.split_sentences));
   }
@@ -88,13 +93,15 @@ uint64_t translate_lines(const models::Translator& translator, LineReader& reade
         // hypothesis line ends like the input line, the last exactly so.
         for (size_t k = 0; k < t.texts.size(); ++k) {
           const std::string score = format_score(t.scores[k]);
-          const std::string line =
-              std::to_string(line_numbers[i]) + " ||| " + t.texts[k] + " ||| F0= " + score + " ||| " + score;
+          const std::string line = std::to_string(line_numbers[i]) + " ||| " + t.texts[k] + " ||| F0= " + score +
+                                   " ||| " + score + alignment_suffix(t, k);
           sink.write_line(line,
                           k + 1 < t.texts.size() && ending == LineEnding::kNone ? LineEnding::kLf : ending);
         }
       } else if (options.scores) {
-        sink.write_line(format_score(t.scores[0]) + "\t" + t.texts[0], ending);
+        sink.write_line(format_score(t.scores[0]) + "\t" + t.texts[0] + alignment_suffix(t, 0), ending);
+      } else if (o.alignment) {
+        sink.write_line(t.texts[0] + alignment_suffix(t, 0), ending);
       } else {
         sink.write_line(t.texts[0] + std::string(piece_separator(window[i], t.texts[0])), ending);
       }

@@ -80,14 +80,15 @@ std::string rejoin(const LineLayout& layout, const std::vector<std::string>& tra
   std::string text = layout.leading;
   for (size_t k = 0; k < translations.size(); ++k) {
     text += translations[k];
-    const bool between = k + 1 < translations.size();
-    if (between && layout.after[k].empty() && !join_unspaced && !translations[k].empty()) {
-      text += ' ';
-    } else {
-      text += layout.after[k];
-    }
+    text += k + 1 < translations.size() ? separator(layout, translations, k, join_unspaced) : layout.after[k];
   }
   return text;
+}
+
+std::string separator(const LineLayout& layout, const std::vector<std::string>& translations, size_t k,
+                      bool join_unspaced) {
+  if (layout.after[k].empty() && !join_unspaced && !translations[k].empty()) return " ";
+  return layout.after[k];
 }
 
 bool writes_without_spaces(const std::string& language) {

@@ -44,6 +44,10 @@ SegmentedLines segment_lines(const std::vector<std::string>& lines, const Segmen
 std::string rejoin(const LineLayout& layout, const std::vector<std::string>& translations,
                    bool join_unspaced);
 
+// What rejoin() puts between translations k and k + 1.
+std::string separator(const LineLayout& layout, const std::vector<std::string>& translations, size_t k,
+                      bool join_unspaced);
+
 // Whether text in `language` (a BCP 47 tag) is written without spaces between sentences.
 bool writes_without_spaces(const std::string& language);
 

@@ -11,6 +11,7 @@
 #include "core/threads.h"
 #include "models/batch_plan.h"
 #include "models/decoder_state.h"
+#include "models/line_alignment.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -104,6 +105,11 @@ void Translator::check(const TranslateOptions& o) const {
   if (o.max_batch_tokens < 0 || o.max_batch_tokens > (1 << 24))
     throw OptionError("max_batch_tokens", "must be in 0..16777216 (0 = batches of batch_size sentences)");
   if (o.max_length < 1) throw OptionError("max_length", "must be at least 1");
+  const int layers = model_->config().decoder_layers;
+  if (o.alignment_layer < -1 || o.alignment_layer >= layers) {
+    throw OptionError("alignment_layer",
+                      "must be in 0.." + std::to_string(layers - 1) + " (the decoder's layers)");
+  }
   if (!std::isfinite(o.length_penalty)) throw OptionError("length_penalty", "must be a finite number");
   if (!std::isfinite(o.max_length_a) || o.max_length_a < 0) {
     throw OptionError("max_length_a", "must be a finite number >= 0");
@@ -247,8 +253,8 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
 }
 
 std::vector<std::vector<core::Hypothesis>> Translator::translate_segments(
-    const SegmentedLines& segmented, const TranslateOptions& o,
-    const std::vector<LineControls>* controls) const {
+    const SegmentedLines& segmented, const TranslateOptions& o, const std::vector<LineControls>* controls,
+    const AttentionRequest* capture, std::vector<std::vector<AttentionMatrices>>* attention) const {
   const size_t n_lines = segmented.lines.size();
   SourceControls all;
   if (o.sampling.enabled) {
@@ -275,8 +281,9 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_segments(
   if (distinct.size() <= 1) {
     TranslateOptions group_options = o;
     if (!distinct.empty()) group_options.beam_size = distinct[0];
-    return translate_ids(segmented.ids, group_options, all);
+    return translate_ids(segmented.ids, group_options, all, capture, attention);
   }
+  if (capture && attention) attention->assign(segmented.ids.size(), {});
   // Lines of their own beam size: one translate_ids per beam size, each over its segments.
   std::vector<std::vector<core::Hypothesis>> hyps(segmented.ids.size());
   for (int beam : distinct) {
@@ -292,8 +299,12 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_segments(
     }
     TranslateOptions group_options = o;
     group_options.beam_size = beam;
-    auto group_hyps = translate_ids(sources, group_options, group);
-    for (size_t m = 0; m < members.size(); ++m) hyps[members[m]] = std::move(group_hyps[m]);
+    std::vector<std::vector<AttentionMatrices>> group_attention;
+    auto group_hyps = translate_ids(sources, group_options, group, capture, &group_attention);
+    for (size_t m = 0; m < members.size(); ++m) {
+      hyps[members[m]] = std::move(group_hyps[m]);
+      if (capture && attention) (*attention)[members[m]] = std::move(group_attention[m]);
+    }
   }
   return hyps;
 }
@@ -313,7 +324,13 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
   if (warnings) warnings->insert(warnings->end(), segmented.warnings.begin(), segmented.warnings.end());
 
   // 2. Translate the segments of all lines together, in length-sorted batches.
-  const auto hyps = translate_segments(segmented, o, controls);
+  std::optional<AttentionRequest> capture;
+  if (o.alignment) capture = alignment_request(*this, o);
+  std::vector<std::vector<AttentionMatrices>> attention;
+  const auto hyps = translate_segments(segmented, o, controls, capture ? &*capture : nullptr, &attention);
+  const auto aligned = [&](size_t s, size_t h, const std::string& text) {
+    return align_segment(*this, segmented.ids[s], hyps[s][h].tokens, attention[s][h], o, text);
+  };
 
   // 3. Rejoin each line's translations with its source whitespace.
   const std::string& target = o.target_lang.empty() ? model_->description().target_lang : o.target_lang;
@@ -324,10 +341,16 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
     const size_t n = layout.after.size();
     Translation& t = out[i];
     if (n == 1) {  // one segment: its n-best list
-      for (const auto& h : hyps[layout.first]) {
-        t.texts.push_back(rejoin(layout, {tokenizer_->decode(h.tokens)}, join_unspaced));
+      for (size_t k = 0; k < hyps[layout.first].size(); ++k) {
+        const core::Hypothesis& h = hyps[layout.first][k];
+        const std::string text = tokenizer_->decode(h.tokens);
+        t.texts.push_back(rejoin(layout, {text}, join_unspaced));
         t.scores.push_back(h.score);
         t.ids.push_back(h.tokens);
+        if (o.alignment) {
+          t.alignments.push_back(
+              line_links(layout, {aligned(layout.first, k, text)}, lines[i], t.texts.back(), join_unspaced));
+        }
       }
       continue;
     }
@@ -336,18 +359,23 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
     const size_t n_hyps = o.sampling.enabled && n > 0 ? static_cast<size_t>(o.n_best) : 1;
     for (size_t r = 0; r < n_hyps; ++r) {
       std::vector<std::string> texts;
+      std::vector<AlignedSegment> segments;
       std::vector<int32_t> ids;
       float score = 0.0f;
       for (size_t k = 0; k < n; ++k) {
         const std::vector<core::Hypothesis>& list = hyps[layout.first + k];
-        const core::Hypothesis& h = list[std::min(r, list.size() - 1)];
+        const size_t rank = std::min(r, list.size() - 1);
+        const core::Hypothesis& h = list[rank];
         texts.push_back(tokenizer_->decode(h.tokens));
+        if (o.alignment) segments.push_back(aligned(layout.first + k, rank, texts.back()));
         ids.insert(ids.end(), h.tokens.begin(), h.tokens.end());
         score += h.score / static_cast<float>(n);
       }
       t.texts.push_back(rejoin(layout, texts, join_unspaced));
       t.scores.push_back(score);
       t.ids.push_back(ids);
+      if (o.alignment)
+        t.alignments.push_back(line_links(layout, segments, lines[i], t.texts.back(), join_unspaced));
     }
   }
   return out;

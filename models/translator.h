@@ -13,6 +13,7 @@
 #include "models/attention_capture.h"
 #include "models/segmenter.h"
 #include "models/transformer.h"
+#include "models/word_alignment.h"
 #include "tokenizer/sentence_splitter.h"
 #include "tokenizer/tokenizer.h"
 
@@ -40,6 +41,8 @@ struct TranslateOptions {
   // place in the line, so batches, windows and threads do not change what it samples.
   core::SamplingOptions sampling;
   uint64_t first_line = 0;
+  bool alignment = false;    // Translation::alignments: each hypothesis's word alignment
+  int alignment_layer = -1;  // the decoder layer whose cross-attention aligns words; -1: the last
 };
 
 // One line's own decoding controls (`--input-format jsonl`).
@@ -71,6 +74,9 @@ struct Translation {
   std::vector<std::string> texts;  // n_best, best first ("" for empty input)
   std::vector<float> scores;
   std::vector<std::vector<int32_t>> ids;
+  // With TranslateOptions::alignment, one per hypothesis: every word of its text linked to one word of
+  // the line (whitespace-separated words, 0-based), in target order.
+  std::vector<std::vector<WordLink>> alignments;
 };
 
 class Translator {
@@ -122,9 +128,12 @@ class Translator {
 
  private:
   // Step 2 of translate(): every segment's hypotheses; lines of another beam size in runs of their own.
+  // With `capture`, `attention` receives each hypothesis's attention, shaped like the result.
   std::vector<std::vector<core::Hypothesis>> translate_segments(
       const SegmentedLines& segmented, const TranslateOptions& options,
-      const std::vector<LineControls>* controls) const;
+      const std::vector<LineControls>* controls, const AttentionRequest* capture,
+      std::vector<std::vector<AttentionMatrices>>* attention) const;
+
   // The splitter for a language, built once (ICU iterators take a while to build).
   const tokenizer::SentenceSplitter& splitter(const std::string& language) const;
 
