@@ -22,6 +22,8 @@ std::string_view line_ending_chars(LineEnding ending) {
       return "\n";
     case LineEnding::kCrLf:
       return "\r\n";
+    case LineEnding::kCr:
+      return "\r";
     case LineEnding::kNone:
       break;
   }
@@ -161,32 +163,57 @@ void LineReader::emit(std::string_view raw, LineEnding ending, Line& line) {
   ++lines_read_;
 }
 
+// The first CR or LF in [start, start + size), or nullptr.
+static const char* find_line_end(const char* start, std::size_t size) {
+  const auto* lf = static_cast<const char*>(std::memchr(start, '\n', size));
+  const std::size_t before_lf = lf ? static_cast<std::size_t>(lf - start) : size;
+  const auto* cr = static_cast<const char*>(std::memchr(start, '\r', before_lf));
+  return cr ? cr : lf;
+}
+
 bool LineReader::next(Line& line) {
   partial_.clear();
+  pending_cr_ = false;
   for (;;) {
     if (pos_ == end_ && !fill()) {
+      if (pending_cr_) {
+        emit(partial_, LineEnding::kCr, line);
+        return true;
+      }
       if (partial_.empty()) return false;
       emit(partial_, LineEnding::kNone, line);
       return true;
     }
+    if (pending_cr_) {  // the previous chunk ended with a CR: this chunk's first byte decides CR or CRLF
+      const bool lf = buffer_[pos_] == '\n';
+      if (lf) ++pos_;
+      emit(partial_, lf ? LineEnding::kCrLf : LineEnding::kCr, line);
+      return true;
+    }
     const char* start = buffer_.data() + pos_;
-    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end_ - pos_));
-    std::size_t len = newline ? static_cast<std::size_t>(newline - start) : end_ - pos_;
-    // +1: the CR of a CRLF is still in the bytes here and does not count against the limit.
-    if (partial_.size() + len > options_.max_line_bytes + 1) throw_too_long();
-    if (!newline) {
+    const char* line_end = find_line_end(start, end_ - pos_);
+    std::size_t len = line_end ? static_cast<std::size_t>(line_end - start) : end_ - pos_;
+    if (partial_.size() + len > options_.max_line_bytes) throw_too_long();
+    if (!line_end) {
       partial_.append(start, len);
       pos_ = end_;
       continue;
     }
-    pos_ += len + 1;
+    LineEnding ending = LineEnding::kLf;
+    std::size_t ending_size = 1;
+    if (*line_end == '\r') {
+      if (line_end + 1 == buffer_.data() + end_) {  // LF may come in the next chunk
+        partial_.append(start, len);
+        pos_ = end_;
+        pending_cr_ = true;
+        continue;
+      }
+      ending = line_end[1] == '\n' ? LineEnding::kCrLf : LineEnding::kCr;
+      ending_size = ending == LineEnding::kCrLf ? 2 : 1;
+    }
+    pos_ += len + ending_size;
     std::string_view raw(start, len);  // common case: the whole line is inside this chunk
     if (!partial_.empty()) raw = partial_.append(start, len);
-    LineEnding ending = LineEnding::kLf;
-    if (!raw.empty() && raw.back() == '\r') {
-      raw.remove_suffix(1);
-      ending = LineEnding::kCrLf;
-    }
     emit(raw, ending, line);
     // A past giant line should not pin its memory for the rest of the input.
     if (partial_.capacity() > (std::size_t{1} << 20)) std::string().swap(partial_);
@@ -196,7 +223,10 @@ bool LineReader::next(Line& line) {
 
 bool LineReader::next_line_ready() {
   if (eof_ || source_ != Source::kFd) return true;  // memory never blocks; FILE* buffers are opaque
-  if (std::memchr(buffer_.data() + pos_, '\n', end_ - pos_) != nullptr) return true;
+  // A line ending with a byte after it (a CR needs one to tell CR from CRLF) is a whole line.
+  const char* line_end = find_line_end(buffer_.data() + pos_, end_ - pos_);
+  if (line_end != nullptr && line_end + 1 < buffer_.data() + end_) return true;
+  if (line_end != nullptr && *line_end == '\n') return true;
   pollfd pfd{fd_, POLLIN, 0};
   while (::poll(&pfd, 1, 0) < 0) {
     if (errno != EINTR) return true;  // let read() report the problem

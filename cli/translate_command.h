@@ -22,10 +22,11 @@ struct TranslateCommandOptions {
   std::string shard = "0/1";
   bool overwrite = false;
   bool scores = false;
-  bool stats = false;     // print a JSON line of timings and counts on stderr at the end
-  bool progress = false;  // draw progress on stderr even when it is not a terminal
-  bool quiet = false;     // no progress, no warnings (errors still)
-  int threads = 0;        // 0: all cores
+  bool stats = false;      // print a JSON line of timings and counts on stderr at the end
+  bool progress = false;   // draw progress on stderr even when it is not a terminal
+  bool quiet = false;      // no progress, no warnings (errors still)
+  int threads = 0;         // 0: all cores
+  std::string max_memory;  // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
   models::TranslateOptions translate;
 };
 
