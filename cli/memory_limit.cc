@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -51,50 +52,56 @@ std::string format_memory_size(uint64_t bytes) {
 
 uint64_t default_max_memory() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page_size = ::sysconf(_SC_PAGE_SIZE);
-  uint64_t limit =
-      pages > 0 && page_size > 0 ? static_cast<uint64_t>(pages) * page_size / 4 : uint64_t{1} << 30;
-  // Under `ulimit -v` the worst case has to fit the address space, where libraries, thread stacks and
-  // BLAS buffers also live.
-  rlimit as{};
-  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
-    limit = std::min<uint64_t>(limit, static_cast<uint64_t>(as.rlim_cur) / 2);
-  }
-  return limit;
+  return pages > 0 && page_size > 0 ? static_cast<uint64_t>(pages) * page_size / 4 : uint64_t{1} << 30;
 }
 
-uint64_t resident_bytes() {
+uint64_t MemoryBudget::for_batches() const {
+  const uint64_t by_limit = max_memory > resident ? max_memory - resident : 0;
+  return std::min(by_limit, address_space_left / 4 * 3);
+}
+
+MemoryBudget current_budget(uint64_t max_memory) {
+  MemoryBudget budget;
+  budget.max_memory = max_memory;
   std::ifstream statm("/proc/self/statm");
-  uint64_t size = 0, resident = 0;
-  if (!(statm >> size >> resident)) return 0;
-  return resident * static_cast<uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  uint64_t mapped_pages = 0, resident_pages = 0;
+  if (!(statm >> mapped_pages >> resident_pages)) return budget;
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  budget.resident = resident_pages * page;
+  rlimit as{};
+  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+    const uint64_t limit = static_cast<uint64_t>(as.rlim_cur), mapped = mapped_pages * page;
+    budget.address_space_left = limit > mapped ? limit - mapped : 0;
+  }
+  return budget;
 }
 
 BatchFit fit_batch_to_memory(const models::Translator& translator, const models::TranslateOptions& o,
-                             uint64_t max_memory, uint64_t resident, int threads) {
+                             const MemoryBudget& budget, int threads) {
   models::BatchShape shape;
   shape.sentences = o.batch_size;
   shape.beam = o.beam_size;
   shape.source_tokens = o.max_sentence_tokens + 2;  // the EOS and a >>lang<< tag beyond the cut
   shape.output_tokens = translator.max_output_length(shape.source_tokens, o);
   const models::ModelConfig& config = translator.model().config();
-  const uint64_t budget = max_memory > resident ? max_memory - resident : 0;
   BatchFit fit;
-  fit.batch_size = models::sentences_within(config, shape, threads, budget);
+  fit.batch_size = models::sentences_within(config, shape, threads, budget.for_batches());
+  const std::string limit = budget.address_space_left / 4 * 3 < budget.max_memory
+                                ? "the address-space limit (ulimit -v)"
+                                : "--max-memory " + format_memory_size(budget.max_memory);
   const std::string threads_text = std::to_string(threads) + (threads == 1 ? " thread" : " threads");
   if (fit.batch_size == 0) {
     models::BatchShape one = shape;
     one.sentences = 1;
-    throw core::UsageError("--max-memory " + format_memory_size(max_memory) + " is too small for beam " +
-                           std::to_string(o.beam_size) + ": one sentence per thread (" + threads_text +
-                           ") can take up to " +
-                           format_memory_size(models::batch_memory_bytes(config, one) * threads + resident) +
-                           "; lower --beam-size, --max-length or --threads, or raise --max-memory");
+    throw core::UsageError(limit + " is too small for beam " + std::to_string(o.beam_size) +
+                           ": one sentence per thread (" + threads_text + ") can take up to " +
+                           format_memory_size(models::batch_memory_bytes(config, one) * threads) +
+                           " beside the model; lower --beam-size, --max-length or --threads");
   }
   if (fit.batch_size < o.batch_size) {
     fit.warning = "--batch-size " + std::to_string(o.batch_size) + " reduced to " +
-                  std::to_string(fit.batch_size) + " to stay within --max-memory " +
-                  format_memory_size(max_memory) + " at beam " + std::to_string(o.beam_size) + " on " +
-                  threads_text;
+                  std::to_string(fit.batch_size) + " to stay within " + limit + " at beam " +
+                  std::to_string(o.beam_size) + " on " + threads_text;
   }
   return fit;
 }

@@ -15,8 +15,21 @@ uint64_t parse_memory_size(const std::string& text);
 // "1.5 GiB", "800 MiB": a size for messages.
 std::string format_memory_size(uint64_t bytes);
 
-// A quarter of physical memory, and at most half of the address-space limit (`ulimit -v`) when set.
+// A quarter of physical memory.
 uint64_t default_max_memory();
+
+// What batches may take: --max-memory less what the process already holds (the loaded model), and
+// under `ulimit -v` no more than three quarters of the address space still free (the rest for the
+// allocator, thread stacks and BLAS buffers that come later).
+struct MemoryBudget {
+  uint64_t max_memory = 0;
+  uint64_t resident = 0;                     // resident set now
+  uint64_t address_space_left = UINT64_MAX;  // the address-space limit minus the mapped size
+  uint64_t for_batches() const;
+};
+
+// The budget of this process now (/proc/self/statm, getrlimit), for `max_memory`.
+MemoryBudget current_budget(uint64_t max_memory);
 
 struct BatchFit {
   int batch_size = 0;   // what to use: the requested size, or less to stay within the limit
@@ -24,13 +37,9 @@ struct BatchFit {
 };
 
 // The largest batch size up to `resolved.batch_size` whose worst case (models/batch_memory.h), one
-// batch in flight per thread, fits in `max_memory` beside what the process already holds
-// (`resident_bytes`: the loaded model). Throws core::UsageError, one line, when not even a batch of
-// one sentence fits.
+// batch in flight per thread, fits in `budget.for_batches()`. Throws core::UsageError, one line, when
+// not even a batch of one sentence fits.
 BatchFit fit_batch_to_memory(const models::Translator& translator, const models::TranslateOptions& resolved,
-                             uint64_t max_memory, uint64_t resident_bytes, int threads);
-
-// The process's resident set now (/proc/self/statm); 0 when unknown.
-uint64_t resident_bytes();
+                             const MemoryBudget& budget, int threads);
 
 }  // namespace cli

@@ -79,9 +79,10 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
   int_in_range(
       cmd->add_option("--batch-size", o.translate.batch_size, "Sentences per batch")->capture_default_str(),
       1, 4096);
-  cmd->add_option("--max-memory", o.max_memory,
-                  "Memory for batches (e.g. 2G): --batch-size is reduced to fit, with a warning (default: a "
-                  "quarter of physical memory, at most half of ulimit -v)")
+  cmd->add_option(
+         "--max-memory", o.max_memory,
+         "Memory limit (e.g. 2G): --batch-size is reduced to fit, with a warning (default: a quarter of "
+         "physical memory)")
       ->type_name("SIZE");
   int_in_range(cmd->add_option("--threads", o.threads, "CPU threads, 0 = all cores")->capture_default_str(),
                0, 256);
@@ -170,7 +171,7 @@ int run_translate(const TranslateCommandOptions& options) {
   models::Translator translator(o.model_dir);
   o.translate = translator.resolve(o.translate);  // validate flags against the model before any output
   const BatchFit fit =
-      fit_batch_to_memory(translator, o.translate, max_memory, resident_bytes(), core::num_threads());
+      fit_batch_to_memory(translator, o.translate, current_budget(max_memory), core::num_threads());
   if (!fit.warning.empty() && !o.quiet) std::cerr << "nmt: warning: " << fit.warning << "\n";
   o.translate.batch_size = fit.batch_size;
   const auto loaded = std::chrono::steady_clock::now();
