@@ -128,8 +128,8 @@ case_ "-b 256 --batch-size 4096" 0 \
   "'$nmt' translate -m '$fixture' --threads 1 -b 256 --batch-size 4096 -i '$work/many.txt'" \
   "--batch-size 4096 reduced to" 300
 lines_out 40
-case_ "-b 256 on 2 threads with --max-memory 100M refused" 64 \
-  "'$nmt' translate -m '$fixture' --threads 2 -b 256 --max-memory 100M -i '$work/many.txt'" \
+case_ "-b 256 on 2 threads with --max-memory 16M refused" 64 \
+  "'$nmt' translate -m '$fixture' --threads 2 -b 256 --max-memory 16M -i '$work/many.txt'" \
   "is too small for beam 256"
 
 exit $failed
