@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <vector>
 
 namespace cli {
@@ -27,7 +26,6 @@ bool has_model(const std::string& dir) {
 }  // namespace
 
 std::string default_model_dir() {
-  if (const char* env = std::getenv("NMT_MODEL"); env && *env) return env;
   const std::string exe = executable_dir();
   const std::vector<std::string> candidates = {
       exe + "/../share/nmt/" + kDefaultModelName,  // make install: PREFIX/bin/nmt, PREFIX/share/nmt/

@@ -1,4 +1,5 @@
-// Where the bundled default model lives: $NMT_MODEL, next to an installed binary, or in the source tree.
+// Where the bundled default model lives: next to an installed binary, or in the source tree. ($NMT_MODEL
+// comes first; CLI11 reads it as the value of -m, see kModelEnv.)
 #pragma once
 
 #include <string>
@@ -6,8 +7,10 @@
 namespace cli {
 
 constexpr const char* kDefaultModelName = "multi30k-en-de";
+// The environment variable -m falls back to before the bundled model.
+constexpr const char* kModelEnv = "NMT_MODEL";
 
-// The directory `-m` defaults to. Never throws; the loader reports a missing model.
+// The directory `-m` defaults to without $NMT_MODEL. Never throws; the loader reports a missing model.
 std::string default_model_dir();
 
 }  // namespace cli

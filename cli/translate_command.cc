@@ -52,7 +52,8 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
   cmd->add_option("-m,--model", o.model_dir,
                   "Model directory (default: $NMT_MODEL, else the bundled " + std::string(kDefaultModelName) +
                       " model)")
-      ->type_name("DIR");
+      ->type_name("DIR")
+      ->envname(kModelEnv);
   cmd->add_option("-i,--input", o.input, "Input file, '-' for stdin")
       ->capture_default_str()
       ->type_name("FILE");
@@ -62,23 +63,22 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
          "device is written through")
       ->capture_default_str()
       ->type_name("FILE");
-  int_in_range(cmd->add_option("-b,--beam-size,--beam", o.translate.beam_size,
+  int_in_range(cmd->add_option("-b,--beam-size,--beam", o.flags.beam_size,
                                "Beam width; 1 = greedy (default: the model's)"),
                1, 256);
-  number(cmd->add_option("--length-penalty", o.translate.length_penalty,
+  number(cmd->add_option("--length-penalty", o.flags.length_penalty,
                          "Score = log-prob / length^alpha (default: the model's)"));
-  int_in_range(cmd->add_option("--max-length", o.translate.max_length,
+  int_in_range(cmd->add_option("--max-length", o.flags.max_length,
                                "Hard cap on generated tokens, EOS included (default: the model's)"),
                1, 1 << 20);
-  number_in_range(cmd->add_option("--max-length-a", o.translate.max_length_a,
+  number_in_range(cmd->add_option("--max-length-a", o.flags.max_length_a,
                                   "Generated tokens <= a * source tokens + b: a (default: the model's)"),
                   0.0, 100.0);
+  int_in_range(cmd->add_option("--max-length-b", o.flags.max_length_b, "... and b (default: the model's)"), 0,
+               1 << 20);
   int_in_range(
-      cmd->add_option("--max-length-b", o.translate.max_length_b, "... and b (default: the model's)"), 0,
-      1 << 20);
-  int_in_range(
-      cmd->add_option("--batch-size", o.translate.batch_size, "Sentences per batch")->capture_default_str(),
-      1, 4096);
+      cmd->add_option("--batch-size", o.flags.batch_size, "Sentences per batch")->capture_default_str(), 1,
+      4096);
   cmd->add_option(
          "--max-memory", o.max_memory,
          "Memory limit (e.g. 2G): --batch-size is reduced to fit, with a warning (default: a quarter of "
@@ -87,7 +87,7 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
   int_in_range(cmd->add_option("--threads", o.threads, "CPU threads, 0 = all cores")->capture_default_str(),
                0, 256);
   int_in_range(
-      cmd->add_option("--n-best", o.translate.n_best,
+      cmd->add_option("--n-best", o.flags.n_best,
                       "Print the N best hypotheses as Marian does: 'LINE ||| text ||| F0= score ||| score'")
           ->capture_default_str(),
       1, 256);
@@ -97,17 +97,17 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
   cmd->add_flag("--progress", o.progress, "Show progress on stderr even when it is not a terminal");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress and no warnings on stderr (errors still)");
   cmd->add_option(
-         "--target-lang", o.translate.target_lang,
+         "--target-lang", o.flags.target_lang,
          "Target language: one of a multilingual model's tags (prepends >>LANG<<), or the model's own")
       ->type_name("LANG");
-  cmd->add_option("--source-lang", o.translate.source_lang,
+  cmd->add_option("--source-lang", o.flags.source_lang,
                   "Language of the input for sentence splitting (default: the model's, see `nmt info`)")
       ->type_name("LANG");
   cmd->add_flag(
-      "--no-split", [&o](int64_t) { o.translate.split_sentences = false; },
+      "--no-split", [&o](int64_t) { o.flags.split_sentences = false; },
       "Do not split lines into sentences (input already has one sentence per line)");
   int_in_range(
-      cmd->add_option("--max-sentence-tokens", o.translate.max_sentence_tokens,
+      cmd->add_option("--max-sentence-tokens", o.flags.max_sentence_tokens,
                       "Sentences over this many tokens are cut at clauses, then spaces (default: 200, "
                       "at most the model's positions)"),
       1, 1 << 20);
@@ -149,8 +149,7 @@ int run_translate(const TranslateCommandOptions& options) {
   if (o.input_dir.empty() && (!o.glob.empty() || o.shard != "0/1" || o.overwrite)) {
     throw core::UsageError("--glob, --shard and --overwrite need --input-dir/--output-dir");
   }
-  if (o.translate.n_best > 1 && o.scores)
-    throw core::UsageError("--n-best already prints scores: drop --scores");
+  if (o.flags.n_best > 1 && o.scores) throw core::UsageError("--n-best already prints scores: drop --scores");
   if (o.progress && o.quiet) throw core::UsageError("--progress and --quiet contradict each other: use one");
   if (!o.input_dir.empty()) parse_shard(o.shard);  // a bad value fails before the model loads
   const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
@@ -169,7 +168,7 @@ int run_translate(const TranslateCommandOptions& options) {
   if (stream) output.emplace(OutputTarget::open(o.output));
   const auto start = std::chrono::steady_clock::now();
   models::Translator translator(o.model_dir);
-  o.translate = translator.resolve(o.translate);  // validate flags against the model before any output
+  o.translate = resolve_translate_flags(o.flags, translator);  // checked before any output
   const BatchFit fit =
       fit_batch_to_memory(translator, o.translate, current_budget(max_memory), core::num_threads());
   if (!fit.warning.empty() && !o.quiet) std::cerr << "nmt: warning: " << fit.warning << "\n";

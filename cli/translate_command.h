@@ -8,6 +8,7 @@
 #include "cli/line_reader.h"
 #include "cli/output_file.h"
 #include "cli/progress.h"
+#include "cli/translate_flags.h"
 #include "models/translator.h"
 
 namespace cli {
@@ -27,7 +28,8 @@ struct TranslateCommandOptions {
   bool quiet = false;      // no progress, no warnings (errors still)
   int threads = 0;         // 0: all cores
   std::string max_memory;  // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
-  models::TranslateOptions translate;
+  TranslateFlags flags;    // as given
+  models::TranslateOptions translate;  // the flags resolved against the model, once it loads
 };
 
 CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& options);

@@ -128,13 +128,4 @@ std::string cpu_isa_name(CpuIsa isa) {
   }
 }
 
-std::optional<bool> forced_within_batch() {
-  static const std::optional<bool> forced = []() -> std::optional<bool> {
-    const char* force = std::getenv("NMT_WITHIN_BATCH");
-    if (!force || !*force) return std::nullopt;
-    return force[0] == '1';
-  }();
-  return forced;
-}
-
 }  // namespace core

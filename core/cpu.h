@@ -4,11 +4,10 @@
 //   avx2      AVX2/FMA/F16C kernels only, as on a CPU without AVX-512
 //   blas      f32 products on OpenBLAS; the other kernels as the CPU allows
 //   portable  none of our vector code: f32 on OpenBLAS, int8 and f16 conversion in plain C++
-// A level above what the CPU has falls back to the CPU's own. This file is also the one reader of the
-// environment's other run-time switch, NMT_WITHIN_BATCH (see forced_within_batch).
+// A level above what the CPU has falls back to the CPU's own. cpu.cc is the only file that reads the
+// environment itself.
 #pragma once
 
-#include <optional>
 #include <string>
 
 namespace core {
@@ -40,8 +39,5 @@ inline CpuIsa cpu_isa() { return cpu_choice().isa; }
 // The pure rule behind cpu_choice, for tests: `nmt_cpu` is NMT_CPU's value or null.
 CpuChoice choose_cpu(const CpuFeatures& features, const char* nmt_cpu);
 std::string cpu_isa_name(CpuIsa isa);
-
-// NMT_WITHIN_BATCH=1 or 0: whether threads share each batch, forced for comparisons; empty when unset.
-std::optional<bool> forced_within_batch();
 
 }  // namespace core

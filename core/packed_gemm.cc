@@ -36,7 +36,7 @@ std::atomic<int> g_isa{kUnset};  // the kernel in use: the CPU's until a test fo
 
 // Rows per pass over the weights: enough rows to reuse each panel many times, few enough that the
 // rows (in x k floats, ~512 KB) stay in the L2 cache while every panel streams past them. The passes
-// are made even: 128 rows of 1024 floats ran as 120 + 8, streaming all the weights again for 8 rows.
+// are made even: 128 rows of 1024 floats as 120 + 8 would stream all the weights again for 8 rows.
 int rows_per_pass(int rows, int in, int tile_rows) {
   const int fit = std::max(1, static_cast<int>((512 * 1024) / (sizeof(float) * static_cast<size_t>(in))));
   const int passes = (rows + fit - 1) / fit;

@@ -46,7 +46,7 @@ class PackedMatrix {
 
   // weight is [out, in] row-major (PyTorch Linear layout), f32 or IEEE f16. f16 weights stay f16 in the
   // panels, widened by the kernels as they load them (exactly: the same results as f32 panels of the same
-  // values): half the memory to fault in at load (which dominated it on a VM) and to stream per step.
+  // values): half the memory to fault in at load (page faults dominate loading) and to stream per step.
   // The panels live in `arena` when given (which must outlive the matrix), else in the matrix itself.
   PackedMatrix(const float* weight, int out, int in, PackedArena* arena = nullptr);
   PackedMatrix(const uint16_t* f16_weight, int out, int in, PackedArena* arena = nullptr);

@@ -22,7 +22,7 @@ constexpr auto kSpinFor = std::chrono::microseconds(500);
 
 // Work is handed out in chunks, first come first served, each a share of what is left (large ones first,
 // single units at the end): a thread slowed down takes fewer, instead of the whole team waiting for a
-// fixed half (the cores of a VM run the same product at visibly different speeds).
+// fixed half (cores shared with other work run the same product at different speeds).
 constexpr int kShareDivisor = 2;  // a chunk is (units left) / (threads x this)
 
 }  // namespace

@@ -13,6 +13,7 @@ namespace core {
 
 namespace {
 int g_threads = 1;
+std::optional<bool> g_forced_share;
 
 // BLAS gets threads only when it does the heavy products (no packed kernel for this CPU). Otherwise it
 // multiplies only attention's small matrices, where threads cost more than they give.
@@ -57,5 +58,13 @@ void parallel_for(int n_tasks, const std::function<void(int)>& task) {
   if (blas_threads() > 1) set_blas_threads(blas_threads());
   if (error) std::rethrow_exception(error);
 }
+
+bool threads_share_batches(int width) {
+  if (g_threads < 2) return false;
+  if (g_forced_share) return *g_forced_share;
+  return packed_isa() != PackedIsa::kNone && width >= 512;
+}
+
+void force_threads_share_batches(std::optional<bool> share) { g_forced_share = share; }
 
 }  // namespace core

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 namespace core {
 
@@ -14,5 +15,14 @@ int num_threads();
 // handing out tasks in order. BLAS runs single-threaded meanwhile. The first exception thrown by a
 // task is rethrown after all workers stop; remaining tasks are skipped.
 void parallel_for(int n_tasks, const std::function<void(int)>& task);
+
+// Whether the threads share each batch (core/thread_team.h) rather than decode a batch each, for a model
+// whose products are `width` columns wide. Sharing keeps one batch's state in memory instead of one per
+// thread, and pays off where the products are wide enough to split between the threads: width >= 512,
+// on the packed kernels (BLAS threads its own products), with two threads or more.
+bool threads_share_batches(int width);
+// For tests: share (true) or not (false) whatever the width and kernels, with two threads or more;
+// empty restores the rule above.
+void force_threads_share_batches(std::optional<bool> share);
 
 }  // namespace core

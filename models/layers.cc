@@ -31,7 +31,7 @@ QkvRows project_qkv(const AttentionWeights& a, const float* in, int rows, int d,
 }
 
 void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int ld, int n_heads,
-            bool causal, float* scores, float* ctx) {
+            float* scores, float* ctx) {
   const int dh = d / n_heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   for (int h = 0; h < n_heads; ++h) {
@@ -40,9 +40,6 @@ void attend(const float* q, const float* k, const float* v, int q_len, int k_len
     core::gemm(false, true, q_len, k_len, dh, scale, q + col, ld, k + col, ld, 0.0f, scores, k_len);
     for (int i = 0; i < q_len; ++i) {
       float* row = scores + static_cast<size_t>(i) * k_len;
-      if (causal) {
-        for (int j = i + 1; j < k_len; ++j) row[j] = -std::numeric_limits<float>::infinity();
-      }
       core::softmax(row, k_len);
     }
     // ctx_h[q_len, dh] = P V_h

@@ -1,4 +1,4 @@
-// Building blocks shared by the encoder, the full (teacher-forced) decoder and the incremental decoder.
+// Building blocks shared by the encoder and the incremental decoder.
 #pragma once
 
 #include <cstddef>
@@ -25,9 +25,9 @@ QkvRows project_qkv(const AttentionWeights& a, const float* in, int rows, int d,
 // Scaled dot-product attention of one sentence, all heads (the decoder's per-step attention of one row is
 // core::attend_one, core/attend_kernels.h).
 // q: [q_len rows, stride ld], k/v: [k_len rows, stride ld] (head h = columns [h*dh, (h+1)*dh)).
-// ctx: [q_len rows, stride d]. scores: scratch of q_len*k_len floats. Causal: query i sees keys 0..i.
+// ctx: [q_len rows, stride d]. scores: scratch of q_len*k_len floats. Every query sees every key.
 void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int ld, int n_heads,
-            bool causal, float* scores, float* ctx);
+            float* scores, float* ctx);
 
 // Embeds ids: out[i] = E[ids[i]] * scale + positions[i * position_stride .. + d).
 // position_stride = d walks the table (a whole sequence), 0 repeats one position (one decoder step).

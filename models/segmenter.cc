@@ -64,12 +64,12 @@ SegmentedLines segment_lines(const std::vector<std::string>& lines, const Segmen
       layout.after.emplace_back(slice(line, pieces[k].end, next));
     }
     if (long_sentences > 0) {
-      out.warnings.push_back(
-          {i, std::to_string(long_sentences) + (long_sentences == 1 ? " sentence" : " sentences") +
-                  " over the limit of " + std::to_string(rules.max_tokens) +
-                  " tokens (--max-sentence-tokens; the longest " + std::to_string(longest) +
-                  " bytes) translated in pieces cut at clauses or spaces; the line has " +
-                  std::to_string(pieces.size()) + " segments"});
+      out.warnings.push_back({i, std::to_string(long_sentences) +
+                                     (long_sentences == 1 ? " sentence" : " sentences") +
+                                     " over the limit of " + std::to_string(rules.max_tokens) +
+                                     " tokens (the longest " + std::to_string(longest) +
+                                     " bytes) translated in pieces cut at clauses or spaces; the line has " +
+                                     std::to_string(pieces.size()) + " segments"});
     }
   }
   return out;

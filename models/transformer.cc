@@ -60,7 +60,7 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
                  for (int i = begin; i < end; ++i) {
                    const size_t off = static_cast<size_t>(out.offsets[i]) * p.stride;
                    attend(p.q + off, p.k + off, p.v + off, out.lengths[i], out.lengths[i], d, p.stride,
-                          c.n_heads, false, scores.data() + scores_stride * part,
+                          c.n_heads, scores.data() + scores_stride * part,
                           ctx.data() + static_cast<size_t>(out.offsets[i]) * d);
                  }
                });
@@ -79,54 +79,6 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
     });
   }
   return out;
-}
-
-std::vector<float> Transformer::decode_full(const EncodedBatch& encoded, int sentence,
-                                            const std::vector<int32_t>& tokens) const {
-  const ModelConfig& c = config();
-  const int d = c.d_model;
-  const int t = static_cast<int>(tokens.size());
-  const int src_len = encoded.lengths.at(sentence);
-  const float* memory = encoded.memory.data() + static_cast<size_t>(encoded.offsets.at(sentence)) * d;
-  const size_t n = static_cast<size_t>(t) * d;
-  std::vector<float> x(n), normed(n), q(n), k(n), v(n), ctx(n), tmp(n);
-  std::vector<float> mk(static_cast<size_t>(src_len) * d), mv(mk.size());
-  std::vector<float> hidden(static_cast<size_t>(t) * c.ffn_dim);
-  std::vector<float> scores(static_cast<size_t>(t) * std::max(t, src_len));
-  if (t > c.max_positions) throw core::Error("decode_full: more tokens than max_positions");
-  embed(weights_.tgt_embed, embedding_scale(), tokens.data(), t, d, weights_.tgt_positions, d, x.data());
-  for (const DecoderLayerWeights& layer : weights_.decoder) {
-    residual(x.data(), t, d, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
-             [&](const float* in, float* result) {
-               const AttentionWeights& a = layer.self_attn;
-               project(a.q, in, t, q.data());
-               project(a.k, in, t, k.data());
-               project(a.v, in, t, v.data());
-               attend(q.data(), k.data(), v.data(), t, t, d, d, c.n_heads, true, scores.data(), ctx.data());
-               project(a.o, ctx.data(), t, result);
-             });
-    residual(x.data(), t, d, layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
-             [&](const float* in, float* result) {
-               const AttentionWeights& a = layer.cross_attn;
-               project(a.q, in, t, q.data());
-               project(a.k, memory, src_len, mk.data());
-               project(a.v, memory, src_len, mv.data());
-               attend(q.data(), mk.data(), mv.data(), t, src_len, d, d, c.n_heads, false, scores.data(),
-                      ctx.data());
-               project(a.o, ctx.data(), t, result);
-             });
-    residual(x.data(), t, d, layer.ffn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
-             [&](const float* in, float* result) {
-               feed_forward(layer.fc1, layer.fc2, c.activation, in, t, hidden.data(), result);
-             });
-  }
-  if (c.final_norm) {
-    core::layer_norm(x.data(), t, d, weights_.decoder_final.gamma, weights_.decoder_final.beta,
-                     c.layer_norm_eps, x.data());
-  }
-  std::vector<float> logits(static_cast<size_t>(t) * c.tgt_vocab_size);
-  project(weights_.output, x.data(), t, logits.data());
-  return logits;
 }
 
 }  // namespace models

@@ -34,11 +34,6 @@ class Transformer {
   // sources[i]: token ids incl. EOS, 1..max_positions long, each id < src_vocab_size (checked).
   EncodedBatch encode(const std::vector<std::vector<int32_t>>& sources) const;
 
-  // Teacher-forced decoder over `tokens` (decoder start first) for one encoded sentence, recomputing
-  // everything with a causal mask: logits [tokens.size(), tgt_vocab]. The reference for the incremental path.
-  std::vector<float> decode_full(const EncodedBatch& encoded, int sentence,
-                                 const std::vector<int32_t>& tokens) const;
-
  private:
   std::unique_ptr<Checkpoint> checkpoint_;
   TransformerWeights weights_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/weight_packer.h"
 #include "models/model_error.h"
 #include "models/positions.h"
 
@@ -18,26 +19,21 @@ class WeightLoader {
         arena_(w.packed_arena),
         packed_(w.packed),
         int8_(w.int8),
-        stacked_biases_(w.stacked_biases) {}
+        stacked_biases_(w.stacked_biases),
+        packer_(w.packed_arena, w.packed) {}
 
   Linear linear(const std::string& scope, int out, int in) {
     Linear l{nullptr, ckpt_.get(scope + ".bias", {out}), out, in};
     set_weight(l, scope + ".weight");
     return l;
   }
-  // Packs W from the file when this CPU has a packed kernel (f16 stays f16; no unpacked copy is kept);
-  // otherwise keeps the f32 weights for BLAS.
+  // int8 panels for an i8 tensor, else whatever form core's f32 products use.
   void set_weight(Linear& l, const std::string& name) {
     if (is_int8(name)) {
       l.int8 = pack_int8({name}, {l.out}, l.in);
       return;
     }
-    if (core::packed_isa() == core::PackedIsa::kNone) {
-      l.weight = ckpt_.get(name, {l.out, l.in});
-      return;
-    }
-    const TensorEntry& t = ckpt_.entry(name, {l.out, l.in});
-    l.packed = pack({&t}, l.in);
+    set_f32(l, packer_.prepare(stored(name, l.out, l.in), l.in));
   }
   // A tied output projection is the target embedding: packed, it serves the lookups too.
   Embedding tied_output(Linear& l, const std::string& embedding_name) {
@@ -59,37 +55,36 @@ class WeightLoader {
                       v = scope + ".v_proj.weight";
     const int int8_parts = is_int8(q) + is_int8(k) + is_int8(v);
     if (int8_parts == 3 && d % core::Int8Matrix::kPanel == 0) return int8_attention(scope);
-    if (int8_parts > 0 || core::packed_isa() == core::PackedIsa::kNone ||
-        d % core::PackedMatrix::kPanel != 0) {
+    if (int8_parts > 0) {
       return {linear(scope + ".q_proj", d, d), linear(scope + ".k_proj", d, d),
               linear(scope + ".v_proj", d, d), linear(scope + ".out_proj", d, d), Linear{}};
     }
-    // Packed once as [3d, d]: one product of 3d columns per step instead of three of d (with 128 rows,
-    // 256 x 256 runs well below the kernel's best; see docs/speed.md).
+    // Stacked as [3d, d] where core's products allow: one product of 3d columns per step instead of
+    // three of d (a narrow product runs well below the kernel's best; see docs/speed.md).
     AttentionWeights a;
-    a.qkv = Linear{nullptr, nullptr, 3 * d, d};
-    std::vector<const TensorEntry*> blocks;
+    std::vector<core::StoredWeights> blocks;
     std::vector<const float*> biases;
     Linear* parts[3] = {&a.q, &a.k, &a.v};
     const char* names[3] = {".q_proj", ".k_proj", ".v_proj"};
     for (int i = 0; i < 3; ++i) {
       const std::string name = scope + names[i];
-      blocks.push_back(&ckpt_.entry(name + ".weight", {d, d}));
+      blocks.push_back(stored(name + ".weight", d, d));
       *parts[i] = Linear{nullptr, ckpt_.get(name + ".bias", {d}), d, d};
       biases.push_back(parts[i]->bias);
     }
-    a.qkv.packed = pack(blocks, d);
-    for (int i = 0; i < 3; ++i) {
-      packed_.push_back(std::make_unique<core::PackedMatrix>(a.qkv.packed->columns(i * d, d)));
-      parts[i]->packed = packed_.back().get();
-    }
+    std::vector<core::F32Weights> each;
+    const core::F32Weights stacked = packer_.prepare_stacked(blocks, d, each);
+    for (int i = 0; i < 3; ++i) set_f32(*parts[i], each[i]);
+    a.o = linear(scope + ".out_proj", d, d);
+    if (!stacked.packed) return a;
+    a.qkv = Linear{nullptr, nullptr, 3 * d, d};
+    set_f32(a.qkv, stacked);
     if (biases[0] || biases[1] || biases[2]) {
       std::vector<float>& bias = stacked_biases_.emplace_back(static_cast<size_t>(3) * d, 0.0f);
       for (int i = 0; i < 3; ++i)
         if (biases[i]) std::copy(biases[i], biases[i] + d, bias.begin() + static_cast<size_t>(i) * d);
       a.qkv.bias = bias.data();
     }
-    a.o = linear(scope + ".out_proj", d, d);
     return a;
   }
   EncoderLayerWeights encoder_layer(const std::string& s) {
@@ -143,7 +138,7 @@ class WeightLoader {
   }
 
   // The i8 tensors [rows[i], in] stacked into one int8 matrix that int8_ owns, with their scales (each
-  // checked finite and positive), read a buffer at a time as pack() reads.
+  // checked finite and positive), read a buffer at a time as core::WeightPacker reads f32 weights.
   const core::Int8Matrix* pack_int8(const std::vector<std::string>& names, const std::vector<int>& rows,
                                     int in) {
     int out = 0;
@@ -172,45 +167,35 @@ class WeightLoader {
     return int8_.back().get();
   }
 
-  Checkpoint& ckpt_;
-
-  // The [rows, in] tensors stacked, packed into one matrix (f16 panels if all are f16) that packed_
-  // owns. Read from the file a buffer at a time (Checkpoint::read): the blob is never mapped in.
-  const core::PackedMatrix* pack(const std::vector<const TensorEntry*>& blocks, int in) {
-    int out = 0;
-    bool f16 = true;
-    for (const TensorEntry* t : blocks) {
-      out += static_cast<int>(t->shape[0]);
-      f16 = f16 && t->dtype == DType::kF16;
-    }
-    using Panels = core::PackedMatrix::Panels;
-    auto m = std::make_unique<core::PackedMatrix>(out, in, f16 ? Panels::kF16 : Panels::kF32, &arena_);
-    // 128 KB at a time (or a row, if wider): stays in L2 between the read and the packing.
-    constexpr size_t kBufferBytes = size_t{128} << 10;
-    int first = 0;
-    for (const TensorEntry* t : blocks) {
-      const int rows = static_cast<int>(t->shape[0]);
-      const size_t row_bytes = static_cast<size_t>(in) * (t->dtype == DType::kF16 ? 2 : 4);
-      const int step = std::max(1, static_cast<int>(kBufferBytes / row_bytes));
-      if (buffer_.size() < step * row_bytes) buffer_.resize(step * row_bytes);
-      for (int r = 0; r < rows; r += step) {
-        const int n = std::min(step, rows - r);
-        ckpt_.read(*t, r * row_bytes, n * row_bytes, buffer_.data());
-        ckpt_.check_finite(*t, buffer_.data(), n * row_bytes);  // while the rows are in L2
-        m->pack_rows(first + r, n, buffer_.data(), t->dtype == DType::kF16);
-      }
-      first += rows;
-    }
-    packed_.push_back(std::move(m));
-    return packed_.back().get();
+  // A [rows, in] f32 or f16 tensor, read a buffer at a time with Checkpoint::read (the blob is never
+  // mapped in) and checked finite while the rows are in L2; or, for BLAS, the f32 tensor itself.
+  core::StoredWeights stored(const std::string& name, int rows, int in) {
+    const TensorEntry& t = ckpt_.entry(name, {rows, in});
+    const bool f16 = t.dtype == DType::kF16;
+    const uint64_t row_bytes = static_cast<uint64_t>(in) * (f16 ? 2 : 4);
+    return {rows, f16,
+            [this, &t, row_bytes](int first, int n, void* dst) {
+              ckpt_.read(t, first * row_bytes, n * row_bytes, dst);
+              ckpt_.check_finite(t, dst, n * row_bytes);
+            },
+            [this, name, rows, in] {
+              return ckpt_.get(name, {rows, in});
+            }};
   }
+  static void set_f32(Linear& l, const core::F32Weights& w) {
+    l.weight = w.rows;
+    l.packed = w.packed;
+  }
+
+  Checkpoint& ckpt_;
 
   const ModelConfig& c_;
   core::PackedArena& arena_;
   std::vector<std::unique_ptr<core::PackedMatrix>>& packed_;
   std::vector<std::unique_ptr<core::Int8Matrix>>& int8_;
   std::deque<std::vector<float>>& stacked_biases_;
-  std::vector<uint8_t> buffer_;  // what pack() reads into
+  core::WeightPacker packer_;
+  std::vector<uint8_t> buffer_;  // what pack_int8() reads into
 };
 
 }  // namespace

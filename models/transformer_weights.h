@@ -16,7 +16,7 @@ struct Linear {                   // y = x W^T + b
   const float* bias = nullptr;    // [out] or null
   int out = 0;
   int in = 0;
-  const core::PackedMatrix* packed = nullptr;  // the same W in panels, when this CPU has a packed kernel
+  const core::PackedMatrix* packed = nullptr;  // the same W in panels, when core's products use them
   const core::Int8Matrix* int8 = nullptr;      // W in int8 panels, when the checkpoint stores it as i8
 };
 

@@ -7,9 +7,7 @@
 #include <limits>
 #include <numeric>
 
-#include "core/cpu.h"
 #include "core/error.h"
-#include "core/packed_gemm.h"
 #include "core/thread_team.h"
 #include "core/threads.h"
 #include "models/decoder_state.h"
@@ -43,9 +41,8 @@ std::unique_ptr<tokenizer::Tokenizer> load_tokenizer(const std::string& model_di
 
 // How n sorted sentences are cut into batches: full ones of batch_size and the rest, or, when that would
 // leave a thread without a batch, one per thread (up to n), so a short file keeps every core busy. (A
-// sentence's translation does not depend on its batch.) Cutting larger inputs into equal batches, as many
-// as a multiple of the threads, measured no faster: 200 sentences on the OPUS-MT-sized model, 2 threads, 5
-// alternating runs: wall 1.02x, CPU 1.02x.
+// sentence's translation does not depend on its batch.) Larger inputs keep full batches: cutting them
+// into equal batches, as many as a multiple of the threads, gains nothing measurable.
 struct BatchLayout {
   BatchLayout(size_t n_sentences, int batch_size, int threads)
       : n(n_sentences),
@@ -62,17 +59,6 @@ struct BatchLayout {
   bool one_per_thread;
   int count;
 };
-
-// Whether the threads share each batch (core/thread_team.h) instead of decoding a batch each. Sharing
-// keeps one batch's state in memory instead of one per thread, and pays off where the products are wide
-// enough to split. Measured at 2 threads, beam 4, batch 32 (alternating runs): the OPUS-MT-sized model
-// (d_model 512) 0.95x the wall time at 411 instead of 493 MiB peak; the bundled model (d_model 256) 1.20x
-// the wall time. NMT_WITHIN_BATCH=1 or 0 forces either, for such comparisons.
-bool within_batch_threads(const ModelConfig& c) {
-  if (core::num_threads() < 2 || core::packed_isa() == core::PackedIsa::kNone) return false;
-  if (const std::optional<bool> forced = core::forced_within_batch()) return *forced;
-  return c.d_model >= 512;
-}
 
 }  // namespace
 
@@ -94,52 +80,50 @@ Translator::Translator(const std::string& model_dir) {
   }
 }
 
-TranslateOptions Translator::resolve(const TranslateOptions& o) const {
-  const DecodingDefaults& d = model_->description().decoding;
-  TranslateOptions r = o;
-  if (r.beam_size < 0) r.beam_size = d.beam_size;
-  if (r.length_penalty < -1e29f) r.length_penalty = d.length_penalty;
-  if (r.max_length_a < 0) r.max_length_a = d.max_length_a;
-  if (r.max_length_b < 0) r.max_length_b = d.max_length_b;
-  if (r.max_length < 0) r.max_length = d.max_length;
-  if (r.beam_size < 1 || r.beam_size > 256) throw core::UsageError("--beam-size must be in 1..256");
-  if (r.n_best < 1 || r.n_best > r.beam_size) {
-    throw core::UsageError("--n-best must be in 1..beam size (" + std::to_string(r.beam_size) + ")");
-  }
-  if (r.batch_size < 1 || r.batch_size > 4096) throw core::UsageError("--batch-size must be in 1..4096");
-  if (r.max_length < 1) throw core::UsageError("--max-length must be at least 1");
-  if (!std::isfinite(r.length_penalty)) throw core::UsageError("--length-penalty must be a finite number");
-  const int positions = model_->config().max_positions;
-  if (r.max_sentence_tokens < 0) r.max_sentence_tokens = std::min(kDefaultMaxSentenceTokens, positions);
-  if (r.max_sentence_tokens < 8 || r.max_sentence_tokens > positions) {
-    throw core::UsageError("--max-sentence-tokens must be in 8.." + std::to_string(positions) +
-                           " (the model's positions)");
-  }
-  if (r.source_lang.empty()) r.source_lang = model_->description().source_lang;
-  if (!r.source_lang.empty() && !is_language_tag(r.source_lang)) {
-    throw core::UsageError("--source-lang '" + r.source_lang +
-                           "' is not a language tag (such as en, de, pt-BR)");
-  }
-  validate_target_lang(r);
-  return r;
+TranslateOptions Translator::defaults() const {
+  const ModelDescription& m = model_->description();
+  TranslateOptions o;
+  o.beam_size = m.decoding.beam_size;
+  o.length_penalty = m.decoding.length_penalty;
+  o.max_length_a = m.decoding.max_length_a;
+  o.max_length_b = m.decoding.max_length_b;
+  o.max_length = m.decoding.max_length;
+  o.source_lang = m.source_lang;
+  o.max_sentence_tokens = std::min(kDefaultMaxSentenceTokens, m.config.max_positions);
+  return o;
 }
 
-void Translator::validate_target_lang(TranslateOptions& o) const {
+void Translator::check(const TranslateOptions& o) const {
+  if (o.beam_size < 1 || o.beam_size > 256) throw OptionError("beam_size", "must be in 1..256");
+  if (o.n_best < 1 || o.n_best > o.beam_size) {
+    throw OptionError("n_best", "must be in 1..beam size (" + std::to_string(o.beam_size) + ")");
+  }
+  if (o.batch_size < 1 || o.batch_size > 4096) throw OptionError("batch_size", "must be in 1..4096");
+  if (o.max_length < 1) throw OptionError("max_length", "must be at least 1");
+  if (!std::isfinite(o.length_penalty)) throw OptionError("length_penalty", "must be a finite number");
+  if (!std::isfinite(o.max_length_a) || o.max_length_a < 0) {
+    throw OptionError("max_length_a", "must be a finite number >= 0");
+  }
+  if (o.max_length_b < 0) throw OptionError("max_length_b", "must be at least 0");
+  const int positions = model_->config().max_positions;
+  if (o.max_sentence_tokens < 8 || o.max_sentence_tokens > positions) {
+    throw OptionError("max_sentence_tokens",
+                      "must be in 8.." + std::to_string(positions) + " (the model's positions)");
+  }
+  if (!o.source_lang.empty() && !is_language_tag(o.source_lang)) {
+    throw OptionError("source_lang", "'" + o.source_lang + "' is not a language tag (such as en, de, pt-BR)");
+  }
   if (o.target_lang.empty()) return;
-  const std::string& model_target = model_->description().target_lang;
-  if (!language_tags_.empty()) {
-    if (std::find(language_tags_.begin(), language_tags_.end(), o.target_lang) == language_tags_.end()) {
-      throw core::UsageError("--target-lang '" + o.target_lang +
-                             "' is not one of this model's target languages: " + join(language_tags_));
-    }
-    return;
+  if (language_tags_.empty()) {
+    const std::string& model_target = model_->description().target_lang;
+    throw OptionError("target_lang", "'" + o.target_lang + "': this model translates into " +
+                                         (model_target.empty() ? "one language only and takes no tag"
+                                                               : "'" + model_target + "' only"));
   }
-  if (o.target_lang != model_target) {
-    throw core::UsageError("--target-lang '" + o.target_lang + "': this model translates into " +
-                           (model_target.empty() ? "one language only and takes no --target-lang"
-                                                 : "'" + model_target + "' only"));
+  if (std::find(language_tags_.begin(), language_tags_.end(), o.target_lang) == language_tags_.end()) {
+    throw OptionError("target_lang", "'" + o.target_lang + "' is not one of this model's target languages: " +
+                                         join(language_tags_));
   }
-  o.target_lang.clear();  // the model's one target: no tag to prepend
 }
 
 const tokenizer::SentenceSplitter& Translator::splitter(const std::string& language) const {
@@ -164,8 +148,8 @@ std::vector<int32_t> Translator::source_ids(const std::string& line, const Trans
 }
 
 std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
-    const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& options) const {
-  const TranslateOptions o = resolve(options);
+    const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& o) const {
+  check(o);
   const ModelDescription& d = model_->description();
   core::SearchOptions search;
   search.beam_size = o.beam_size;
@@ -186,7 +170,7 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
   std::vector<std::vector<core::Hypothesis>> results(sources.size());
-  const bool within = within_batch_threads(model_->config());
+  const bool within = core::threads_share_batches(model_->config().d_model);
   const BatchLayout batches(order.size(), o.batch_size, within ? 1 : core::num_threads());
   const auto translate_batch = [&](int task) {
     const int b = batches.count - 1 - task;
@@ -216,9 +200,9 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
 }
 
 std::vector<Translation> Translator::translate(const std::vector<std::string>& lines,
-                                               const TranslateOptions& options,
+                                               const TranslateOptions& o,
                                                std::vector<TranslateWarning>* warnings) const {
-  const TranslateOptions o = resolve(options);
+  check(o);
   // 1. Split: every line into segments that fit the model (sentences, cut further when too long).
   SegmentRules rules;
   rules.splitter = o.split_sentences ? &splitter(o.source_lang) : nullptr;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/search.h"
 #include "models/segmenter.h"
 #include "models/transformer.h"
@@ -15,23 +16,36 @@
 
 namespace models {
 
-// Unset values (-1 / NaN) take the model's decoding defaults from model.json.
-struct TranslateOptions {
-  int beam_size = -1;
-  float length_penalty = -1e30f;  // sentinel: model default
-  float max_length_a = -1.0f;
-  int max_length_b = -1;
-  int max_length = -1;
-  int n_best = 1;
-  int batch_size = 32;           // sentences per forward pass
-  std::string target_lang;       // prepends ">>xx<<" for multilingual OPUS-MT models
-  bool split_sentences = true;   // false: each line is one sentence (--no-split)
-  std::string source_lang;       // the sentence splitter's language; "" = the model's source_lang
-  int max_sentence_tokens = -1;  // longer sentences are cut at clauses/spaces; -1 = kDefaultMaxSentenceTokens
-};
-
 // Three times the longest sentence a model like the bundled one sees in training; capped by max_positions.
 constexpr int kDefaultMaxSentenceTokens = 200;
+
+// Every value is used as it stands: Translator::defaults() holds the model's, which callers adjust.
+struct TranslateOptions {
+  int beam_size = 4;
+  float length_penalty = 1.0f;
+  float max_length_a = 0.0f;  // generated tokens <= a * source tokens + b, and <= max_length
+  int max_length_b = 512;
+  int max_length = 512;
+  int n_best = 1;
+  int batch_size = 32;          // sentences per forward pass
+  std::string target_lang;      // a multilingual model's tag, prepended as ">>xx<<"; "" for none
+  bool split_sentences = true;  // false: each line is one sentence
+  std::string source_lang;      // the sentence splitter's language; "" = language-neutral rules only
+  int max_sentence_tokens = kDefaultMaxSentenceTokens;  // longer sentences are cut at clauses/spaces
+};
+
+// An option the model cannot take. `option` is the TranslateOptions field; what() reads "beam_size must
+// be in 1..256", and rule() is the part after the name, for callers that name options their own way.
+class OptionError : public core::UsageError {
+ public:
+  OptionError(const std::string& option, const std::string& rule)
+      : core::UsageError(option + " " + rule), option_(option), rule_(rule) {}
+  const std::string& option() const { return option_; }
+  const std::string& rule() const { return rule_; }
+
+ private:
+  std::string option_, rule_;
+};
 
 struct Translation {
   std::vector<std::string> texts;  // n_best, best first ("" for empty input)
@@ -62,17 +76,18 @@ class Translator {
   // Generated-token limit (EOS included) for a source of n ids.
   int max_output_length(int n_source_ids, const TranslateOptions& options) const;
 
-  // Resolves unset options to the model's defaults and validates them (throws core::UsageError). A
-  // --target-lang must be one of the model's language tags, or its target_lang when it has none (then
-  // nothing is prepended).
-  TranslateOptions resolve(const TranslateOptions& options) const;
+  // The model's decoding defaults (model.json), its source language, and a sentence-token limit of
+  // kDefaultMaxSentenceTokens or the model's positions if fewer.
+  TranslateOptions defaults() const;
+  // Throws OptionError for a value out of range for this model. A target_lang must be one of the model's
+  // language tags; a model without tags takes none.
+  void check(const TranslateOptions& options) const;
 
   // The model's ">>xx<<" target tags (multilingual models), sorted, without the brackets.
   const std::vector<std::string>& language_tags() const { return language_tags_; }
 
  private:
   std::vector<int32_t> source_ids(const std::string& line, const TranslateOptions& options) const;
-  void validate_target_lang(TranslateOptions& options) const;  // clears it when nothing is to be prepended
   // The splitter for a language, built once (ICU iterators take a while to build).
   const tokenizer::SentenceSplitter& splitter(const std::string& language) const;
 

@@ -78,27 +78,6 @@ TEST_CASE("threads split a short input between them; output and order as with on
   REQUIRE(three.out == one.out);
 }
 
-TEST_CASE("threads sharing each batch give the output of one thread, in order", "[cli][threads]") {
-  // NMT_WITHIN_BATCH=1 makes the threads share every batch (products split by columns, attention and
-  // log-softmax by rows), as they do by default on models with d_model >= 512.
-  std::string input;
-  for (int i = 0; i < 40; ++i)
-    input += (i % 7 == 3 ? std::string() : "the man number " + std::to_string(i)) + "\n";
-  for (const std::string beam : {"1", "3"}) {
-    const auto one = test::run(translate() + " -b " + beam + " --batch-size 16", input);
-    REQUIRE(one.exit_code == 0);
-    REQUIRE(count(one.out, "\n") == 40);
-    for (const std::string threads : {"2", "3"}) {
-      CAPTURE(beam, threads);
-      const auto shared = test::run("NMT_WITHIN_BATCH=1 " + nmt() + " translate -m '" + model() +
-                                        "' --threads " + threads + " -b " + beam + " --batch-size 16",
-                                    input);
-      REQUIRE(shared.exit_code == 0);
-      REQUIRE(shared.out == one.out);
-    }
-  }
-}
-
 TEST_CASE("files: -i and -o, output written whole", "[cli]") {
   test::TempDir dir;
   test::write_file(dir.file("in.txt"), "hello there\nsecond line\n");
@@ -149,6 +128,24 @@ TEST_CASE("info describes the model", "[cli]") {
   REQUIRE(r.exit_code == 0);
   REQUIRE_THAT(r.out, Contains("parameters:"));
   REQUIRE_THAT(r.out, Contains("\"d_model\""));
+}
+
+TEST_CASE("NMT_MODEL is the default model; -m and info's argument come first", "[cli]") {
+  const std::string env = "NMT_MODEL='" + model() + "' ";
+  const auto t = test::run(env + nmt() + " translate --threads 1", "a small dog\n");
+  CHECK(t.exit_code == 0);
+  CHECK(t.out == test::run(translate(), "a small dog\n").out);
+  const auto i = test::run(env + nmt() + " info");
+  CHECK(i.exit_code == 0);
+  CHECK_THAT(i.out, Contains(model()));
+  const auto missing = test::run("NMT_MODEL=/no/such/model " + nmt() + " translate", "x\n");
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.err, Contains("/no/such/model"));
+  CHECK(test::run("NMT_MODEL=/no/such/model " + translate(), "x\n").exit_code == 0);
+  CHECK(test::run("NMT_MODEL=/no/such/model " + nmt() + " info '" + model() + "'").exit_code == 0);
+  const auto empty = test::run("NMT_MODEL= " + nmt() + " info");  // empty: the bundled model
+  CHECK(empty.exit_code == 0);
+  CHECK_THAT(empty.out, Contains("multi30k-en-de"));
 }
 
 TEST_CASE("help explains the flags with their defaults", "[cli]") {

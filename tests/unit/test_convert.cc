@@ -22,6 +22,7 @@
 #include "models/model_error.h"
 #include "models/positions.h"
 #include "models/translator.h"
+#include "teacher_forced.h"
 #include "test_support.h"
 
 namespace {
@@ -159,7 +160,8 @@ void require_hypotheses(const std::vector<core::Hypothesis>& got, const json& ex
 
 // The golden max lengths come from max_length_a 1, b 5, max_length 512 (the fixture model's defaults);
 // converted models carry the source's own defaults, so the tests pass these explicitly.
-models::TranslateOptions golden_limits(models::TranslateOptions o = {}) {
+models::TranslateOptions golden_limits(const models::Translator& translator) {
+  models::TranslateOptions o = translator.defaults();
   o.max_length_a = 1.0f;
   o.max_length_b = 5;
   o.max_length = 512;
@@ -178,7 +180,7 @@ void require_parity(const std::string& dir, const json& g, int skip_column) {
     auto ids = translator.tokenizer().encode(texts[i]);
     ids.push_back(desc.tokens.eos);
     REQUIRE(ids == sources[i]);
-    const auto o = translator.resolve(golden_limits());
+    const auto o = golden_limits(translator);
     REQUIRE(translator.max_output_length(static_cast<int>(ids.size()), o) == g["max_lengths"][i].get<int>());
   }
   const int s = g["encoder_output"]["sentence"];
@@ -188,21 +190,21 @@ void require_parity(const std::string& dir, const json& g, int skip_column) {
     REQUIRE(encoded.memory[i] == Approx(g["encoder_output"]["data"][i].get<double>()).margin(kTolerance));
   }
   const auto tokens = g["decoder_logits"]["tokens"].get<std::vector<int32_t>>();
-  const auto logits = model.decode_full(encoded, 0, tokens);
+  const auto logits = test::teacher_forced_logits(model, encoded, 0, tokens);
   const int vocab = desc.config.tgt_vocab_size;
   REQUIRE(logits.size() == g["decoder_logits"]["data"].size());
   for (size_t i = 0; i < logits.size(); ++i) {
     if (static_cast<int>(i % vocab) == skip_column) continue;
     REQUIRE(logits[i] == Approx(g["decoder_logits"]["data"][i].get<double>()).margin(kTolerance));
   }
-  models::TranslateOptions greedy = golden_limits();
+  models::TranslateOptions greedy = golden_limits(translator);
   greedy.beam_size = 1;
   greedy.length_penalty = g["search"]["length_penalty"];
   const auto greedy_out = translator.translate_ids(sources, greedy);
   for (size_t i = 0; i < sources.size(); ++i)
     require_hypotheses(greedy_out[i], json::array({g["greedy"][i]}));
   for (const auto& b : g["beam"]) {
-    models::TranslateOptions o = golden_limits();
+    models::TranslateOptions o = golden_limits(translator);
     o.beam_size = b["beam_size"];
     o.length_penalty = b["length_penalty"];
     o.n_best = b["n_best"];
@@ -330,7 +332,7 @@ TEST_CASE("convert marian-npz: the converted model reproduces native Marian's go
   require_parity(tmp.file("m"), marian_golden(), 337);
   const models::Transformer model(tmp.file("m"));
   const auto enc = model.encode({{5, 6, 0}});
-  REQUIRE(model.decode_full(enc, 0, {337})[337] < -60000.0f);
+  REQUIRE(test::teacher_forced_logits(model, enc, 0, {337})[337] < -60000.0f);
 }
 
 TEST_CASE("convert: the vocabulary written from vocab.yml matches the Hugging Face vocab.json", "[convert]") {
@@ -352,7 +354,8 @@ TEST_CASE("convert --dtype f16 writes half weights that still work", "[convert]"
   const json g = hf_golden();
   const models::Transformer model(tmp.file("m"));
   const auto enc = model.encode({g["sources"][0].get<std::vector<int32_t>>()});
-  const auto logits = model.decode_full(enc, 0, g["decoder_logits"]["tokens"].get<std::vector<int32_t>>());
+  const auto logits =
+      test::teacher_forced_logits(model, enc, 0, g["decoder_logits"]["tokens"].get<std::vector<int32_t>>());
   for (size_t i = 0; i < logits.size(); ++i) {
     REQUIRE(logits[i] == Approx(g["decoder_logits"]["data"][i].get<double>()).margin(0.05));
   }
@@ -386,7 +389,7 @@ TEST_CASE("convert hf-marian: F16 and BF16 sources, duplicated tied embeddings, 
   const models::Checkpoint ckpt(tmp.file("m"));
   for (const auto& t : ckpt.tensors()) REQUIRE(t.dtype == models::DType::kF16);
   const models::Translator translator(tmp.file("m"));
-  models::TranslateOptions o;
+  models::TranslateOptions o = translator.defaults();
   o.beam_size = 1;
   REQUIRE(translator.translate({"A dog."}, o).size() == 1);
 }
@@ -814,7 +817,7 @@ TEST_CASE("convert marian-npz: separate vocabularies and a SentencePiece vocabul
   REQUIRE(s.description.tokens.eos == 3);  // the fixture spm: pad 0, unk 1, bos 2, eos 3
   REQUIRE(s.description.tokens.unk == 1);
   const models::Translator translator(spm_out);
-  models::TranslateOptions o;
+  models::TranslateOptions o = translator.defaults();
   o.beam_size = 1;
   REQUIRE(translator.translate({"A dog."}, o).size() == 1);
   files.source_spm = src + "/target.spm";

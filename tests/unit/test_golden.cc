@@ -13,7 +13,9 @@ namespace {
 using nlohmann::json;
 constexpr double kTolerance = 1e-4;
 
-json golden(const std::string& name) { return json::parse(test::read_file(test::fixtures_dir() + "/" + name + "/golden.json")); }
+json golden(const std::string& name) {
+  return json::parse(test::read_file(test::fixtures_dir() + "/" + name + "/golden.json"));
+}
 
 void require_close(const float* got, const json& expected, size_t n) {
   REQUIRE(expected.size() == n);
@@ -45,8 +47,9 @@ TEST_CASE("golden parity with the PyTorch reference", "[golden]") {
         auto ids = translator.tokenizer().encode(texts[i]);
         ids.push_back(desc.tokens.eos);
         REQUIRE(ids == sources[i]);
-        models::TranslateOptions o = translator.resolve({});
-        REQUIRE(translator.max_output_length(static_cast<int>(ids.size()), o) == g["max_lengths"][i].get<int>());
+        const models::TranslateOptions o = translator.defaults();
+        REQUIRE(translator.max_output_length(static_cast<int>(ids.size()), o) ==
+                g["max_lengths"][i].get<int>());
       }
 
       // Encoder output of one sentence, alone.
@@ -54,30 +57,30 @@ TEST_CASE("golden parity with the PyTorch reference", "[golden]") {
       const auto encoded = model.encode({sources[s]});
       require_close(encoded.memory.data(), g["encoder_output"]["data"], encoded.memory.size());
 
-      // Decoder logits, teacher-forced: full recomputation and the incremental path.
+      // Decoder logits, teacher-forced through the incremental step.
       const auto tokens = g["decoder_logits"]["tokens"].get<std::vector<int32_t>>();
       const int vocab = desc.config.tgt_vocab_size;
-      const auto full = model.decode_full(encoded, 0, tokens);
-      require_close(full.data(), g["decoder_logits"]["data"], full.size());
       models::DecoderState state(model, encoded, 1, static_cast<int>(tokens.size()));
       state.start(1);
       std::vector<float> logits(vocab);
       for (size_t t = 0; t < tokens.size(); ++t) {
         state.step({tokens[t]}, {0}, static_cast<int>(t), logits.data());
         for (int v = 0; v < vocab; ++v) {
-          REQUIRE(logits[v] == Approx(g["decoder_logits"]["data"][t * vocab + v].get<double>()).margin(kTolerance));
+          REQUIRE(logits[v] ==
+                  Approx(g["decoder_logits"]["data"][t * vocab + v].get<double>()).margin(kTolerance));
         }
       }
 
       // Greedy: ids and scores for every sentence, batched together.
-      models::TranslateOptions greedy;
+      models::TranslateOptions greedy = translator.defaults();
       greedy.beam_size = 1;
       const auto greedy_out = translator.translate_ids(sources, greedy);
-      for (size_t i = 0; i < sources.size(); ++i) require_hypotheses(greedy_out[i], json::array({g["greedy"][i]}));
+      for (size_t i = 0; i < sources.size(); ++i)
+        require_hypotheses(greedy_out[i], json::array({g["greedy"][i]}));
 
       // Beam search in each configuration the reference ran.
       for (const auto& b : g["beam"]) {
-        models::TranslateOptions o;
+        models::TranslateOptions o = translator.defaults();
         o.beam_size = b["beam_size"];
         o.length_penalty = b["length_penalty"];
         o.n_best = b["n_best"];

@@ -1,7 +1,9 @@
 // The languages a checkpoint records (source_lang/target_lang), what the converters infer from OPUS-MT
 // names, and the flags that name languages.
 #include <catch2/catch.hpp>
+#include <limits>
 
+#include "cli/translate_flags.h"
 #include "core/error.h"
 #include "models/model_config.h"
 #include "models/model_error.h"
@@ -49,23 +51,48 @@ TEST_CASE("model.json's source_lang and target_lang are optional language tags",
 
 TEST_CASE("language flags are checked against the model", "[languages]") {
   const models::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
-  models::TranslateOptions o;
-  REQUIRE(translator.resolve(o).source_lang == "en");
-  REQUIRE(translator.resolve(o).max_sentence_tokens == models::kDefaultMaxSentenceTokens);
-  o.source_lang = "fr";
-  REQUIRE(translator.resolve(o).source_lang == "fr");
-  o.source_lang = "not a tag";
-  REQUIRE_THROWS_AS(translator.resolve(o), core::UsageError);
-  o.source_lang.clear();
-  o.target_lang = "fr";
-  REQUIRE_THROWS_WITH(translator.resolve(o), Catch::Contains("'de' only"));
-  o.target_lang = "de";
-  REQUIRE(translator.resolve(o).target_lang.empty());  // its only target: nothing to prepend
+  cli::TranslateFlags f;
+  REQUIRE(cli::resolve_translate_flags(f, translator).source_lang == "en");
+  REQUIRE(cli::resolve_translate_flags(f, translator).max_sentence_tokens ==
+          models::kDefaultMaxSentenceTokens);
+  f.source_lang = "fr";
+  REQUIRE(cli::resolve_translate_flags(f, translator).source_lang == "fr");
+  f.source_lang = "not a tag";
+  REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator),
+                      Catch::StartsWith("--source-lang 'not a tag'"));
+  f.source_lang.reset();
+  f.target_lang = "fr";
+  REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator), Catch::Contains("'de' only"));
+  f.target_lang = "de";
+  REQUIRE(cli::resolve_translate_flags(f, translator).target_lang.empty());  // its only target: no tag
+  f.target_lang.clear();
+  f.max_sentence_tokens = 4;
+  REQUIRE_THROWS_AS(cli::resolve_translate_flags(f, translator), core::UsageError);
+  f.max_sentence_tokens = 5000;
+  REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator),
+                      Catch::StartsWith("--max-sentence-tokens") && Catch::Contains("8..1024"));
+}
+
+TEST_CASE("the library checks options by their own names, never a flag's", "[languages][translator]") {
+  const models::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
+  models::TranslateOptions o = translator.defaults();
+  CHECK(o.beam_size == translator.model().description().decoding.beam_size);
+  CHECK(o.source_lang == "en");
+  CHECK_NOTHROW(translator.check(o));
+  o.target_lang = "de";  // the library takes tags only; the CLI turns the model's own target into none
+  CHECK_THROWS_WITH(translator.check(o),
+                    Catch::StartsWith("target_lang 'de'") && Catch::Contains("'de' only"));
   o.target_lang.clear();
-  o.max_sentence_tokens = 4;
-  REQUIRE_THROWS_AS(translator.resolve(o), core::UsageError);
-  o.max_sentence_tokens = 5000;
-  REQUIRE_THROWS_WITH(translator.resolve(o), Catch::Contains("8..1024"));
+  o.n_best = o.beam_size + 1;
+  CHECK_THROWS_WITH(translator.check(o), Catch::StartsWith("n_best must be in 1.."));
+  o.n_best = 1;
+  o.length_penalty = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_AS(translator.check(o), models::OptionError);
+  CHECK_THROWS_AS(translator.translate({"A dog."}, o), models::OptionError);
+  cli::TranslateFlags f;
+  f.length_penalty = o.length_penalty;
+  CHECK_THROWS_WITH(cli::resolve_translate_flags(f, translator),
+                    Catch::StartsWith("--length-penalty must be"));
 }
 
 TEST_CASE("nmt info shows the languages", "[languages][cli]") {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli/memory_limit.h"
+#include "cli/translate_flags.h"
 #include "core/error.h"
 #include "models/batch_memory.h"
 #include "models/translator.h"
@@ -65,10 +66,10 @@ TEST_CASE("max-memory: the estimate grows with batch, beam and length; the fit i
 
 TEST_CASE("max-memory: the batch size is kept, reduced with a warning, or the run refused", "[memory]") {
   const models::Translator translator(model_dir());
-  models::TranslateOptions o;
-  o.beam_size = 256;
-  o.batch_size = 4096;
-  o = translator.resolve(o);
+  cli::TranslateFlags flags;
+  flags.beam_size = 256;
+  flags.batch_size = 4096;
+  const models::TranslateOptions o = cli::resolve_translate_flags(flags, translator);
   cli::MemoryBudget budget;
   budget.max_memory = uint64_t{1} << 50;
   cli::BatchFit fit = cli::fit_batch_to_memory(translator, o, budget, 2);

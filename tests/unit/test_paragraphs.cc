@@ -15,7 +15,7 @@ const models::Translator& bundled() {
 }
 
 models::TranslateOptions greedy() {
-  models::TranslateOptions o;
+  models::TranslateOptions o = bundled().defaults();
   o.beam_size = 1;
   return o;
 }

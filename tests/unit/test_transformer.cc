@@ -1,11 +1,12 @@
 // Model invariants on random tiny models in every configuration: batching does not change a sentence's
-// encoding, incremental decoding (KV caches, row reordering) equals full causal recomputation.
+// encoding, decoding with shared and reordered KV caches equals each row decoded alone.
 #include <catch2/catch.hpp>
 #include <random>
 
 #include "models/decoder_state.h"
 #include "models/positions.h"
 #include "models/transformer.h"
+#include "teacher_forced.h"
 #include "test_support.h"
 
 namespace {
@@ -131,7 +132,7 @@ TEST_CASE("a sentence's encoding does not depend on the rest of its batch", "[tr
   }
 }
 
-TEST_CASE("incremental decoding with caches and row reordering equals full recomputation", "[transformer]") {
+TEST_CASE("decoding with shared, reordered caches equals each row decoded alone", "[transformer]") {
   for (const auto& d : variants_with_wide_heads()) {
     test::TempDir dir;
     test::write_random_model(dir.path(), d, 12, models::DType::kF16);
@@ -155,7 +156,7 @@ TEST_CASE("incremental decoding with caches and row reordering equals full recom
       for (const auto& p : prefixes) last.push_back(p.back());
       state.step(last, sentence_of_row, t, logits.data());
       for (int r = 0; r < 4; ++r) {
-        const auto full = model.decode_full(encoded, sentence_of_row[r], prefixes[r]);
+        const auto full = test::teacher_forced_logits(model, encoded, sentence_of_row[r], prefixes[r]);
         const float* expected = full.data() + static_cast<size_t>(t) * vocab;
         for (int v = 0; v < vocab; ++v) REQUIRE(logits[r * vocab + v] == Approx(expected[v]).margin(1e-4));
       }
