@@ -25,16 +25,27 @@ constexpr auto kManifestInterval = std::chrono::seconds(1);
 
 struct Counts {
   std::size_t translated = 0, skipped = 0, stale = 0;
+  std::uint64_t malformed_lines = 0;  // --input-format jsonl
   std::vector<std::string> failures;
 };
 
 // Everything that changes what a file's translation looks like, resolved against the model.
 std::string output_options_key(const TranslateCommandOptions& o) {
   const models::TranslateOptions& t = o.translate;
-  const nlohmann::json j = {{"beam_size", t.beam_size},       {"length_penalty", t.length_penalty},
-                            {"max_length", t.max_length},     {"max_length_a", t.max_length_a},
-                            {"max_length_b", t.max_length_b}, {"n_best", t.n_best},
-                            {"target_lang", t.target_lang},   {"scores", o.scores}};
+  const nlohmann::json j = {
+      {"beam_size", t.beam_size},
+      {"length_penalty", t.length_penalty},
+      {"max_length", t.max_length},
+      {"max_length_a", t.max_length_a},
+      {"max_length_b", t.max_length_b},
+      {"n_best", t.n_best},
+      {"target_lang", t.target_lang},
+      {"scores", o.scores},
+      {"input_format", o.input_format == TextFormat::kJsonl ? "jsonl" : "text"},
+      {"output_format", o.output_format == TextFormat::kJsonl ? "jsonl" : "text"},
+      {"sampling", !t.sampling.enabled ? nlohmann::json(nullptr)
+                                       : nlohmann::json{t.sampling.top_k, t.sampling.top_p,
+                                                        t.sampling.temperature, t.sampling.seed}}};
   return j.dump();
 }
 
@@ -106,7 +117,7 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
         const auto translate_into = [&](auto& inner) {
           ProgressSink<std::remove_reference_t<decltype(inner)>> sink{inner,      reader,     progress,
                                                                       lines_done, bytes_done, o.quiet};
-          translate_lines(translator, reader, sink, o, nullptr);
+          counts.malformed_lines += translate_lines(translator, reader, sink, o, nullptr);
         };
         if (is_gzip_path(dst)) {  // x.txt.gz is translated into a gzip-compressed x.txt.gz
           GzipFileSink gzip_sink(out);
@@ -147,9 +158,10 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
   if (listing.too_deep > 0) std::cerr << ", " << listing.too_deep << " too-deep director(ies) skipped";
   if (spec.count > 1)
     std::cerr << " (shard " << spec.index << "/" << spec.count << " of " << listing.files.size() << " files)";
+  if (counts.malformed_lines > 0) std::cerr << ", " << counts.malformed_lines << " malformed input line(s)";
   std::cerr << "\n";
   for (const std::string& f : counts.failures) std::cerr << "  failed: " << f << "\n";
-  if (!counts.failures.empty()) return kExitFailure;
+  if (!counts.failures.empty() || counts.malformed_lines > 0) return kExitFailure;
   return nothing_matched || listing.too_deep > 0 ? kExitIncomplete : kExitOk;
 }
 

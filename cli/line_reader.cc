@@ -151,16 +151,30 @@ void LineReader::throw_too_long() const {
                 " is longer than the maximum of " + std::to_string(options_.max_line_bytes) + " bytes");
 }
 
-void LineReader::emit(std::string_view raw, LineEnding ending, Line& line) {
+void LineReader::emit(std::string_view raw, LineEnding ending, Line& line, bool continues) {
   if (raw.size() > options_.max_line_bytes) throw_too_long();
   bytes_read_ += raw.size() + line_ending_chars(ending).size();
-  if (lines_read_ == 0 && options_.strip_bom && raw.substr(0, 3) == "\xEF\xBB\xBF") {
+  if (lines_read_ == 0 && !in_long_line_ && options_.strip_bom && raw.substr(0, 3) == "\xEF\xBB\xBF") {
     raw.remove_prefix(3);
     had_bom_ = true;
   }
   line.text = sanitize_utf8(raw);
   line.ending = ending;
-  ++lines_read_;
+  line.continues = continues;
+  in_long_line_ = continues;
+  if (!continues) ++lines_read_;
+}
+
+void LineReader::emit_piece(Line& line) {
+  const std::size_t cut = std::clamp<std::size_t>(options_.cut_long_line(partial_, options_.max_line_bytes),
+                                                  1, std::min(options_.max_line_bytes, partial_.size()));
+  emit(std::string_view(partial_).substr(0, cut), LineEnding::kNone, line, true);
+  partial_.erase(0, cut);
+}
+
+void LineReader::set_long_lines(std::size_t max_line_bytes, LongLineCutter cut) {
+  options_.max_line_bytes = max_line_bytes;
+  options_.cut_long_line = std::move(cut);
 }
 
 // The first CR or LF in [start, start + size), or nullptr.
@@ -172,19 +186,24 @@ static const char* find_line_end(const char* start, std::size_t size) {
 }
 
 bool LineReader::next(Line& line) {
-  partial_.clear();
-  pending_cr_ = false;
+  if (!in_long_line_) partial_.clear();
   for (;;) {
     if (pos_ == end_ && !fill()) {
       if (pending_cr_) {
+        pending_cr_ = false;
         emit(partial_, LineEnding::kCr, line);
         return true;
       }
-      if (partial_.empty()) return false;
+      if (partial_.empty() && !in_long_line_) return false;
+      if (options_.cut_long_line && partial_.size() > options_.max_line_bytes) {
+        emit_piece(line);
+        return true;
+      }
       emit(partial_, LineEnding::kNone, line);
       return true;
     }
     if (pending_cr_) {  // the previous chunk ended with a CR: this chunk's first byte decides CR or CRLF
+      pending_cr_ = false;
       const bool lf = buffer_[pos_] == '\n';
       if (lf) ++pos_;
       emit(partial_, lf ? LineEnding::kCrLf : LineEnding::kCr, line);
@@ -193,6 +212,12 @@ bool LineReader::next(Line& line) {
     const char* start = buffer_.data() + pos_;
     const char* line_end = find_line_end(start, end_ - pos_);
     std::size_t len = line_end ? static_cast<std::size_t>(line_end - start) : end_ - pos_;
+    if (options_.cut_long_line && partial_.size() + len > options_.max_line_bytes) {
+      partial_.append(start, len);  // up to the line's end, which stays in the buffer for a later call
+      pos_ += len;
+      emit_piece(line);
+      return true;
+    }
     if (partial_.size() + len > options_.max_line_bytes) throw_too_long();
     if (!line_end) {
       partial_.append(start, len);

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -30,12 +31,18 @@ std::string_view line_ending_chars(LineEnding ending);
 struct Line {
   std::string text;  // sanitize_utf8() of the bytes, ending removed
   LineEnding ending = LineEnding::kNone;
+  bool continues = false;  // a piece of a line over max_line_bytes, more of it next (ending kNone)
 };
+
+// Where the first piece of a line longer than `max_bytes` ends, in (0, max_bytes] (cli/long_line_chunks.h).
+using LongLineCutter = std::function<std::size_t(std::string_view text, std::size_t max_bytes)>;
 
 struct LineReaderOptions {
   std::size_t buffer_size = 64 * 1024;                 // bytes per read(); tests use tiny values
   std::size_t max_line_bytes = std::size_t{64} << 20;  // longer lines throw IoError (ending not counted)
-  bool strip_bom = true;                               // drop a UTF-8 BOM at the very start (see had_bom())
+  // When set, a longer line is not an error: it comes out in pieces of at most max_line_bytes, cut here.
+  LongLineCutter cut_long_line = nullptr;
+  bool strip_bom = true;  // drop a UTF-8 BOM at the very start (see had_bom())
   // next_batch() returns early, with the lines it has, rather than block on an fd with no data ready:
   // a client that writes one line and waits for its translation must not deadlock. Regular files
   // are always ready, so their batches do not depend on timing; pipes and terminals may.
@@ -66,16 +73,21 @@ class LineReader {
 
   // Next line into `line`; false (line untouched) at end of input. Empty input gives no lines; a
   // final newline does not start an extra empty line. Throws IoError on read errors and on a line
-  // longer than max_line_bytes (after which the reader must not be used again).
+  // longer than max_line_bytes (after which the reader must not be used again), unless cut_long_line is
+  // set: then such a line comes as pieces (`continues`), the last one with the line's ending.
   bool next(Line& line);
 
-  // Up to `max_lines` next lines (>= 1), stopping early once the lines hold >= `max_bytes` of text,
+  // Sets max_line_bytes and cut_long_line from here on.
+  void set_long_lines(std::size_t max_line_bytes, LongLineCutter cut);
+
+  // Up to `max_lines` next lines or pieces (>= 1), stopping early once the lines hold >= `max_bytes` of text,
   // or when no more input has arrived yet (stop_batch_when_idle): it waits for the first line only.
   // Empty result = end of input. On an exception the lines already read for this batch are lost.
   std::vector<Line> next_batch(std::size_t max_lines, std::size_t max_bytes = SIZE_MAX);
 
   const std::string& name() const { return name_; }
-  std::uint64_t lines_read() const { return lines_read_; }
+  std::size_t max_line_bytes() const { return options_.max_line_bytes; }
+  std::uint64_t lines_read() const { return lines_read_; }  // whole lines: pieces count at the last
   // Input bytes of the lines returned so far, endings included (progress against a file's size).
   std::uint64_t bytes_read() const { return bytes_read_; }
   // True if the input started with a UTF-8 BOM that was stripped; a writer that wants to keep the
@@ -91,7 +103,8 @@ class LineReader {
   bool fill();             // next chunk into buffer_; false at end of input
   bool next_line_ready();  // next() would not block
   std::size_t read_some(char* dst, std::size_t size);
-  void emit(std::string_view raw, LineEnding ending, Line& line);
+  void emit(std::string_view raw, LineEnding ending, Line& line, bool continues = false);
+  void emit_piece(Line& line);  // the first piece of partial_, cut by cut_long_line
   [[noreturn]] void throw_too_long() const;
 
   Source source_;
@@ -107,7 +120,8 @@ class LineReader {
   std::vector<char> buffer_;
   std::size_t pos_ = 0, end_ = 0;  // unread bytes are buffer_[pos_, end_)
   bool eof_ = false;
-  std::string partial_;  // bytes of a line that spans chunks
+  std::string partial_;        // bytes of a line that spans chunks
+  bool in_long_line_ = false;  // pieces of the current line were handed out; partial_ holds the rest
   std::uint64_t lines_read_ = 0;
   std::uint64_t bytes_read_ = 0;
   bool had_bom_ = false;

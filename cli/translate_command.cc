@@ -8,13 +8,16 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <random>
 #include <thread>
 
 #include "cli/directory_mode.h"
+#include "cli/exit_codes.h"
 #include "cli/memory_limit.h"
 #include "cli/model_path.h"
 #include "cli/output_file.h"
 #include "cli/output_target.h"
+#include "cli/sampling_flags.h"
 #include "cli/shard.h"
 #include "cli/usage.h"
 #include "core/error.h"
@@ -76,9 +79,14 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
                   0.0, 100.0);
   int_in_range(cmd->add_option("--max-length-b", o.flags.max_length_b, "... and b (default: the model's)"), 0,
                1 << 20);
-  int_in_range(
+  CLI::Option* batch_size = int_in_range(
       cmd->add_option("--batch-size", o.flags.batch_size, "Sentences per batch")->capture_default_str(), 1,
       4096);
+  int_in_range(cmd->add_option("--max-batch-tokens", o.flags.max_batch_tokens,
+                               "Batches of at most N source tokens instead of --batch-size sentences (for "
+                               "inputs whose line lengths vary a lot)")
+                   ->excludes(batch_size),
+               1, 1 << 24);
   cmd->add_option(
          "--max-memory", o.max_memory,
          "Memory limit (e.g. 2G): --batch-size is reduced to fit, with a warning (default: a quarter of "
@@ -91,6 +99,24 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
                       "Print the N best hypotheses as Marian does: 'LINE ||| text ||| F0= score ||| score'")
           ->capture_default_str(),
       1, 256);
+  add_sampling_flags(*cmd, o);
+  const auto format_option = [cmd](const std::string& name, TextFormat& format, const std::string& help) {
+    cmd->add_option_function<std::string>(
+           name,
+           [&format](const std::string& value) {
+             format = value == "jsonl" ? TextFormat::kJsonl : TextFormat::kText;
+           },
+           help)
+        ->check(CLI::IsMember({"text", "jsonl"}).description(""))
+        ->type_name("text|jsonl");
+  };
+  format_option(
+      "--input-format", o.input_format,
+      "jsonl: one JSON object per line with \"text\" and optional \"prefix\" (the translation starts "
+      "with it) and \"beam_size\" (default: text)");
+  format_option("--output-format", o.output_format,
+                "jsonl: one JSON object per input line with text, score, tokens (target pieces) and, with "
+                "--n-best, an nbest list (default: text)");
   cmd->add_flag("--scores", o.scores, "Prefix each translation with its score and a tab");
   cmd->add_flag("--stats", o.stats,
                 "At the end, print timings and counts as one JSON line on stderr (for benchmarks)");
@@ -150,6 +176,11 @@ int run_translate(const TranslateCommandOptions& options) {
     throw core::UsageError("--glob, --shard and --overwrite need --input-dir/--output-dir");
   }
   if (o.flags.n_best > 1 && o.scores) throw core::UsageError("--n-best already prints scores: drop --scores");
+  if (o.seed_given && !o.flags.sampling.enabled) {
+    throw core::UsageError("--seed: only sampling uses it: add --sampling-topk, -topp or -temperature");
+  }
+  if (!o.seed_given)
+    o.flags.sampling.seed = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   if (o.progress && o.quiet) throw core::UsageError("--progress and --quiet contradict each other: use one");
   if (!o.input_dir.empty()) parse_shard(o.shard);  // a bad value fails before the model loads
   const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
@@ -180,10 +211,16 @@ int run_translate(const TranslateCommandOptions& options) {
   TranslateStats stats;
   ProgressBar progress(stream_totals(o.input), ProgressBar::wanted(o.progress, o.quiet));
   ProgressSink<OutputTarget> sink{*output, reader, progress, 0, 0, o.quiet};
-  translate_lines(translator, reader, sink, o, &stats);
+  const uint64_t malformed = translate_lines(translator, reader, sink, o, &stats);
   output->commit();
   progress.finish();
   if (o.stats) print_stats(stats, loaded - start, std::chrono::steady_clock::now() - loaded);
+  if (malformed > 0) {
+    std::cerr << "nmt: " << malformed << " malformed input line(s), each an "
+              << (o.output_format == TextFormat::kJsonl ? "{\"error\"} object" : "empty line")
+              << " in the output\n";
+    return kExitFailure;
+  }
   return 0;
 }
 

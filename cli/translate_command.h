@@ -13,6 +13,8 @@
 
 namespace cli {
 
+enum class TextFormat { kText, kJsonl };  // --input-format / --output-format
+
 struct TranslateCommandOptions {
   std::string model_dir;
   std::string input = "-";
@@ -23,12 +25,15 @@ struct TranslateCommandOptions {
   std::string shard = "0/1";
   bool overwrite = false;
   bool scores = false;
-  bool stats = false;      // print a JSON line of timings and counts on stderr at the end
-  bool progress = false;   // draw progress on stderr even when it is not a terminal
-  bool quiet = false;      // no progress, no warnings (errors still)
-  int threads = 0;         // 0: all cores
-  std::string max_memory;  // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
-  TranslateFlags flags;    // as given
+  bool stats = false;     // print a JSON line of timings and counts on stderr at the end
+  bool progress = false;  // draw progress on stderr even when it is not a terminal
+  bool quiet = false;     // no progress, no warnings (errors still)
+  int threads = 0;        // 0: all cores
+  TextFormat input_format = TextFormat::kText;
+  TextFormat output_format = TextFormat::kText;
+  bool seed_given = false;  // --seed (else run_translate draws one)
+  std::string max_memory;   // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
+  TranslateFlags flags;     // as given
   models::TranslateOptions translate;  // the flags resolved against the model, once it loads
 };
 
@@ -71,11 +76,12 @@ struct TranslateStats {
 };
 
 // Translates every line of `reader` into `write_line(text, ending)`, window by window, calling
-// `flush()` after each window and `warn(text)` for a line split because it was too long ("FILE:LINE: ...").
-// One output line per input line (n-best: n lines), in input order.
+// `flush()` after each window and `warn(text)` for a line split because it was too long or a malformed
+// JSON line ("FILE:LINE: ..."). One output line per input line (n-best: n lines), in input order; a
+// malformed line gives one line ({"error": ...} or empty). Returns the number of malformed lines.
 template <class Sink>
-void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
-                     const TranslateCommandOptions& options, TranslateStats* stats = nullptr);
+uint64_t translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
+                         const TranslateCommandOptions& options, TranslateStats* stats = nullptr);
 
 }  // namespace cli
 

@@ -18,7 +18,9 @@ struct TranslateFlags {
   std::optional<std::string> source_lang;  // empty: the model's
   int n_best = 1;
   int batch_size = 32;
-  std::string target_lang;  // the model's own target language means no tag
+  int max_batch_tokens = 0;        // 0: batches of batch_size sentences
+  core::SamplingOptions sampling;  // enabled: beam_size defaults to 1 instead of the model's
+  std::string target_lang;         // the model's own target language means no tag
   bool split_sentences = true;
 };
 

@@ -5,6 +5,9 @@
 #include <iostream>
 
 #include "cli/io_error.h"
+#include "cli/jsonl_input.h"
+#include "cli/jsonl_output.h"
+#include "cli/long_line_chunks.h"
 
 namespace cli {
 
@@ -29,46 +32,80 @@ inline std::string input_position(const LineReader& reader, uint64_t line_number
 }
 
 template <class Sink>
-void translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
-                     const TranslateCommandOptions& options, TranslateStats* stats) {
+uint64_t translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,
+                         const TranslateCommandOptions& options, TranslateStats* stats) {
   const models::TranslateOptions& o = options.translate;
-  uint64_t line_number = 0;
+  const bool jsonl_in = options.input_format == TextFormat::kJsonl;
+  const bool jsonl_out = options.output_format == TextFormat::kJsonl;
+  // A line over the window's cap streams through in pieces; the n-best, scores and JSON formats need it
+  // whole, and sampling keys its streams by whole lines.
+  if (o.n_best == 1 && !options.scores && !jsonl_in && !jsonl_out && !o.sampling.enabled) {
+    reader.set_long_lines(std::min(reader.max_line_bytes(), kWindowBytes),
+                          long_line_cutter(o.source_lang, o.split_sentences));
+  }
+  uint64_t line_number = 0, malformed = 0;
   for (;;) {
-    std::vector<Line> window = reader.next_batch(window_lines(o), size_t{16} << 20);
+    std::vector<Line> window = reader.next_batch(window_lines(o), kWindowBytes);
     if (window.empty()) break;
+    std::vector<uint64_t> line_numbers;  // of each window entry; the pieces of a line share one
+    for (const Line& l : window) line_numbers.push_back(l.continues ? line_number : line_number++);
     std::vector<std::string> texts;
     texts.reserve(window.size());
-    for (const Line& l : window) texts.push_back(l.text);
-    std::vector<models::TranslateWarning> warnings;
-    const std::vector<models::Translation> out = translator.translate(texts, o, &warnings);
-    for (const models::TranslateWarning& w : warnings) {
-      sink.warn(input_position(reader, line_number + w.line) + ": " + w.message);
+    std::vector<models::LineControls> controls;      // jsonl input: each line's own
+    std::vector<std::string> errors(window.size());  // jsonl input: why a line is malformed
+    for (size_t i = 0; i < window.size(); ++i) {
+      if (!jsonl_in) {
+        texts.push_back(window[i].text);
+        continue;
+      }
+      JsonlRequest request = parse_jsonl_request(window[i].text, translator, o);
+      if (!request.error.empty()) {
+        sink.warn(input_position(reader, line_numbers[i]) + ": " + request.error);
+        ++malformed;
+      }
+      texts.push_back(std::move(request.text));  // a malformed line translates as a blank one
+      controls.push_back(std::move(request.controls));
+      errors[i] = std::move(request.error);
     }
-    for (size_t i = 0; i < window.size(); ++i, ++line_number) {
+    models::TranslateOptions window_options = o;
+    window_options.first_line =
+        line_numbers.front();  // sampling streams follow the whole input, not the window
+    std::vector<models::TranslateWarning> warnings;
+    const std::vector<models::Translation> out =
+        translator.translate(texts, window_options, &warnings, jsonl_in ? &controls : nullptr);
+    for (const models::TranslateWarning& w : warnings) {
+      sink.warn(input_position(reader, line_numbers[w.line]) + ": " + w.message);
+    }
+    for (size_t i = 0; i < window.size(); ++i) {
       const models::Translation& t = out[i];
       const LineEnding ending = window[i].ending;
-      if (o.n_best > 1) {
+      if (!errors[i].empty()) {
+        sink.write_line(jsonl_out ? error_json(errors[i]) : "", ending);
+      } else if (jsonl_out) {
+        sink.write_line(translation_json(t, translator.tokenizer(), o.n_best > 1), ending);
+      } else if (o.n_best > 1) {
         // Marian's n-best format (the third field lists feature scores; ours is the model score, F0); every
         // hypothesis line ends like the input line, the last exactly so.
         for (size_t k = 0; k < t.texts.size(); ++k) {
           const std::string score = format_score(t.scores[k]);
           const std::string line =
-              std::to_string(line_number) + " ||| " + t.texts[k] + " ||| F0= " + score + " ||| " + score;
+              std::to_string(line_numbers[i]) + " ||| " + t.texts[k] + " ||| F0= " + score + " ||| " + score;
           sink.write_line(line,
                           k + 1 < t.texts.size() && ending == LineEnding::kNone ? LineEnding::kLf : ending);
         }
       } else if (options.scores) {
         sink.write_line(format_score(t.scores[0]) + "\t" + t.texts[0], ending);
       } else {
-        sink.write_line(t.texts[0], ending);
+        sink.write_line(t.texts[0] + std::string(piece_separator(window[i], t.texts[0])), ending);
       }
     }
     sink.flush();
     if (stats) {
-      stats->lines += window.size();
+      for (const Line& l : window) stats->lines += l.continues ? 0 : 1;
       for (const models::Translation& t : out) stats->target_tokens += t.ids[0].size();
     }
   }
+  return malformed;
 }
 
 }  // namespace cli

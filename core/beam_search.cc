@@ -175,7 +175,8 @@ class BeamSearch {
       for (int row = begin; row < end; ++row) {
         const bool last_step = generated_length >= max_lengths_[rows_.sentence[row]];
         shifts_[row] = log_probs_.prepare(logits_.data() + static_cast<size_t>(row) * vocab_size_, last_step,
-                                          &block_maxes_[static_cast<size_t>(row) * n_blocks]);
+                                          &block_maxes_[static_cast<size_t>(row) * n_blocks],
+                                          forced_token(options_, rows_.sentence[row], generated_length - 1));
       }
     });
   }
@@ -187,7 +188,9 @@ class BeamSearch {
     const bool last_step = generated_length >= max_lengths_[s];
     const float* logits = logits_.data() + static_cast<size_t>(state.first_row) * vocab_size_;
     const size_t first_block = static_cast<size_t>(state.first_row) * scan_blocks(vocab_size_);
-    const int k = std::min(2 * beam_size_, state.n_rows * vocab_size_);
+    // A forced prefix token is the sentence's only candidate (one row continues, like the first step).
+    const bool forced = !last_step && forced_token(options_, s, generated_length - 1) >= 0;
+    const int k = forced ? 1 : std::min(2 * beam_size_, state.n_rows * vocab_size_);
     select_top(logits, &block_maxes_[first_block], &shifts_[state.first_row],
                &rows_.cum_logprob[state.first_row], state.n_rows, vocab_size_, k, top_);
 

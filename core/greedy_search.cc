@@ -41,7 +41,8 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
       for (int row = begin; row < end; ++row) {
         shifts[row] = log_probs.prepare(logits.data() + static_cast<size_t>(row) * vocab_size,
                                         generated_length >= max_lengths[row_sentence[row]],
-                                        &block_maxes[static_cast<size_t>(row) * n_blocks]);
+                                        &block_maxes[static_cast<size_t>(row) * n_blocks],
+                                        forced_token(options, row_sentence[row], position));
       }
     });
     kept_rows.clear();

@@ -121,7 +121,16 @@ LogProbs::LogProbs(int vocab_size, const SearchOptions& options)
   banned_.erase(std::unique(banned_.begin(), banned_.end()), banned_.end());
 }
 
-double LogProbs::prepare(float* row, bool force_eos, float* block_maxes) const {
+double LogProbs::prepare(float* row, bool force_eos, float* block_maxes, int32_t forced) const {
+  if (forced >= 0 && !force_eos) {
+    const float logit = row[forced];  // before any ban: a prefix may hold a banned id
+    const double shift = prepare(row, false, block_maxes);
+    std::fill(row, row + vocab_size_, kMinusInf);
+    row[forced] = logit;
+    std::fill(block_maxes, block_maxes + scan_blocks(vocab_size_), kMinusInf);
+    block_maxes[forced / kScanBlock] = logit;
+    return shift;
+  }
   if (force_eos) {
     // The distribution is irrelevant: only EOS may follow, with log-probability exactly 0.
     std::fill(row, row + vocab_size_, kMinusInf);
@@ -159,9 +168,9 @@ void validate(int vocab_size, const std::vector<int>& max_lengths, const SearchO
   require(vocab_size >= 1, "vocab_size must be >= 1, got " + std::to_string(vocab_size));
   require(options.beam_size >= 1, "beam_size must be >= 1, got " + std::to_string(options.beam_size));
   require(options.n_best >= 1, "n_best must be >= 1, got " + std::to_string(options.n_best));
-  require(options.n_best <= options.beam_size, "n_best (" + std::to_string(options.n_best) +
-                                                   ") must not exceed beam_size (" +
-                                                   std::to_string(options.beam_size) + ")");
+  require(options.n_best <= options.beam_size || options.sampling.enabled,
+          "n_best (" + std::to_string(options.n_best) + ") must not exceed beam_size (" +
+              std::to_string(options.beam_size) + ")");
   require(options.eos_id >= 0 && options.eos_id < vocab_size,
           "eos_id " + std::to_string(options.eos_id) + " outside the vocabulary");
   std::vector<char> is_banned(vocab_size, 0);
@@ -170,6 +179,23 @@ void validate(int vocab_size, const std::vector<int>& max_lengths, const SearchO
     is_banned[id] = 1;
   }
   require(std::count(is_banned.begin(), is_banned.end(), 0) > 0, "every token id is banned");
+  if (options.sampling.enabled) {
+    const SamplingOptions& s = options.sampling;
+    require(options.beam_size == 1, "sampling needs beam_size 1");
+    require(s.top_k >= 0, "sampling top_k must be >= 0, got " + std::to_string(s.top_k));
+    require(s.top_p > 0.0f && s.top_p <= 1.0f, "sampling top_p must be in (0, 1]");
+    require(s.temperature > 0.0f && std::isfinite(s.temperature), "sampling temperature must be > 0");
+    require(options.sentence_keys.size() == max_lengths.size(),
+            "sampling needs one sentence key per sentence");
+  }
+  require(options.prefixes.empty() || options.prefixes.size() == max_lengths.size(),
+          "prefixes: one per sentence or none");
+  for (const std::vector<int32_t>& prefix : options.prefixes) {
+    for (int32_t id : prefix) {
+      require(id >= 0 && id < vocab_size && id != options.eos_id,
+              "prefix id " + std::to_string(id) + " outside the vocabulary or EOS");
+    }
+  }
   for (size_t i = 0; i < max_lengths.size(); ++i) {
     require(max_lengths[i] >= 1,
             "max_lengths[" + std::to_string(i) + "] must be >= 1, got " + std::to_string(max_lengths[i]));
@@ -184,8 +210,9 @@ std::vector<std::vector<Hypothesis>> search(DecoderStep& decoder, const std::vec
   search_detail::validate(decoder.vocab_size(), max_lengths, options);
   if (max_lengths.empty()) return {};
   std::vector<std::vector<Hypothesis>> results =
-      options.beam_size == 1 ? search_detail::greedy_search(decoder, max_lengths, options)
-                             : search_detail::beam_search(decoder, max_lengths, options);
+      options.sampling.enabled ? search_detail::sampling_search(decoder, max_lengths, options)
+      : options.beam_size == 1 ? search_detail::greedy_search(decoder, max_lengths, options)
+                               : search_detail::beam_search(decoder, max_lengths, options);
   for (std::vector<Hypothesis>& list : results) {
     list.erase(
         std::remove_if(list.begin(), list.end(), [](const Hypothesis& h) { return !std::isfinite(h.score); }),

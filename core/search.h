@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/sampling.h"
+
 namespace core {
 
 // The model side of decoding. Rows are hypotheses; the search owns which rows exist.
@@ -33,6 +35,13 @@ struct SearchOptions {
   int32_t eos_id = 0;
   int32_t start_id = 0;         // decoder start token (fed at position 0)
   std::vector<int32_t> banned;  // never generated (pad, decoder start, maybe unk)
+  // Forced target prefixes: empty, or one per sentence. Sentence i's first prefixes[i].size() generated
+  // tokens are those ids (their log-probabilities count in the score); the search continues after them.
+  std::vector<std::vector<int32_t>> prefixes;
+  // Sampling instead of the argmax (beam_size must be 1; n_best = independent samples per sentence).
+  SamplingOptions sampling;
+  // With sampling: one key per sentence (its place in the input), mixed with the seed into its streams.
+  std::vector<uint64_t> sentence_keys;
 };
 
 struct Hypothesis {

@@ -21,9 +21,10 @@ class LogProbs {
  public:
   LogProbs(int vocab_size, const SearchOptions& options);  // options must be valid (see search.cc)
   // `force_eos`: this step is the sentence's last, so EOS gets 0 and every other id -inf.
+  // `forced` >= 0: a prefix token; it keeps its log-probability (even when banned), every other id -inf.
   // Also writes an upper bound of each kScanBlock-block of the row to block_maxes[scan_blocks(vocab)],
   // for select_top.
-  double prepare(float* row, bool force_eos, float* block_maxes) const;
+  double prepare(float* row, bool force_eos, float* block_maxes, int32_t forced = -1) const;
   // The whole row in place (for tests and callers that want the values).
   void apply(float* row, bool force_eos) const;
 
@@ -58,11 +59,21 @@ inline double normalized_score(float cum_logprob, int length, float length_penal
   return static_cast<double>(cum_logprob) / std::pow(static_cast<double>(length), double{length_penalty});
 }
 
-// Both expect validated arguments and at least one sentence.
+// The prefix token sentence `s` must generate as its `index`-th token (0-based), or -1 when free.
+inline int32_t forced_token(const SearchOptions& options, int s, int index) {
+  if (options.prefixes.empty()) return -1;
+  const std::vector<int32_t>& prefix = options.prefixes[s];
+  return index < static_cast<int>(prefix.size()) ? prefix[index] : -1;
+}
+
+// All three expect validated arguments and at least one sentence.
 std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const std::vector<int>& max_lengths,
                                                    const SearchOptions& options);
 std::vector<std::vector<Hypothesis>> beam_search(DecoderStep& decoder, const std::vector<int>& max_lengths,
                                                  const SearchOptions& options);
+std::vector<std::vector<Hypothesis>> sampling_search(DecoderStep& decoder,
+                                                     const std::vector<int>& max_lengths,
+                                                     const SearchOptions& options);
 
 }  // namespace search_detail
 }  // namespace core

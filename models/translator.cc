@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/thread_team.h"
 #include "core/threads.h"
+#include "models/batch_plan.h"
 #include "models/decoder_state.h"
 #include "models/model_error.h"
 
@@ -38,27 +39,6 @@ std::unique_ptr<tokenizer::Tokenizer> load_tokenizer(const std::string& model_di
     throw ModelError(e.what());
   }
 }
-
-// How n sorted sentences are cut into batches: full ones of batch_size and the rest, or, when that would
-// leave a thread without a batch, one per thread (up to n), so a short file keeps every core busy. (A
-// sentence's translation does not depend on its batch.) Larger inputs keep full batches: cutting them
-// into equal batches, as many as a multiple of the threads, gains nothing measurable.
-struct BatchLayout {
-  BatchLayout(size_t n_sentences, int batch_size, int threads)
-      : n(n_sentences),
-        size(batch_size),
-        full((n + size - 1) / size),
-        one_per_thread(full < static_cast<size_t>(threads)),
-        count(static_cast<int>(one_per_thread ? std::min(n, static_cast<size_t>(threads)) : full)) {}
-  size_t begin(int b) const {
-    return one_per_thread ? n * b / count : std::min(n, static_cast<size_t>(b) * size);
-  }
-
-  size_t n, size;
-  size_t full;  // batches of `size`, the last one partial
-  bool one_per_thread;
-  int count;
-};
 
 }  // namespace
 
@@ -95,10 +75,21 @@ TranslateOptions Translator::defaults() const {
 
 void Translator::check(const TranslateOptions& o) const {
   if (o.beam_size < 1 || o.beam_size > 256) throw OptionError("beam_size", "must be in 1..256");
-  if (o.n_best < 1 || o.n_best > o.beam_size) {
+  if (o.sampling.enabled) {
+    const core::SamplingOptions& s = o.sampling;
+    if (o.beam_size != 1)
+      throw OptionError("beam_size", "must be 1 with sampling (it draws one token at a time)");
+    if (o.n_best < 1 || o.n_best > 256) throw OptionError("n_best", "must be in 1..256");
+    if (s.top_k < 0) throw OptionError("sampling.top_k", "must be >= 0 (0 = the whole vocabulary)");
+    if (!(s.top_p > 0.0f && s.top_p <= 1.0f)) throw OptionError("sampling.top_p", "must be in (0, 1]");
+    if (!(s.temperature > 0.0f && std::isfinite(s.temperature)))
+      throw OptionError("sampling.temperature", "must be a finite number > 0");
+  } else if (o.n_best < 1 || o.n_best > o.beam_size) {
     throw OptionError("n_best", "must be in 1..beam size (" + std::to_string(o.beam_size) + ")");
   }
   if (o.batch_size < 1 || o.batch_size > 4096) throw OptionError("batch_size", "must be in 1..4096");
+  if (o.max_batch_tokens < 0 || o.max_batch_tokens > (1 << 24))
+    throw OptionError("max_batch_tokens", "must be in 0..16777216 (0 = batches of batch_size sentences)");
   if (o.max_length < 1) throw OptionError("max_length", "must be at least 1");
   if (!std::isfinite(o.length_penalty)) throw OptionError("length_penalty", "must be a finite number");
   if (!std::isfinite(o.max_length_a) || o.max_length_a < 0) {
@@ -147,10 +138,29 @@ std::vector<int32_t> Translator::source_ids(const std::string& line, const Trans
   return ids;
 }
 
+std::vector<int32_t> Translator::prefix_ids(const std::string& prefix) const {
+  std::vector<int32_t> ids = tokenizer_->encode_target(prefix);
+  const std::string spelled = tokenizer_->decode(ids);
+  if (spelled != prefix) {
+    throw core::Error("the target vocabulary spells the prefix '" + prefix + "' as '" + spelled + "'");
+  }
+  const int positions = model_->config().max_positions;
+  if (static_cast<int>(ids.size()) >= positions) {
+    throw core::Error("the prefix has " + std::to_string(ids.size()) + " target pieces; the model has " +
+                      std::to_string(positions) + " positions");
+  }
+  return ids;
+}
+
 std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
-    const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& o) const {
+    const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& o,
+    const SourceControls& controls) const {
   check(o);
   const ModelDescription& d = model_->description();
+  if (!controls.sampling_keys.empty() && controls.sampling_keys.size() != sources.size())
+    throw core::Error("translate_ids: one sampling key per source");
+  if (!controls.prefixes.empty() && controls.prefixes.size() != sources.size())
+    throw core::Error("translate_ids: one prefix per source");
   core::SearchOptions search;
   search.beam_size = o.beam_size;
   search.n_best = o.n_best;
@@ -163,6 +173,8 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
     search.banned.push_back(d.tokens.decoder_start);
   }
   if (d.decoding.ban_unk) search.banned.push_back(d.tokens.unk);
+  search.sampling = o.sampling;
+  const int rows_per_sentence = o.sampling.enabled ? o.n_best : o.beam_size;  // beams, or samples
 
   // Sort by length so each batch holds similar lengths; results go back to input order.
   std::vector<size_t> order(sources.size());
@@ -171,38 +183,110 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
                    [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
   std::vector<std::vector<core::Hypothesis>> results(sources.size());
   const bool within = core::threads_share_batches(model_->config().d_model);
-  const BatchLayout batches(order.size(), o.batch_size, within ? 1 : core::num_threads());
+  std::vector<size_t> bounds;  // batch b is [bounds[b], bounds[b + 1]) of `order`
+  if (o.max_batch_tokens > 0) {
+    std::vector<size_t> lengths;
+    for (size_t i : order) lengths.push_back(sources[i].size());
+    bounds = token_batch_bounds(lengths, static_cast<size_t>(o.max_batch_tokens));
+  } else {
+    bounds = sentence_batch_bounds(order.size(), o.batch_size, within ? 1 : core::num_threads());
+  }
+  const int n_batches = static_cast<int>(bounds.size()) - 1;
   const auto translate_batch = [&](int task) {
-    const int b = batches.count - 1 - task;
-    const size_t begin = batches.begin(b);
-    const size_t end = batches.begin(b + 1);
+    const int b = n_batches - 1 - task;
     std::vector<std::vector<int32_t>> batch;
     std::vector<int> max_lengths;
-    for (size_t i = begin; i < end; ++i) {
-      batch.push_back(sources[order[i]]);
-      max_lengths.push_back(max_output_length(static_cast<int>(batch.back().size()), o));
+    core::SearchOptions batch_search = search;
+    for (size_t i = bounds[b]; i < bounds[b + 1]; ++i) {
+      const size_t source = order[i];
+      batch.push_back(sources[source]);
+      int max_length = max_output_length(static_cast<int>(batch.back().size()), o);
+      if (!controls.prefixes.empty()) {
+        // A prefix always fits (prefix_ids), with room for one more token.
+        const int forced = static_cast<int>(controls.prefixes[source].size());
+        max_length = std::max(max_length, std::min(forced + 1, model_->config().max_positions));
+        batch_search.prefixes.push_back(controls.prefixes[source]);
+      }
+      max_lengths.push_back(max_length);
+      if (o.sampling.enabled)
+        batch_search.sentence_keys.push_back(controls.sampling_keys.empty() ? source
+                                                                            : controls.sampling_keys[source]);
     }
     const EncodedBatch encoded = model_->encode(batch);
     const int max_steps = *std::max_element(max_lengths.begin(), max_lengths.end());
-    DecoderState state(*model_, encoded, static_cast<int>(batch.size()) * o.beam_size, max_steps);
-    auto hyps = core::search(state, max_lengths, search);
-    for (size_t i = begin; i < end; ++i) results[order[i]] = std::move(hyps[i - begin]);
+    DecoderState state(*model_, encoded, static_cast<int>(batch.size()) * rows_per_sentence, max_steps);
+    auto hyps = core::search(state, max_lengths, batch_search);
+    for (size_t i = bounds[b]; i < bounds[b + 1]; ++i) results[order[i]] = std::move(hyps[i - bounds[b]]);
   };
   if (within) {
     core::ThreadTeam team(core::num_threads());
-    for (int task = 0; task < batches.count; ++task) translate_batch(task);
+    for (int task = 0; task < n_batches; ++task) translate_batch(task);
   } else {
     // Batches are independent: spread them over the threads (each batch writes its own results), longest
     // first, so that no thread is left finishing a long batch alone at the end.
-    core::parallel_for(batches.count, translate_batch);
+    core::parallel_for(n_batches, translate_batch);
   }
   return results;
 }
 
+std::vector<std::vector<core::Hypothesis>> Translator::translate_segments(
+    const SegmentedLines& segmented, const TranslateOptions& o,
+    const std::vector<LineControls>* controls) const {
+  const size_t n_lines = segmented.lines.size();
+  SourceControls all;
+  if (o.sampling.enabled) {
+    // The line's number over the whole input in the high half, the segment's place in the line in the low.
+    for (size_t i = 0; i < n_lines; ++i) {
+      for (size_t k = 0; k < segmented.lines[i].after.size(); ++k)
+        all.sampling_keys.push_back(((o.first_line + i) << 32) + k);
+    }
+  }
+  std::vector<int> beams(segmented.ids.size(), o.beam_size);
+  if (controls) {
+    all.prefixes.resize(segmented.ids.size());
+    for (size_t i = 0; i < n_lines; ++i) {
+      const LineLayout& layout = segmented.lines[i];
+      const LineControls& c = (*controls)[i];
+      if (!c.prefix.empty() && !layout.after.empty()) all.prefixes[layout.first] = prefix_ids(c.prefix);
+      for (size_t k = 0; k < layout.after.size(); ++k)
+        beams[layout.first + k] = c.beam_size.value_or(o.beam_size);
+    }
+  }
+  std::vector<int> distinct = beams;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  if (distinct.size() <= 1) {
+    TranslateOptions group_options = o;
+    if (!distinct.empty()) group_options.beam_size = distinct[0];
+    return translate_ids(segmented.ids, group_options, all);
+  }
+  // Lines of their own beam size: one translate_ids per beam size, each over its segments.
+  std::vector<std::vector<core::Hypothesis>> hyps(segmented.ids.size());
+  for (int beam : distinct) {
+    std::vector<size_t> members;
+    SourceControls group;
+    std::vector<std::vector<int32_t>> sources;
+    for (size_t s = 0; s < beams.size(); ++s) {
+      if (beams[s] != beam) continue;
+      members.push_back(s);
+      sources.push_back(segmented.ids[s]);
+      if (!all.sampling_keys.empty()) group.sampling_keys.push_back(all.sampling_keys[s]);
+      group.prefixes.push_back(all.prefixes[s]);
+    }
+    TranslateOptions group_options = o;
+    group_options.beam_size = beam;
+    auto group_hyps = translate_ids(sources, group_options, group);
+    for (size_t m = 0; m < members.size(); ++m) hyps[members[m]] = std::move(group_hyps[m]);
+  }
+  return hyps;
+}
+
 std::vector<Translation> Translator::translate(const std::vector<std::string>& lines,
                                                const TranslateOptions& o,
-                                               std::vector<TranslateWarning>* warnings) const {
+                                               std::vector<TranslateWarning>* warnings,
+                                               const std::vector<LineControls>* controls) const {
   check(o);
+  if (controls && controls->size() != lines.size()) throw core::Error("translate: one LineControls per line");
   // 1. Split: every line into segments that fit the model (sentences, cut further when too long).
   SegmentRules rules;
   rules.splitter = o.split_sentences ? &splitter(o.source_lang) : nullptr;
@@ -212,7 +296,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
   if (warnings) warnings->insert(warnings->end(), segmented.warnings.begin(), segmented.warnings.end());
 
   // 2. Translate the segments of all lines together, in length-sorted batches.
-  const auto hyps = translate_ids(segmented.ids, o);
+  const auto hyps = translate_segments(segmented, o, controls);
 
   // 3. Rejoin each line's translations with its source whitespace.
   const std::string& target = o.target_lang.empty() ? model_->description().target_lang : o.target_lang;
@@ -238,19 +322,24 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
       }
       continue;
     }
-    // No segment (blank line) or several: one hypothesis, the segments' best joined.
-    std::vector<std::string> texts;
-    std::vector<int32_t> ids;
-    float score = 0.0f;
-    for (size_t k = 0; k < n; ++k) {
-      const core::Hypothesis& h = hyps[layout.first + k].front();
-      texts.push_back(tokenizer_->decode(h.tokens));
-      ids.insert(ids.end(), h.tokens.begin(), h.tokens.end());
-      score += h.score / static_cast<float>(n);
+    // No segment (blank line) or several: one hypothesis, the segments' best joined; with sampling, each
+    // of the n_best samples joins the segments' samples of its rank.
+    const size_t n_hyps = o.sampling.enabled && n > 0 ? static_cast<size_t>(o.n_best) : 1;
+    for (size_t r = 0; r < n_hyps; ++r) {
+      std::vector<std::string> texts;
+      std::vector<int32_t> ids;
+      float score = 0.0f;
+      for (size_t k = 0; k < n; ++k) {
+        const std::vector<core::Hypothesis>& list = hyps[layout.first + k];
+        const core::Hypothesis& h = list[std::min(r, list.size() - 1)];
+        texts.push_back(tokenizer_->decode(h.tokens));
+        ids.insert(ids.end(), h.tokens.begin(), h.tokens.end());
+        score += h.score / static_cast<float>(n);
+      }
+      t.texts.push_back(rejoin(layout, texts, join_unspaced));
+      t.scores.push_back(score);
+      t.ids.push_back(ids);
     }
-    t.texts = {rejoin(layout, texts, join_unspaced)};
-    t.scores = {score};
-    t.ids = {ids};
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,24 @@ struct TranslateOptions {
   bool split_sentences = true;  // false: each line is one sentence
   std::string source_lang;      // the sentence splitter's language; "" = language-neutral rules only
   int max_sentence_tokens = kDefaultMaxSentenceTokens;  // longer sentences are cut at clauses/spaces
+  int max_batch_tokens = 0;  // > 0: batches of at most this many source tokens instead of batch_size
+  // Sampling instead of beam search (beam_size 1; n_best = independent samples). Each sentence draws from
+  // streams of the seed, its line's number in the whole input (first_line + its index in `lines`) and its
+  // place in the line, so batches, windows and threads do not change what it samples.
+  core::SamplingOptions sampling;
+  uint64_t first_line = 0;
+};
+
+// One line's own decoding controls (`--input-format jsonl`).
+struct LineControls {
+  std::string prefix;            // target text the line's first sentence is forced to start with
+  std::optional<int> beam_size;  // this line's beam instead of TranslateOptions::beam_size
+};
+
+// Per-source controls of translate_ids: each empty, or one entry per source.
+struct SourceControls {
+  std::vector<uint64_t> sampling_keys;         // keys of the sampling streams (empty: the source's index)
+  std::vector<std::vector<int32_t>> prefixes;  // forced target ids the hypotheses start with
 };
 
 // An option the model cannot take. `option` is the TranslateOptions field; what() reads "beam_size must
@@ -64,14 +83,22 @@ class Translator {
   // further when over max_sentence_tokens), the sentences of all lines are translated in length-sorted
   // batches, and each line's translations are rejoined with the whitespace between its source sentences
   // (leading and trailing whitespace kept). A line of several segments has one hypothesis, their best
-  // joined, scored by their mean. Blank lines come back as they are without running the model. Warnings
-  // (a sentence cut for length) go to `warnings` when given.
+  // joined, scored by their mean (with sampling, n_best such joins: sample k of every segment). Blank
+  // lines come back as they are without running the model. Warnings (a sentence cut for length) go to
+  // `warnings` when given. `controls`, when given, holds one LineControls per line (prefixes must pass
+  // prefix_ids).
   std::vector<Translation> translate(const std::vector<std::string>& lines, const TranslateOptions& options,
-                                     std::vector<TranslateWarning>* warnings = nullptr) const;
+                                     std::vector<TranslateWarning>* warnings = nullptr,
+                                     const std::vector<LineControls>* controls = nullptr) const;
 
   // Source ids (incl. EOS) -> hypotheses; the core of translate(), exposed for tests.
   std::vector<std::vector<core::Hypothesis>> translate_ids(const std::vector<std::vector<int32_t>>& sources,
-                                                           const TranslateOptions& options) const;
+                                                           const TranslateOptions& options,
+                                                           const SourceControls& controls = {}) const;
+
+  // Target ids of a forced prefix. Throws core::Error when the target vocabulary cannot spell it exactly
+  // (the translation would not start with it) or it leaves no room in the model's positions.
+  std::vector<int32_t> prefix_ids(const std::string& prefix) const;
 
   // Generated-token limit (EOS included) for a source of n ids.
   int max_output_length(int n_source_ids, const TranslateOptions& options) const;
@@ -88,6 +115,10 @@ class Translator {
 
  private:
   std::vector<int32_t> source_ids(const std::string& line, const TranslateOptions& options) const;
+  // Step 2 of translate(): every segment's hypotheses; lines of another beam size in runs of their own.
+  std::vector<std::vector<core::Hypothesis>> translate_segments(
+      const SegmentedLines& segmented, const TranslateOptions& options,
+      const std::vector<LineControls>* controls) const;
   // The splitter for a language, built once (ICU iterators take a while to build).
   const tokenizer::SentenceSplitter& splitter(const std::string& language) const;
 

@@ -45,10 +45,20 @@ bool is_opener(UChar32 c) {
 
 bool is_space(UChar32 c) { return c >= 0 && u_isUWhiteSpace(c); }
 
+// Whether a number starts at `at`: a digit, or a number sign or currency symbol, a space at most, then a
+// digit ("# 8 for Iowa", "$5 is").
+bool starts_number(std::string_view text, size_t at, size_t end) {
+  CodePoint c = code_point_at(text, at);
+  if (u_isdigit(c.value)) return true;
+  if (c.value != '#' && c.value != 0x2116 /* № */ && u_charType(c.value) != U_CURRENCY_SYMBOL) return false;
+  if (c.next < end && code_point_at(text, c.next).value == ' ') c = code_point_at(text, c.next);
+  return c.next < end && u_isdigit(code_point_at(text, c.next).value);
+}
+
 // Candidates ICU does not offer: after "…" (U+2026) when whitespace and an upper-case letter follow
 // ("Wait… What?", as after "..."), and after ". ! ?" when whitespace and a number follow ("A dog runs. 2
-// men watch.": Unicode's rule SB8 reads "2 men" as a continuation). The nonbreaking prefixes then judge
-// them like ICU's own ("p. 5" stays whole).
+// men watch.", "# 8 for Iowa ...": Unicode's rule SB8 reads "2 men" as a continuation). The nonbreaking
+// prefixes then judge them like ICU's own ("p. 5" stays whole).
 std::vector<Span> add_candidates(std::string_view text, const std::vector<Span>& spans) {
   static constexpr std::string_view kEllipsis = "\xe2\x80\xa6";
   std::vector<Span> out;
@@ -66,7 +76,7 @@ std::vector<Span> add_candidates(std::string_view text, const std::vector<Span>&
       at = c.next;
       if ((!ellipsis && !terminal) || next == end || next >= s.end) continue;
       const UChar32 first = code_point_at(text, next).value;
-      if ((ellipsis && u_isupper(first)) || (terminal && u_isdigit(first))) {
+      if ((ellipsis && u_isupper(first)) || (terminal && starts_number(text, next, s.end))) {
         out.push_back({s.begin, end});
         s.begin = next;
       }
@@ -187,7 +197,6 @@ bool SentenceSplitter::joins(std::string_view text, Span before, Span after) con
     }
   }
   // An initial ("J. R. R. Tolkien", French "M. Dupont") or an abbreviation with inner periods ("z.B.",
-  // "e.g.", "U.S."): letters and periods only.
   // "e.g.", "U.S."): letters and periods only, at most two letters between periods ("www.example.com."
   // ends a sentence).
   bool abbreviation = true, has_period = false;

@@ -80,6 +80,29 @@ std::vector<int32_t> Tokenizer::encode(const std::string& text) const {
   return ids;
 }
 
+std::vector<int32_t> Tokenizer::encode_target(const std::string& text) const {
+  const sentencepiece::SentencePieceProcessor& sp = target_ ? *target_ : *source_;
+  std::vector<int32_t> ids;
+  if (!target_vocab_) {
+    std::vector<int> spm_ids;
+    sp.Encode(text, &spm_ids);
+    ids.assign(spm_ids.begin(), spm_ids.end());
+    return ids;
+  }
+  std::vector<std::string> pieces;
+  sp.Encode(text, &pieces);
+  for (const std::string& piece : pieces) ids.push_back(target_vocab_->id(piece, unk_id_));
+  return ids;
+}
+
+std::vector<std::string> Tokenizer::target_pieces(const std::vector<int32_t>& ids) const {
+  const sentencepiece::SentencePieceProcessor& sp = target_ ? *target_ : *source_;
+  std::vector<std::string> pieces;
+  pieces.reserve(ids.size());
+  for (int32_t id : ids) pieces.push_back(target_vocab_ ? target_vocab_->piece(id) : sp.IdToPiece(id));
+  return pieces;
+}
+
 std::string Tokenizer::decode(const std::vector<int32_t>& ids) const {
   const sentencepiece::SentencePieceProcessor& sp = target_ ? *target_ : *source_;
   std::vector<int32_t> kept;

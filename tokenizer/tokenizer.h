@@ -15,11 +15,11 @@ class SentencePieceProcessor;
 namespace tokenizer {
 
 struct TokenizerSpec {
-  std::string source_spm;    // paths
+  std::string source_spm;  // paths
   std::string target_spm;
   std::string source_vocab;  // empty: use SentencePiece ids
   std::string target_vocab;
-  int32_t unk_id = 1;        // for pieces missing from a vocabulary
+  int32_t unk_id = 1;                   // for pieces missing from a vocabulary
   std::vector<int32_t> skip_on_decode;  // ids dropped from output (eos, pad, decoder start...)
 };
 
@@ -34,6 +34,10 @@ class Tokenizer {
   std::vector<std::string> encode_pieces(const std::string& text) const;
   // Detokenized text of target ids.
   std::string decode(const std::vector<int32_t>& ids) const;
+  // Target ids of a target-language text (no EOS): a forced prefix of the translation.
+  std::vector<int32_t> encode_target(const std::string& text) const;
+  // Target pieces of ids, one per id, as the vocabulary spells them ("▁Ein").
+  std::vector<std::string> target_pieces(const std::vector<int32_t>& ids) const;
 
   // The source side's ">>xx<<" language tags (multilingual targets), sorted, without the brackets.
   std::vector<std::string> language_tags() const;

@@ -27,6 +27,9 @@ Also:
     (made once into build-bench/int8/), with its speed over nmt f32, the share of lines identical to nmt's,
     and its GEMM GOP/s against the core's int8 peak (the int8_peak binary next to nmt).
 
+  * paragraphs (--paragraph-sentences, 300): the same sentences three per line (split) and one per line
+    (--no-split), sentences/s of each and the ratio, runs alternating (--paragraphs-only: this row alone).
+
 Prints one markdown table; appends this run (machine, commit, raw runs, medians, table) to the "runs" list
 of bench/results.json (--quick: build-bench/results-quick.json, first 100 sentences, 1 run each).
 Timing runs are meaningless while something else loads the CPU: the load average is recorded, and a
@@ -39,6 +42,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -165,9 +169,13 @@ def run_engine(engine, args, model, inp, out, beam, threads, tmp):
 def paragraph_speed(args, lines, tmp, beam, threads):
     """Sentences/s of the same sentences one per line (--no-split) and three per line (split), runs
     alternating; the paragraph file must translate at about the same rate (the sentences of a read window
-    are batched together whatever their lines)."""
-    n = min(len(lines), args.paragraph_sentences) // 3 * 3
-    sentences = lines[:n]
+    are batched together whatever their lines). The sentences are those that end in sentence-final
+    punctuation, so both files translate the same sentences (checked: the outputs agree); the ratio is
+    the median of each adjacent pair's, which drift in the machine's speed moves less than a ratio of
+    medians."""
+    ended = [s for s in lines if re.search(r"[.!?\u2026][\"'\u201d\u2019)\]]*$", s.strip())]
+    n = min(len(ended), args.paragraph_sentences) // 3 * 3
+    sentences = ended[:n]
     one = os.path.join(tmp, "para-one-per-line.txt")
     three = os.path.join(tmp, "para-three-per-line.txt")
     with open(one, "w", encoding="utf-8") as f:
@@ -175,6 +183,7 @@ def paragraph_speed(args, lines, tmp, beam, threads):
     with open(three, "w", encoding="utf-8") as f:
         f.write("".join(" ".join(sentences[i:i + 3]) + "\n" for i in range(0, n, 3)))
     rates = {"sentences": [], "paragraphs": []}
+    outputs = {}
     for rep in range(args.runs):
         for kind, src, extra in (("sentences", one, ["--no-split"]), ("paragraphs", three, [])):
             cmd = [args.nmt, "translate", "-m", args.model, "-i", src, "-o", os.path.join(tmp, "para.out"),
@@ -185,10 +194,34 @@ def paragraph_speed(args, lines, tmp, beam, threads):
                 fail("nmt", cmd, code, err)
             s = last_json_line(err, "nmt --stats")
             rates[kind].append(n / max(s["translate_s"], 1e-9))
+            with open(os.path.join(tmp, "para.out"), encoding="utf-8") as f:
+                outputs[kind] = " ".join(f.read().split("\n"))
             log(f"[paragraphs] {kind} run {rep + 1}: {rates[kind][-1]:.1f} sentences/s")
-    med = {k: sorted(v)[len(v) // 2] for k, v in rates.items()}
+    med = {k: statistics.median(v) for k, v in rates.items()}
+    pairs = [p / s for p, s in zip(rates["paragraphs"], rates["sentences"])]
     return {"sentences": n, "beam": beam, "threads": threads, "runs": rates, "median_sentences_per_s": med,
-            "ratio": med["paragraphs"] / med["sentences"]}
+            "pair_ratios": pairs, "ratio": statistics.median(pairs),
+            "same_output": outputs["sentences"].strip() == outputs["paragraphs"].strip()}
+
+
+def paragraph_row(p):
+    return (f"paragraphs ({p['sentences']} sentences, beam {p['beam']}, {p['threads']} threads): three "
+            f"per line {p['median_sentences_per_s']['paragraphs']:.1f} sentences/s, one per line "
+            f"{p['median_sentences_per_s']['sentences']:.1f} sentences/s: {p['ratio']:.2f}x (median of "
+            f"alternating pairs){'' if p['same_output'] else '; OUTPUTS DIFFER'}")
+
+
+def paragraphs_only(args):
+    """--paragraphs-only: the paragraphs row alone, at the last --beams and --threads values."""
+    opener = gzip.open if args.input.endswith(".gz") else open
+    with opener(args.input, "rt", encoding="utf-8") as f:
+        lines = [line.rstrip("\n") for line in f]
+    if args.sentences:
+        lines = lines[:args.sentences]
+    with tempfile.TemporaryDirectory(prefix="nmt-bench-") as tmp:
+        p = paragraph_speed(args, lines, tmp, parse_list(args.beams)[-1], parse_list(args.threads)[-1])
+    print(paragraph_row(p))
+    print(json.dumps(p["runs"]))
 
 
 def median_of(runs):
@@ -439,6 +472,8 @@ def main():
                     help="synthetic rows after the first get the runs that fit in this many minutes (0: no limit)")
     ap.add_argument("--paragraph-sentences", type=int, default=300,
                     help="the paragraphs row: these sentences one per line vs three per line (0: skip)")
+    ap.add_argument("--paragraphs-only", action="store_true",
+                    help="only the paragraphs row (--runs runs each), printed, not appended to the results")
     ap.add_argument("--quick", action="store_true", help="smoke run: 100 sentences, 1 run each, 64 synthetic")
     ap.add_argument("--no-int8", action="store_true", help="skip the nmt int8 rows")
     ap.add_argument("--out", default=None, help="results JSON (default: bench/results.json; "
@@ -464,6 +499,8 @@ def main():
         if not os.path.exists(path):
             sys.exit(f"bench: {path} not found")
 
+    if args.paragraphs_only:
+        return paragraphs_only(args)
     started = time.time()
     machine = machine_info()
     if machine["loadavg_start"] > 0.5:
@@ -613,10 +650,7 @@ def main():
 
     table = make_table(rows, peak, baselines, i8peak)
     if paragraphs:
-        p = paragraphs
-        table += (f"\n\nparagraphs ({p['sentences']} sentences, beam {p['beam']}, {p['threads']} threads): three "
-                  f"per line {p['median_sentences_per_s']['paragraphs']:.1f} sentences/s, one per line "
-                  f"{p['median_sentences_per_s']['sentences']:.1f} sentences/s: {p['ratio']:.2f}x")
+        table += "\n\n" + paragraph_row(paragraphs)
     machine["loadavg_end"] = os.getloadavg()[0]
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

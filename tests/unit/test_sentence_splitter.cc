@@ -75,6 +75,10 @@ TEST_CASE("sentences end at . ! ? … but not after abbreviations, initials or i
           std::vector<std::string>{"Mr. Smith walks his dog.", "Dr. Brown reads a newspaper on a bench."});
   REQUIRE(sentences(en, "It costs 2.5 dollars. See www.example.com. Mail a.b@c.de now.") ==
           std::vector<std::string>{"It costs 2.5 dollars.", "See www.example.com.", "Mail a.b@c.de now."});
+  // A number sign or currency before the number starts a sentence too (SB8 would read on to "for").
+  REQUIRE(sentences(en, "They play at church. # 8 for Iowa runs. $5 buys a drink. See p. 5 for more.") ==
+          std::vector<std::string>{"They play at church.", "# 8 for Iowa runs.", "$5 buys a drink.",
+                                   "See p. 5 for more."});
   REQUIRE(
       sentences(en,
                 "J. R. R. Tolkien wrote it, e.g. in the U.S. Army. Wait… What? He said \"Go!\" and left.") ==

@@ -1,0 +1,78 @@
+#include "cli/jsonl_input.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace cli {
+
+namespace {
+
+// A line break inside would end the output line early (one output line per input line).
+bool is_one_line(const std::string& text) {
+  return text.find_first_of(std::string("\n\r\0", 3)) == std::string::npos;
+}
+
+bool is_blank(const std::string& text) { return text.find_first_not_of(" \t\f\v") == std::string::npos; }
+
+// The error of a malformed field, or "" when `j` is a valid request (then `r` holds it).
+std::string read_request(const nlohmann::json& j, const models::Translator& translator,
+                         const models::TranslateOptions& o, JsonlRequest& r) {
+  if (!j.is_object()) return "expected a JSON object with \"text\", got " + std::string(j.type_name());
+  for (const auto& field : j.items()) {
+    const std::string& key = field.key();
+    if (key != "text" && key != "prefix" && key != "beam_size")
+      return "unknown field \"" + key + "\" (known: text, prefix, beam_size)";
+  }
+  const auto text = j.find("text");
+  if (text == j.end()) return "missing \"text\"";
+  if (!text->is_string()) return "\"text\" must be a string, got " + std::string(text->type_name());
+  r.text = text->get<std::string>();
+  if (!is_one_line(r.text)) return "\"text\" holds a line break or NUL (one line per object)";
+  if (const auto prefix = j.find("prefix"); prefix != j.end()) {
+    if (!prefix->is_string()) return "\"prefix\" must be a string, got " + std::string(prefix->type_name());
+    r.controls.prefix = prefix->get<std::string>();
+    if (!is_one_line(r.controls.prefix)) return "\"prefix\" holds a line break or NUL";
+    if (!r.controls.prefix.empty() && is_blank(r.text)) return "\"prefix\" on a blank text";
+    try {
+      translator.prefix_ids(r.controls.prefix);
+    } catch (const core::Error& e) {
+      return "\"prefix\": " + std::string(e.what());
+    }
+  }
+  if (const auto beam = j.find("beam_size"); beam != j.end()) {
+    const int lowest = o.sampling.enabled ? 1 : o.n_best;
+    const int highest = o.sampling.enabled ? 1 : 256;
+    const std::string range = std::to_string(lowest) + ".." + std::to_string(highest);
+    if (!beam->is_number_integer()) return "\"beam_size\" must be a whole number in " + range;
+    const int64_t value = beam->get<int64_t>();
+    if (value < lowest || value > highest) {
+      return "\"beam_size\" must be in " + range + (o.sampling.enabled ? " with sampling" : "") + ", got " +
+             std::to_string(value);
+    }
+    r.controls.beam_size = static_cast<int>(value);
+  }
+  return "";
+}
+
+}  // namespace
+
+JsonlRequest parse_jsonl_request(const std::string& line, const models::Translator& translator,
+                                 const models::TranslateOptions& options) {
+  JsonlRequest r;
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::exception& e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at ...": keep the words.
+    const std::string what = e.what();
+    const size_t words = what.find("] ");
+    r.error = "not valid JSON: " + what.substr(words == std::string::npos ? 0 : words + 2);
+    return r;
+  }
+  JsonlRequest parsed;
+  r.error = read_request(j, translator, options, parsed);
+  return r.error.empty() ? parsed : r;
+}
+
+}  // namespace cli

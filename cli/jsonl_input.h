@@ -1,0 +1,23 @@
+// `nmt translate --input-format jsonl`: each input line is an object {"text": "...", "prefix": "...",
+// "beam_size": N}; text is required, the others optional.
+#pragma once
+
+#include <string>
+
+#include "models/translator.h"
+
+namespace cli {
+
+struct JsonlRequest {
+  std::string text;
+  models::LineControls controls;
+  std::string error;  // not empty: the line is malformed (then text and controls are empty)
+};
+
+// Parses and checks one line: valid JSON, an object of known fields, text a string of one line, prefix
+// one the target vocabulary spells exactly (and not on a blank text), beam_size a whole number in
+// 1..256, at least --n-best (1 with sampling). `options` are resolved.
+JsonlRequest parse_jsonl_request(const std::string& line, const models::Translator& translator,
+                                 const models::TranslateOptions& options);
+
+}  // namespace cli
