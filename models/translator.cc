@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <future>
+#include <limits>
 #include <numeric>
 
 #include "core/error.h"
@@ -305,6 +306,14 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
     const LineLayout& layout = segmented.lines[i];
     const size_t n = layout.after.size();
     Translation& t = out[i];
+    const bool scored = std::all_of(hyps.begin() + layout.first, hyps.begin() + layout.first + n,
+                                    [](const auto& list) { return std::isfinite(list.front().score); });
+    if (!scored) {  // NaN or infinite logits (core::search's empty hypothesis): say so, write nothing
+      if (warnings)
+        warnings->push_back({i, "the model yields no finite score for this line: empty translation"});
+      t = Translation{{""}, {-std::numeric_limits<float>::infinity()}, {{}}};
+      continue;
+    }
     if (n == 1) {  // one segment: its n-best list
       for (const auto& h : hyps[layout.first]) {
         t.texts.push_back(rejoin(layout, {tokenizer_->decode(h.tokens)}, join_unspaced));
