@@ -1,4 +1,4 @@
-// int8_linear: activations quantized per row, then row tiles x panel steps over the team's threads.
+// int8_linear: activations quantized per row, then column blocks x row tiles over the team's threads.
 #include "core/int8_gemm.h"
 
 #include <algorithm>
@@ -32,7 +32,13 @@ void tile_portable(const int8_t* a, size_t lda, int rows, int groups, const int8
   }
 }
 
-// How one call runs: the kernel, its tile, and the units (row tile x panel step) the threads share.
+// Weights per column block: a block stays in the L2 cache while every row tile runs over it, so a tile
+// writes its outputs in runs of a block's width per row rather than 128-byte pieces scattered over the
+// whole output (the logits are 30 MB at 128 rows x 58k columns).
+constexpr size_t kBlockBytes = size_t{256} << 10;
+
+// How one call runs: the kernel, its tile, and the units (column block x row tile, block-major) the threads
+// share.
 struct Plan {
   Plan(const Int8Matrix& w, int rows, Int8Kernel kernel)
       : kernel(kernel),
@@ -42,39 +48,63 @@ struct Plan {
         panel_step(kernel == Int8Kernel::kAvx512Vnni ? 2 : 1),
         tiles((rows + tile_rows - 1) / tile_rows),
         steps((w.panels() + panel_step - 1) / panel_step),
+        steps_per_block(std::max<int>(1, static_cast<int>(kBlockBytes / (panel_step * w.panel_bytes())))),
+        blocks((steps + steps_per_block - 1) / steps_per_block),
         rows(rows) {}
   Int8Kernel kernel;
-  int tile_rows, panel_step, tiles, steps, rows;
+  int tile_rows, panel_step, tiles, steps, steps_per_block, blocks, rows;
 };
 
-// Runs units [begin, end) (step-major: a step's panels stream once past all its row tiles) over a: the
-// quantized rows, groups * 4 bytes each (u8 = x + 128 for VNNI). finish(r, n, col, cols, acc, stride)
-// takes each tile's exact products.
+// Where int8_linear's floats go; null for the raw products.
+struct Dequantize {
+  float* y;
+  const float* row_scales;
+  const float* bias;
+};
+
+// Runs units [begin, end) over a: the quantized rows, groups * 4 bytes each (u8 = x + 128 for VNNI).
+// With dq, writes y; else finish(r, n, col, cols, acc, stride) takes each tile's exact products.
 template <class Finish>
-void run_units(const Plan& plan, const int8_t* a, const Int8Matrix& w, int begin, int end,
-               const Finish& finish) {
+void run_units(const Plan& plan, const int8_t* a, const Int8Matrix& w, const Dequantize* dq, int begin,
+               int end, const Finish& finish) {
   const size_t lda = static_cast<size_t>(w.groups()) * Int8Matrix::kGroup;
   int32_t acc[kMaxTileRows * kMaxTileColumns];
   for (int u = begin; u < end; ++u) {
-    const int step = u / plan.tiles, t = u % plan.tiles;
+    const int block = u / plan.tiles, t = u % plan.tiles;
     const int r = t * plan.tile_rows, n = std::min(plan.tile_rows, plan.rows - r);
-    const int p = step * plan.panel_step;
-    const int col = p * Int8Matrix::kPanel;
-    const int cols = std::min(plan.panel_step * Int8Matrix::kPanel, w.out() - col);
     const int8_t* rows = a + r * lda;
-    switch (plan.kernel) {
-      case Int8Kernel::kAvx512Vnni:
-        int8::tile_avx512_vnni(reinterpret_cast<const uint8_t*>(rows), lda, n, w.groups(), w.panel(p),
-                               p + 1 < w.panels() ? w.panel(p + 1) : nullptr, w.column_sums() + col, acc,
-                               kMaxTileColumns);
-        break;
-      case Int8Kernel::kAvx2:
-        int8::tile_avx2(rows, lda, n, w.groups(), w.panel(p), acc, kMaxTileColumns);
-        break;
-      default:
-        tile_portable(rows, lda, n, w.groups(), w.panel(p), acc, kMaxTileColumns);
+    const int step_end = std::min(plan.steps, (block + 1) * plan.steps_per_block);
+    for (int step = block * plan.steps_per_block; step < step_end; ++step) {
+      const int p = step * plan.panel_step;
+      const int col = p * Int8Matrix::kPanel;
+      const int cols = std::min(plan.panel_step * Int8Matrix::kPanel, w.out() - col);
+      switch (plan.kernel) {
+        case Int8Kernel::kAvx512Vnni: {
+          int8::TileOut out;
+          if (dq) {
+            out.y = dq->y + static_cast<size_t>(r) * w.out() + col;
+            out.ldy = static_cast<size_t>(w.out());
+            out.row_scales = dq->row_scales + r;
+            out.col_scales = w.scales() + col;
+            out.bias = dq->bias ? dq->bias + col : nullptr;
+            out.cols = cols;
+          } else {
+            out.acc = acc;
+            out.acc_stride = kMaxTileColumns;
+          }
+          int8::tile_avx512_vnni(reinterpret_cast<const uint8_t*>(rows), lda, n, w.groups(), w.panel(p),
+                                 p + 1 < w.panels() ? w.panel(p + 1) : nullptr, w.column_sums() + col, out);
+          if (dq) continue;
+          break;
+        }
+        case Int8Kernel::kAvx2:
+          int8::tile_avx2(rows, lda, n, w.groups(), w.panel(p), acc, kMaxTileColumns);
+          break;
+        default:
+          tile_portable(rows, lda, n, w.groups(), w.panel(p), acc, kMaxTileColumns);
+      }
+      finish(r, n, col, cols, acc, kMaxTileColumns);
     }
-    finish(r, n, col, cols, acc, kMaxTileColumns);
   }
 }
 
@@ -111,14 +141,19 @@ void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bia
   split_range(rows, 1, [&](int begin, int end, int) {
     for (int r = begin; r < end; ++r) {
       int8_t* row = data + r * lda;
+      if (vnni) {
+        scales[r] = int8::quantize_row_u8_avx512(x + static_cast<size_t>(r) * in, in, static_cast<int>(lda),
+                                                 reinterpret_cast<uint8_t*>(row));
+        continue;
+      }
       scales[r] = quantize_row(x + static_cast<size_t>(r) * in, in, row);
       std::memset(row + in, 0, lda - in);
-      if (vnni) shift_to_u8(row, lda);
     }
   });
   const float* w_scales = w.scales();
-  split_range(plan.steps * plan.tiles, 1, [&](int begin, int end, int) {
-    run_units(plan, data, w, begin, end,
+  const Dequantize dq{y, scales, bias};
+  split_range(plan.blocks * plan.tiles, 1, [&](int begin, int end, int) {
+    run_units(plan, data, w, vnni ? &dq : nullptr, begin, end,
               [&](int r0, int n, int col, int cols, const int32_t* acc, size_t stride) {
                 for (int r = 0; r < n; ++r) {
                   const float row_scale = scales[r0 + r];
@@ -148,7 +183,7 @@ void int8_products(const int8_t* q, int rows, const Int8Matrix& w, int32_t* acc)
     std::memcpy(data.data() + r * lda, q + static_cast<size_t>(r) * in, static_cast<size_t>(in));
     if (plan.kernel == Int8Kernel::kAvx512Vnni) shift_to_u8(data.data() + r * lda, lda);
   }
-  run_units(plan, data.data(), w, 0, plan.steps * plan.tiles,
+  run_units(plan, data.data(), w, nullptr, 0, plan.blocks * plan.tiles,
             [&](int r0, int n, int col, int cols, const int32_t* tile, size_t stride) {
               for (int r = 0; r < n; ++r)
                 std::copy(tile + r * stride, tile + r * stride + cols,

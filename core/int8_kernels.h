@@ -1,6 +1,5 @@
-// The int8 tiles behind int8_linear (core/int8_gemm.h): each stores rows x (16 or 32) exact int32 dot
-// products into acc, a row of acc_stride per row. a: the tile's quantized rows, `groups` * 4 bytes each,
-// lda apart; panels as Int8Matrix lays them out.
+// The int8 tiles behind int8_linear (core/int8_gemm.h). a: the tile's quantized rows, `groups` * 4 bytes
+// each, lda apart; panels as Int8Matrix lays them out.
 #pragma once
 
 #include <cstddef>
@@ -11,10 +10,28 @@ namespace core::int8 {
 constexpr int kAvx512Rows = 12;  // rows per AVX-512 VNNI tile, two panels wide
 constexpr int kAvx2Rows = 4;     // rows per AVX2 tile, one panel wide
 
+// Where a tile's exact int32 products go: raw into acc (a row of acc_stride per row), or, when y is set,
+// dequantized in registers as y[r][j] = float(acc) * (row_scales[r] * col_scales[j]) + bias[j] (bias may be
+// null) for j < cols, a row of ldy per row. Pointers are the tile's first row and column.
+struct TileOut {
+  int32_t* acc = nullptr;
+  size_t acc_stride = 0;
+  float* y = nullptr;
+  size_t ldy = 0;
+  const float* row_scales = nullptr;
+  const float* col_scales = nullptr;
+  const float* bias = nullptr;
+  int cols = 0;
+};
+
 // a: x + 128 as u8. sums: the two panels' column sums (subtracted x 128). p1 null: one panel.
 void tile_avx512_vnni(const uint8_t* a, size_t lda, int rows, int groups, const int8_t* p0, const int8_t* p1,
-                      const int32_t* sums, int32_t* acc, size_t acc_stride);
-// a: x as s8.
+                      const int32_t* sums, const TileOut& out);
+// quantize_row (core/int8_gemm.h) of x[n] as the VNNI tile reads it: q + 128 as u8 into u[padded], zeros
+// (128) from n to padded; the same scale and the same q, bit for bit.
+float quantize_row_u8_avx512(const float* x, int n, int padded, uint8_t* u);
+
+// a: x as s8; raw products only (out.acc).
 void tile_avx2(const int8_t* a, size_t lda, int rows, int groups, const int8_t* p0, int32_t* acc,
                size_t acc_stride);
 

@@ -1,9 +1,11 @@
-// AVX-512 VNNI tile: up to 12 rows x 32 columns (two panels), 24 int32 accumulators in registers.
+// AVX-512 VNNI tile: up to 12 rows x 32 columns (two panels), 24 int32 accumulators in registers,
+// dequantized there when the caller wants floats.
 #include <immintrin.h>
 
-// GCC 12's _mm512_slli_epi32 passes an undefined vector that -Wuninitialized reports once inlined here:
-// a false positive (GCC bug 105593).
+// GCC 12's _mm512_slli_epi32 and _mm512_cvtepi32_ps pass an undefined vector that -Wuninitialized reports
+// once inlined here: a false positive (GCC bug 105593).
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include <cstdint>
 #include <cstring>
@@ -23,9 +25,23 @@ NMT_VNNI inline void dpbusd(__m512i& acc, __m512i a, __m512i b) {
   __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
 }
 
+// y = float(acc) * (row scale x column scales) + bias for the valid columns (mask): a multiply, then an add,
+// as int8_linear's other kernels do it. The empty asm keeps GCC from fusing them into one FMA, whose single
+// rounding would give other bits.
+NMT_VNNI inline void store_dequantized(__m512i acc, float row_scale, const float* col_scales,
+                                       const float* bias, float* y, __mmask16 mask) {
+  const __m512 scale = _mm512_mul_ps(_mm512_set1_ps(row_scale), _mm512_maskz_loadu_ps(mask, col_scales));
+  __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), scale);
+  if (bias) {
+    __asm__("" : "+v"(v));
+    v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, bias));
+  }
+  _mm512_mask_storeu_ps(y, mask, v);
+}
+
 template <int R, bool kTwo>
 NMT_VNNI void tile(const uint8_t* a, size_t lda, int groups, const int8_t* p0, const int8_t* p1,
-                   const int32_t* sums, int32_t* acc, size_t acc_stride) {
+                   const int32_t* sums, const TileOut& out) {
   __m512i c0[R], c1[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm512_setzero_si512();
@@ -44,15 +60,30 @@ NMT_VNNI void tile(const uint8_t* a, size_t lda, int groups, const int8_t* p0, c
   // The +128 shift added 128 x each column's sum of weights: take it off.
   const __m512i shift0 = _mm512_slli_epi32(_mm512_loadu_si512(sums), 7);
   const __m512i shift1 = kTwo ? _mm512_slli_epi32(_mm512_loadu_si512(sums + 16), 7) : shift0;
+  if (!out.y) {
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r) {
+      _mm512_storeu_si512(out.acc + r * out.acc_stride, _mm512_sub_epi32(c0[r], shift0));
+      if (kTwo) _mm512_storeu_si512(out.acc + r * out.acc_stride + 16, _mm512_sub_epi32(c1[r], shift1));
+    }
+    return;
+  }
+  const int cols1 = out.cols - 16;
+  const __mmask16 mask0 = out.cols >= 16 ? 0xffff : static_cast<__mmask16>((1u << out.cols) - 1);
+  const __mmask16 mask1 = cols1 >= 16 ? 0xffff : cols1 > 0 ? static_cast<__mmask16>((1u << cols1) - 1) : 0;
+  const float* bias1 = out.bias ? out.bias + 16 : nullptr;
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) {
-    _mm512_storeu_si512(acc + r * acc_stride, _mm512_sub_epi32(c0[r], shift0));
-    if (kTwo) _mm512_storeu_si512(acc + r * acc_stride + 16, _mm512_sub_epi32(c1[r], shift1));
+    float* y = out.y + r * out.ldy;
+    store_dequantized(_mm512_sub_epi32(c0[r], shift0), out.row_scales[r], out.col_scales, out.bias, y, mask0);
+    if (kTwo)
+      store_dequantized(_mm512_sub_epi32(c1[r], shift1), out.row_scales[r], out.col_scales + 16, bias1,
+                        y + 16, mask1);
   }
 }
 
-using Tile = void (*)(const uint8_t*, size_t, int, const int8_t*, const int8_t*, const int32_t*, int32_t*,
-                      size_t);
+using Tile = void (*)(const uint8_t*, size_t, int, const int8_t*, const int8_t*, const int32_t*,
+                      const TileOut&);
 
 template <bool kTwo, int... R>
 constexpr Tile pick(int rows, std::integer_sequence<int, R...>) {
@@ -63,11 +94,37 @@ constexpr Tile pick(int rows, std::integer_sequence<int, R...>) {
 
 }  // namespace
 
+NMT_VNNI float quantize_row_u8_avx512(const float* x, int n, int padded, uint8_t* u) {
+  __m512 amax = _mm512_setzero_ps();
+  int i = 0;
+  for (; i + 16 <= n; i += 16) amax = _mm512_max_ps(amax, _mm512_abs_ps(_mm512_loadu_ps(x + i)));
+  const __mmask16 tail = static_cast<__mmask16>((1u << (n - i)) - 1);
+  amax = _mm512_max_ps(amax, _mm512_abs_ps(_mm512_maskz_loadu_ps(tail, x + i)));
+  const float m = _mm512_reduce_max_ps(amax);
+  if (m == 0.0f) {
+    std::memset(u, 0x80, static_cast<size_t>(padded));
+    return 1.0f;
+  }
+  // x * (127 / max) rounded to nearest even (the conversion's mode), clamped to [-127, 127]: the scalar
+  // quantizer's arithmetic, so the same q.
+  const __m512 inverse = _mm512_set1_ps(127.0f / m);
+  const __m512i low = _mm512_set1_epi32(-127), high = _mm512_set1_epi32(127), shift = _mm512_set1_epi32(128);
+  for (i = 0; i < padded; i += 16) {
+    const __mmask16 valid = i + 16 <= n ? 0xffff : i < n ? static_cast<__mmask16>((1u << (n - i)) - 1) : 0;
+    const __m512 v = _mm512_mul_ps(_mm512_maskz_loadu_ps(valid, x + i), inverse);
+    __m512i q = _mm512_min_epi32(high, _mm512_max_epi32(low, _mm512_cvtps_epi32(v)));
+    q = _mm512_add_epi32(q, shift);
+    const __mmask16 out = i + 16 <= padded ? 0xffff : static_cast<__mmask16>((1u << (padded - i)) - 1);
+    _mm512_mask_cvtepi32_storeu_epi8(u + i, out, q);
+  }
+  return m / 127.0f;
+}
+
 void tile_avx512_vnni(const uint8_t* a, size_t lda, int rows, int groups, const int8_t* p0, const int8_t* p1,
-                      const int32_t* sums, int32_t* acc, size_t acc_stride) {
+                      const int32_t* sums, const TileOut& out) {
   const auto all = std::make_integer_sequence<int, kAvx512Rows>{};
   const Tile t = p1 ? pick<true>(rows, all) : pick<false>(rows, all);
-  t(a, lda, groups, p0, p1, sums, acc, acc_stride);
+  t(a, lda, groups, p0, p1, sums, out);
 }
 
 }  // namespace core::int8

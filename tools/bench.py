@@ -353,6 +353,12 @@ def git_info():
     return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}
 
 
+def folder_mb(model_dir):
+    """The model folder's size (every file in it: weights, config, tokenizer), MB."""
+    return sum(os.path.getsize(os.path.join(model_dir, f)) for f in os.listdir(model_dir)
+               if os.path.isfile(os.path.join(model_dir, f))) / 2 ** 20
+
+
 def model_info(model_dir):
     with open(os.path.join(model_dir, "model.json"), encoding="utf-8") as f:
         meta = json.load(f)
@@ -366,7 +372,7 @@ def model_info(model_dir):
     return {"dir": os.path.relpath(os.path.abspath(model_dir), ROOT), "params": params,
             "shape": f"{c['encoder_layers']}+{c['decoder_layers']} layers, d {c['d_model']}, {c['n_heads']} heads, "
                      f"FFN {c['ffn_dim']}, vocab {c['src_vocab_size']}/{c['tgt_vocab_size']}",
-            "decoding": meta["decoding"]}
+            "decoding": meta["decoding"], "folder_mb": round(folder_mb(model_dir), 1)}
 
 
 def sgemm_peak(path, quick):
@@ -403,7 +409,8 @@ def make_table(rows, peak, baselines, i8peak=None):
     if i8peak:
         head.append(f"nmt int8 = the same model re-quantized (nmt convert --dtype int8), kernel {i8peak['kernel']}; "
                     f"its GEMM GOP/s is against the core's int8 peak ({i8top:.0f} GOP/s per thread: a register-only "
-                    "loop of the kernel's instructions), int8/f32 = its tokens/s over nmt f32's, same output = "
+                    "loop of the kernel's instructions), int8/f32 = its tokens/s over nmt f32's (its peak RSS and model "
+                    "folder size as a share of f32's), same output = "
                     "lines identical to nmt f32's.")
     described = {"PyTorch": "the Hugging Face generate-style baseline (input-order batches, every row computed "
                             "until its batch is done)",
@@ -422,6 +429,8 @@ def make_table(rows, peak, baselines, i8peak=None):
         vs_f32 = "–"
         if r["engine"] == "nmt int8":
             vs_f32 = f"{r['ratios']['nmt']:.2f}×"
+            if "peak_rss" in r["ratios"]:
+                vs_f32 += f" (peak RSS {100 * r['ratios']['peak_rss']:.0f}%, model {100 * r['ratios']['folder']:.0f}%)"
             same = f"{100 * r['identical']['nmt']:.1f}% (of nmt f32)"
             if m.get("gemm_s"):
                 rate = m["gemm_gflop"] / m["gemm_s"]
@@ -604,7 +613,9 @@ def main():
             agreement = {b: identical_fraction(outputs[(ci, "nmt", 0)], outputs[(ci, b, 0)]) for b in baselines}
             int8_ratios = int8_agreement = None
             if "nmt int8" in engines:
-                int8_ratios = {"nmt": medians["nmt int8"]["tokens_per_s"] / medians["nmt"]["tokens_per_s"]}
+                int8_ratios = {"nmt": medians["nmt int8"]["tokens_per_s"] / medians["nmt"]["tokens_per_s"],
+                               "peak_rss": medians["nmt int8"]["peak_rss_mb"] / medians["nmt"]["peak_rss_mb"],
+                               "folder": folder_mb(args.int8_dirs[model_dir]) / folder_mb(model_dir)}
                 int8_agreement = {"nmt": identical_fraction(outputs[(ci, "nmt int8", 0)], outputs[(ci, "nmt", 0)])}
             for engine in engines:
                 if engine == "nmt int8":

@@ -112,7 +112,8 @@ int main(int argc, char** argv) {
     return 64;
   }
   const core::CpuFeatures& cpu = core::cpu_features();
-  const Shape shapes[] = {{128, 2048, 512}, {128, 512, 2048}, {128, 1536, 512}, {128, 8000, 512}};
+  const Shape shapes[] = {
+      {128, 2048, 512}, {128, 512, 2048}, {128, 1536, 512}, {128, 8000, 512}, {128, 58101, 512}};
   std::string rates;
   for (const Shape& s : shapes) {
     std::vector<float> x(static_cast<size_t>(s.rows) * s.in), w(static_cast<size_t>(s.out) * s.in);

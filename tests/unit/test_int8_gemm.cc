@@ -9,6 +9,7 @@
 
 #include "core/cpu.h"
 #include "core/int8_gemm.h"
+#include "core/int8_kernels.h"
 #include "test_support.h"
 
 namespace {
@@ -92,7 +93,7 @@ TEST_CASE("int8 products never saturate: extreme values of either sign", "[kerne
 TEST_CASE("int8_linear is the documented arithmetic, bit for bit, on every kernel", "[kernels][int8]") {
   for_each_int8_kernel([&](core::Int8Kernel kernel) {
     for (int rows : {1, 5, 12, 37}) {
-      for (int out : {7, 48, 130}) {
+      for (int out : {7, 48, 130, 2100}) {  // 2100 x 257: several column blocks, a partial last panel
         for (int in : {9, 64, 257}) {
           for (bool with_bias : {false, true}) {
             CAPTURE(core::int8_kernel_name(kernel), rows, out, in, with_bias);
@@ -145,6 +146,34 @@ TEST_CASE("the quantizer's round trip is within half a step", "[kernels][int8]")
   std::vector<int8_t> q(10, 5);
   CHECK(core::quantize_row(zeros.data(), 10, q.data()) == 1.0f);
   CHECK(q == std::vector<int8_t>(10, 0));
+}
+
+TEST_CASE("the VNNI quantizer gives quantize_row's scale and values, shifted to u8 and padded",
+          "[kernels][int8]") {
+  if (core::cpu_int8_kernel() != core::Int8Kernel::kAvx512Vnni) {
+    SUCCEED("no AVX-512 VNNI on this CPU");
+    return;
+  }
+  for (int n : {1, 15, 16, 17, 100, 512, 2048}) {
+    for (unsigned seed : {1u, 2u}) {
+      auto x = test::random_values(n, seed + n);
+      // Values that land exactly between two steps: round to even, as nearbyint does.
+      for (int i = 0; i + 1 < n; i += 7) x[i] = (i % 2 ? 2.5f : -3.5f) * (1.0f / 127.0f);
+      x[n - 1] = 1.0f;  // max |x| = 1: the ties above stay ties
+      const int padded = (n + 3) / 4 * 4 + 4;
+      std::vector<int8_t> q(n);
+      std::vector<uint8_t> u(padded, 7);
+      const float want = core::quantize_row(x.data(), n, q.data());
+      const float got = core::int8::quantize_row_u8_avx512(x.data(), n, padded, u.data());
+      CAPTURE(n, seed);
+      REQUIRE(std::memcmp(&want, &got, sizeof want) == 0);
+      for (int i = 0; i < padded; ++i) REQUIRE(int{u[i]} == (i < n ? q[i] + 128 : 128));
+    }
+  }
+  std::vector<float> zeros(5, 0.0f);
+  std::vector<uint8_t> u(8, 7);
+  CHECK(core::int8::quantize_row_u8_avx512(zeros.data(), 5, 8, u.data()) == 1.0f);
+  CHECK(u == std::vector<uint8_t>(8, 128));
 }
 
 TEST_CASE("an int8 row dequantizes to q x scale; -128 is refused", "[kernels][int8]") {
