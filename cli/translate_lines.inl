@@ -68,8 +68,8 @@ uint64_t translate_lines(const models::Translator& translator, LineReader& reade
       errors[i] = std::move(request.error);
     }
     models::TranslateOptions window_options = o;
-    window_options.first_line =
-        line_numbers.front();  // sampling streams follow the whole input, not the window
+    // Sampling streams follow the line's place in the whole input, not in the window.
+    window_options.first_line = line_numbers.front();
     std::vector<models::TranslateWarning> warnings;
     const std::vector<models::Translation> out =
         translator.translate(texts, window_options, &warnings, jsonl_in ? &controls : nullptr);
