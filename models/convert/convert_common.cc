@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/printable.h"
 #include "core/regular_file.h"
+#include "models/convert/convert_error.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -59,15 +60,18 @@ std::string path_inside(const std::string& dir, const std::string& entry, const 
 }
 
 void check_output_dir(const std::string& dir, const std::string& source_dir, bool force) {
-  if (dir.empty()) throw core::UsageError("convert: -o/--output is required");
+  if (dir.empty()) throw ConvertUsageError({"convert: ", "output_dir", " is required"});
   std::error_code ec;
   if (!fs::exists(dir, ec)) return;
-  if (!fs::is_directory(dir, ec)) throw core::UsageError("-o " + dir + ": exists and is not a directory");
+  if (!fs::is_directory(dir, ec))
+    throw ConvertUsageError({"", "output_dir", " " + dir + ": exists and is not a directory"});
   if (fs::equivalent(dir, source_dir, ec)) {
-    throw core::UsageError("-o " + dir + ": is the source directory; write the converted model elsewhere");
+    throw ConvertUsageError(
+        {"", "output_dir", " " + dir + ": is the source directory; write the converted model elsewhere"});
   }
   if (!force && !fs::is_empty(dir, ec)) {
-    throw core::UsageError("-o " + dir + ": directory is not empty (use --force to replace the model in it)");
+    throw ConvertUsageError({"", "output_dir", " " + dir + ": directory is not empty (use ", "force",
+                             " to replace the model in it)"});
   }
 }
 

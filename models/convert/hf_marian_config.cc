@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "models/convert/convert_common.h"
+#include "models/convert/convert_error.h"
 #include "models/json_fields.h"
 #include "models/model_error.h"
 
@@ -210,9 +211,11 @@ void check_config_present(const std::string& src, const std::string& config_path
   if (path_exists(config_path)) return;
   bool npz = false;
   for (const auto& e : fs::directory_iterator(src, ec)) npz = npz || e.path().extension() == ".npz";
-  throw ModelError(
-      config_path + ": missing" +
-      (npz ? std::string(" (an .npz is there: for a native Marian release use --from marian-npz)") : ""));
+  if (npz) {
+    throw ConvertModelError({config_path + ": missing (an .npz is there: for a native Marian release use ",
+                             "convert_marian_npz", ")"});
+  }
+  throw ModelError(config_path + ": missing");
 }
 
 void check_model_files(const std::string& src) {

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "models/convert/convert_common.h"
+#include "models/convert/convert_error.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -106,16 +107,18 @@ std::string find_npz(const std::string& dir, const FlatYaml* decoder_yml) {
   if (ec) throw ModelError(dir + ": cannot list: " + ec.message());
   std::sort(found.begin(), found.end());
   if (found.empty()) {
-    throw ModelError(
-        dir + ": no *.npz model file" +
-        (path_exists(dir + "/config.json")
-             ? std::string(" (config.json is there: for a Hugging Face model use --from hf-marian)")
-             : ""));
+    if (path_exists(dir + "/config.json")) {
+      throw ConvertModelError(
+          {dir + ": no *.npz model file (config.json is there: for a Hugging Face model use ",
+           "convert_hf_marian", ")"});
+    }
+    throw ModelError(dir + ": no *.npz model file");
   }
   if (found.size() == 1) return path_inside(dir, fs::path(found[0]).filename().string(), dir, "model file");
   if (found.size() > 1) {
-    throw core::UsageError(dir + ": several .npz files (" + fs::path(found[0]).filename().string() + ", " +
-                           fs::path(found[1]).filename().string() + ", ...): choose one with --npz");
+    throw ConvertUsageError({dir + ": several .npz files (" + fs::path(found[0]).filename().string() + ", " +
+                                 fs::path(found[1]).filename().string() + ", ...): choose one with ",
+                             "npz"});
   }
   return found[0];
 }
@@ -141,11 +144,9 @@ MarianRelease read_marian_release(const std::string& dir, const MarianFiles& giv
   if (f.target_vocab.empty() && !yml_vocabs.empty())
     f.target_vocab = path_inside(dir, yml_vocabs.back(), decoder_path, "vocabs");
   if (f.source_vocab.empty() || f.target_vocab.empty()) {
-    throw core::UsageError(
-        decoder_yml ? decoder_path + ": names no vocabularies: use --vocab or --source-vocab/--target-vocab"
-                    : dir +
-                          ": no decoder.yml: name the vocabularies with --vocab or "
-                          "--source-vocab/--target-vocab");
+    throw ConvertUsageError({decoder_yml ? decoder_path + ": names no vocabularies: use "
+                                         : dir + ": no decoder.yml: name the vocabularies with ",
+                             "source_vocab/target_vocab"});
   }
   if (yml_vocabs.size() > 2) {
     throw ModelError(decoder_path + ": vocabs: " + std::to_string(yml_vocabs.size()) +
@@ -156,8 +157,8 @@ MarianRelease read_marian_release(const std::string& dir, const MarianFiles& giv
   for (const MarianVocab* v : {&src_vocab, &tgt_vocab}) {
     const std::string& spm_flag = v == &src_vocab ? given.source_spm : given.target_spm;
     if (v->spm && !spm_flag.empty() && spm_flag != v->path) {
-      throw core::UsageError(v->path + " is a SentencePiece vocabulary, so it also segments: drop --" +
-                             (v == &src_vocab ? "source" : "target") + "-spm");
+      throw ConvertUsageError({v->path + " is a SentencePiece vocabulary, so it also segments: drop ",
+                               v == &src_vocab ? "source_spm" : "target_spm"});
     }
   }
   if (f.source_spm.empty())
