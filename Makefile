@@ -5,7 +5,8 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
-       nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev help2man dpkg-dev parallel
+       nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev help2man dpkg-dev parallel \
+       librsvg2-bin
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 
 .PHONY: all build test test-asan deps deps-tools install deb fixtures model bench fuzz fuzz-smoke stress format clean
@@ -46,6 +47,7 @@ deb:
 
 fixtures:
 	$(PYTHON) tools/make_fixtures.py --out tests/fixtures
+	cd tools && $(PYTHON) attention_fixture.py --out ../tests/fixtures
 
 # Retrain the bundled model (about two hours on 2 cores); see data/multi30k-en-de/README.md.
 DATA ?= ../shared/data/multi30k

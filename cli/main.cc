@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "cli/attention_command.h"
 #include "cli/convert_command.h"
 #include "cli/exit_codes.h"
 #include "cli/info_command.h"
@@ -18,13 +19,13 @@
 
 namespace {
 
-const std::vector<std::string> kCommands = {"translate", "info", "convert", "help"};
+const std::vector<std::string> kCommands = {"translate", "attention", "info", "convert", "help"};
 
 int unknown_command(const std::string& word) {
   const std::string guess = cli::closest_match(word, kCommands);
   std::cerr << "nmt: unknown command '" << cli::printable_path(word) << "'"
             << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
-            << "; commands: translate, info, convert, help\n";
+            << "; commands: translate, attention, info, convert, help\n";
   return cli::kExitUsage;
 }
 
@@ -60,7 +61,9 @@ int main(int argc, char** argv) {
   CLI::App* info_cmd = cli::add_info_command(app, info_dir);
   cli::ConvertCommandOptions convert;
   CLI::App* convert_cmd = cli::add_convert_command(app, convert);
-  for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd}) {
+  cli::AttentionCommandOptions attention;
+  CLI::App* attention_cmd = cli::add_attention_command(app, attention);
+  for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd}) {
     sub->set_version_flag("--version", version, "Print the version and git revision, then exit");
   }
 
@@ -72,11 +75,11 @@ int main(int argc, char** argv) {
     const std::string guess = cli::closest_match(first, {"--help", "--version"});
     std::cerr << "nmt: unknown option '" << cli::printable_path(first) << "' for `nmt`"
               << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
-              << "; a command comes first: nmt translate|info|convert|help\n";
+              << "; a command comes first: nmt translate|attention|info|convert|help\n";
     return cli::kExitUsage;
   }
   if (first.empty() || first[0] != '-') {
-    for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd}) {
+    for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd}) {
       if (sub->get_name() == first) command = sub;
     }
     if (command == &app) return unknown_command(first);
@@ -93,6 +96,7 @@ int main(int argc, char** argv) {
     if (*translate_cmd) return cli::run_translate(translate);
     if (*info_cmd) return cli::run_info(info_dir);
     if (*convert_cmd) return cli::run_convert(convert);
+    if (*attention_cmd) return cli::run_attention(attention);
   } catch (const cli::BrokenPipe&) {
     return cli::kExitBrokenPipe;  // the reader is gone: nothing to say, nobody to say it to
   } catch (const core::UsageError& e) {

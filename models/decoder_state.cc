@@ -12,7 +12,8 @@
 
 namespace models {
 
-DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded, int max_rows, int max_steps)
+DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded, int max_rows, int max_steps,
+                           const AttentionRequest* capture)
     : model_(model),
       encoded_(encoded),
       d_(model.config().d_model),
@@ -48,6 +49,7 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   scores_stride_ = core::attend_one_scratch(std::max(max_steps, longest), c.n_heads);
   team_size_ = core::team_size();
   scores_ = core::PooledBuffer(scores_stride_ * team_size_);
+  if (capture) capture_ = std::make_unique<AttentionCapture>(*capture, c, max_rows, max_steps, longest);
 }
 
 void DecoderState::start(int n_sentences) {
@@ -57,6 +59,7 @@ void DecoderState::start(int n_sentences) {
   free_entries_.clear();
   for (size_t e = entries_.size(); e-- > 0;) free_entries_.push_back(static_cast<int32_t>(e));
   used_entries_.clear();
+  if (capture_) capture_->reset();
 }
 
 void DecoderState::select_rows(const std::vector<int>& src_rows) {
@@ -74,7 +77,7 @@ void DecoderState::select_rows(const std::vector<int>& src_rows) {
     entries_.swap(spare_entries_);
   }
   n_rows_ = n;
-  if (filled_ > 0) reclaim_entries();
+  if (filled_ > 0 && !capture_) reclaim_entries();
 }
 
 void DecoderState::allocate_entries(int position) {
@@ -84,6 +87,20 @@ void DecoderState::allocate_entries(int position) {
     used_entries_.push_back(e);
     entries_[static_cast<size_t>(r) * max_steps_ + position] = e;
   }
+}
+
+void DecoderState::record_entries(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
+                                  int position) {
+  for (int r = 0; r < n_rows_; ++r) {
+    const int32_t* history = &entries_[static_cast<size_t>(r) * max_steps_];
+    capture_->record_entry(history[position], position > 0 ? history[position - 1] : -1, tokens[r],
+                           sentence_of_row[r]);
+  }
+}
+
+AttentionMatrices DecoderState::attention(int sentence, const std::vector<int32_t>& tokens) const {
+  if (!capture_) throw std::logic_error("DecoderState::attention: made without an attention request");
+  return capture_->extract(sentence, tokens, encoded_.lengths.at(sentence));
 }
 
 void DecoderState::reclaim_entries() {
@@ -120,13 +137,17 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
       std::memcpy(v_cache + entry, p.v + row, row_bytes);
       core::attend_one(p.q + row, k_cache, v_cache, history, position + 1, d_, c.n_heads, scores(part),
                        ctx_.data() + static_cast<size_t>(r) * d_);
+      if (capture_ && capture_->records_self(layer)) {
+        attention_weights(p.q + row, k_cache, history, position + 1, d_, c.n_heads, capture_->self_stride(),
+                          capture_->self_slot(layer, history[position]));
+      }
     }
   });
   project(a.o, ctx_.data(), rows, result);
 }
 
 void DecoderState::cross_attention(int layer, const float* in, const std::vector<int>& sentence_of_row,
-                                   float* result) {
+                                   int position, float* result) {
   const ModelConfig& c = model_.config();
   const AttentionWeights& a = model_.weights().decoder[layer].cross_attn;
   const int rows = n_rows_;
@@ -138,6 +159,12 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
       core::attend_one(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off,
                        cross_v_[layer].data() + off, nullptr, encoded_.lengths[s], d_, c.n_heads,
                        scores(part), ctx_.data() + static_cast<size_t>(r) * d_);
+      if (capture_ && capture_->records_cross(layer)) {
+        const int32_t entry = entries_[static_cast<size_t>(r) * max_steps_ + position];
+        attention_weights(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off, nullptr,
+                          encoded_.lengths[s], d_, c.n_heads, capture_->cross_stride(),
+                          capture_->cross_slot(layer, entry));
+      }
     }
   });
   project(a.o, ctx_.data(), rows, result);
@@ -158,15 +185,16 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
     throw std::invalid_argument("DecoderState::step: position " + std::to_string(position) + " out of order");
   }
   allocate_entries(position);
+  if (capture_) record_entries(tokens, sentence_of_row, position);
   embed(w.tgt_embed, model_.embedding_scale(), tokens.data(), rows, d_,
         w.tgt_positions + static_cast<size_t>(position) * d_, 0, x_.data());
   for (int l = 0; l < c.decoder_layers; ++l) {
     const DecoderLayerWeights& layer = w.decoder[l];
     residual(x_.data(), rows, d_, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(),
              tmp_.data(), [&](const float* in, float* result) { self_attention(l, in, position, result); });
-    residual(x_.data(), rows, d_, layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(),
-             tmp_.data(),
-             [&](const float* in, float* result) { cross_attention(l, in, sentence_of_row, result); });
+    residual(
+        x_.data(), rows, d_, layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(), tmp_.data(),
+        [&](const float* in, float* result) { cross_attention(l, in, sentence_of_row, position, result); });
     residual(x_.data(), rows, d_, layer.ffn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(), tmp_.data(),
              [&](const float* in, float* result) {
                feed_forward(layer.fc1, layer.fc2, c.activation, in, rows, hidden_.data(), result);

@@ -13,14 +13,18 @@
 
 #include "core/buffer_pool.h"
 #include "core/search.h"
+#include "models/attention_capture.h"
 #include "models/transformer.h"
 
 namespace models {
 
 class DecoderState : public core::DecoderStep {
  public:
-  // max_rows: most rows alive at once (sentences x beam); max_steps: most positions fed per row.
-  DecoderState(const Transformer& model, const EncodedBatch& encoded, int max_rows, int max_steps);
+  // max_rows: most rows alive at once (sentences x beam); max_steps: most positions fed per row. With a
+  // request, every step's attention is recorded (models/attention_capture.h) and cache entries are never
+  // reused, so a finished hypothesis's weights stay readable.
+  DecoderState(const Transformer& model, const EncodedBatch& encoded, int max_rows, int max_steps,
+               const AttentionRequest* capture = nullptr);
 
   int vocab_size() const override { return model_.config().tgt_vocab_size; }
   void start(int n_sentences) override;
@@ -35,11 +39,17 @@ class DecoderState : public core::DecoderStep {
   }
   size_t live_entries() const { return used_entries_.size(); }
 
+  // The decoder's recorded attention of hypothesis `tokens` of `sentence` (made with a request).
+  AttentionMatrices attention(int sentence, const std::vector<int32_t>& tokens) const;
+
  private:
   void self_attention(int layer, const float* in, int position, float* result);
   void allocate_entries(int position);  // a fresh entry for each row's new position
   void reclaim_entries();               // entries no row's history points at become free
-  void cross_attention(int layer, const float* in, const std::vector<int>& sentence_of_row, float* result);
+  void cross_attention(int layer, const float* in, const std::vector<int>& sentence_of_row, int position,
+                       float* result);
+  void record_entries(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
+                      int position);
 
   const Transformer& model_;
   const EncodedBatch& encoded_;
@@ -68,6 +78,7 @@ class DecoderState : public core::DecoderStep {
   core::PooledBuffer scores_;
   size_t scores_stride_ = 0;
   int team_size_ = 1;
+  std::unique_ptr<AttentionCapture> capture_;  // null unless attention is recorded
 };
 
 }  // namespace models

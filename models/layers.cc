@@ -31,7 +31,7 @@ QkvRows project_qkv(const AttentionWeights& a, const float* in, int rows, int d,
 }
 
 void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int ld, int n_heads,
-            float* scores, float* ctx) {
+            float* scores, float* ctx, float* weights) {
   const int dh = d / n_heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   for (int h = 0; h < n_heads; ++h) {
@@ -42,6 +42,7 @@ void attend(const float* q, const float* k, const float* v, int q_len, int k_len
       float* row = scores + static_cast<size_t>(i) * k_len;
       core::softmax(row, k_len);
     }
+    if (weights) std::copy(scores, scores + static_cast<size_t>(q_len) * k_len, weights + h * q_len * k_len);
     // ctx_h[q_len, dh] = P V_h
     core::gemm(false, false, q_len, dh, k_len, 1.0f, scores, k_len, v + col, ld, 0.0f, ctx + col, d);
   }

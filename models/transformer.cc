@@ -20,7 +20,8 @@ float Transformer::embedding_scale() const {
   return config().scale_embedding ? std::sqrt(static_cast<float>(config().d_model)) : 1.0f;
 }
 
-EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& sources) const {
+EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& sources,
+                                 bool record_attention) const {
   const ModelConfig& c = config();
   const int d = c.d_model;
   EncodedBatch out;
@@ -47,11 +48,20 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
   const size_t scores_stride = static_cast<size_t>(longest) * longest;  // one scratch per thread
   core::PooledBuffer scores(scores_stride * core::team_size());
   float* x = out.memory.data();
+  if (record_attention) {
+    out.attention.resize(sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) {
+      const size_t len = out.lengths[i];
+      out.attention[i].assign(c.encoder_layers, std::vector<float>(c.n_heads * len * len));
+    }
+  }
+  int layer_index = 0;
   for (size_t i = 0; i < sources.size(); ++i) {
     embed(weights_.src_embed, embedding_scale(), sources[i].data(), out.lengths[i], d, weights_.src_positions,
           d, x + static_cast<size_t>(out.offsets[i]) * d);
   }
   for (const EncoderLayerWeights& layer : weights_.encoder) {
+    const int l = layer_index++;
     residual(x, rows, d, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed.data(), tmp.data(),
              [&](const float* in, float* result) {
                const AttentionWeights& a = layer.self_attn;
@@ -61,7 +71,8 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
                    const size_t off = static_cast<size_t>(out.offsets[i]) * p.stride;
                    attend(p.q + off, p.k + off, p.v + off, out.lengths[i], out.lengths[i], d, p.stride,
                           c.n_heads, scores.data() + scores_stride * part,
-                          ctx.data() + static_cast<size_t>(out.offsets[i]) * d);
+                          ctx.data() + static_cast<size_t>(out.offsets[i]) * d,
+                          record_attention ? out.attention[i][l].data() : nullptr);
                  }
                });
                project(a.o, ctx.data(), rows, result);

@@ -18,6 +18,8 @@ struct EncodedBatch {
   std::vector<float> memory;  // [total_rows, d_model]
   std::vector<int> offsets;
   std::vector<int> lengths;
+  // When asked for: [sentence][layer] -> self-attention weights [heads, lengths[i], lengths[i]].
+  std::vector<std::vector<std::vector<float>>> attention;
 };
 
 class Transformer {
@@ -32,7 +34,8 @@ class Transformer {
   float embedding_scale() const;
 
   // sources[i]: token ids incl. EOS, 1..max_positions long, each id < src_vocab_size (checked).
-  EncodedBatch encode(const std::vector<std::vector<int32_t>>& sources) const;
+  // record_attention: also fill EncodedBatch::attention.
+  EncodedBatch encode(const std::vector<std::vector<int32_t>>& sources, bool record_attention = false) const;
 
  private:
   std::unique_ptr<Checkpoint> checkpoint_;

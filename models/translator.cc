@@ -40,6 +40,20 @@ std::unique_ptr<tokenizer::Tokenizer> load_tokenizer(const std::string& model_di
   }
 }
 
+// Each hypothesis's recorded attention, into `out` at the sentences' input positions.
+void collect_attention(const DecoderState& state, const EncodedBatch& encoded,
+                       const std::vector<std::vector<core::Hypothesis>>& hyps,
+                       const std::vector<size_t>& order, size_t begin,
+                       std::vector<std::vector<AttentionMatrices>>& out) {
+  for (size_t i = 0; i < hyps.size(); ++i) {
+    std::vector<AttentionMatrices>& sentence = out[order[begin + i]];
+    for (const core::Hypothesis& h : hyps[i]) {
+      sentence.push_back(state.attention(static_cast<int>(i), h.tokens));
+      if (!encoded.attention.empty()) sentence.back().encoder = encoded.attention[i];
+    }
+  }
+}
+
 }  // namespace
 
 Translator::Translator(const std::string& model_dir) {
@@ -154,7 +168,8 @@ std::vector<int32_t> Translator::prefix_ids(const std::string& prefix) const {
 
 std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
     const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& o,
-    const SourceControls& controls) const {
+    const SourceControls& controls, const AttentionRequest* capture,
+    std::vector<std::vector<AttentionMatrices>>* attention) const {
   check(o);
   const ModelDescription& d = model_->description();
   if (!controls.sampling_keys.empty() && controls.sampling_keys.size() != sources.size())
@@ -182,6 +197,7 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
   std::vector<std::vector<core::Hypothesis>> results(sources.size());
+  if (capture && attention) attention->assign(sources.size(), {});
   const bool within = core::threads_share_batches(model_->config().d_model);
   std::vector<size_t> bounds;  // batch b is [bounds[b], bounds[b + 1]) of `order`
   if (o.max_batch_tokens > 0) {
@@ -212,10 +228,12 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
         batch_search.sentence_keys.push_back(controls.sampling_keys.empty() ? source
                                                                             : controls.sampling_keys[source]);
     }
-    const EncodedBatch encoded = model_->encode(batch);
+    const EncodedBatch encoded = model_->encode(batch, capture && capture->encoder);
     const int max_steps = *std::max_element(max_lengths.begin(), max_lengths.end());
-    DecoderState state(*model_, encoded, static_cast<int>(batch.size()) * rows_per_sentence, max_steps);
+    DecoderState state(*model_, encoded, static_cast<int>(batch.size()) * rows_per_sentence, max_steps,
+                       capture);
     auto hyps = core::search(state, max_lengths, batch_search);
+    if (capture && attention) collect_attention(state, encoded, hyps, order, bounds[b], *attention);
     for (size_t i = bounds[b]; i < bounds[b + 1]; ++i) results[order[i]] = std::move(hyps[i - bounds[b]]);
   };
   if (within) {

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/search.h"
+#include "models/attention_capture.h"
 #include "models/segmenter.h"
 #include "models/transformer.h"
 #include "tokenizer/sentence_splitter.h"
@@ -91,10 +92,12 @@ class Translator {
                                      std::vector<TranslateWarning>* warnings = nullptr,
                                      const std::vector<LineControls>* controls = nullptr) const;
 
-  // Source ids (incl. EOS) -> hypotheses; the core of translate(), exposed for tests.
-  std::vector<std::vector<core::Hypothesis>> translate_ids(const std::vector<std::vector<int32_t>>& sources,
-                                                           const TranslateOptions& options,
-                                                           const SourceControls& controls = {}) const;
+  // Source ids (incl. EOS) -> hypotheses; the core of translate(), exposed for tests. With `capture`,
+  // `attention` receives each hypothesis's attention, shaped like the result.
+  std::vector<std::vector<core::Hypothesis>> translate_ids(
+      const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& options,
+      const SourceControls& controls = {}, const AttentionRequest* capture = nullptr,
+      std::vector<std::vector<AttentionMatrices>>* attention = nullptr) const;
 
   // Target ids of a forced prefix. Throws core::Error when the target vocabulary cannot spell it exactly
   // (the translation would not start with it) or it leaves no room in the model's positions.
@@ -110,11 +113,14 @@ class Translator {
   // language tags; a model without tags takes none.
   void check(const TranslateOptions& options) const;
 
+  // One sentence's source ids: the target tag (when options has one), its pieces, EOS when the model adds
+  // one. options: resolved.
+  std::vector<int32_t> source_ids(const std::string& line, const TranslateOptions& options) const;
+
   // The model's ">>xx<<" target tags (multilingual models), sorted, without the brackets.
   const std::vector<std::string>& language_tags() const { return language_tags_; }
 
  private:
-  std::vector<int32_t> source_ids(const std::string& line, const TranslateOptions& options) const;
   // Step 2 of translate(): every segment's hypotheses; lines of another beam size in runs of their own.
   std::vector<std::vector<core::Hypothesis>> translate_segments(
       const SegmentedLines& segmented, const TranslateOptions& options,

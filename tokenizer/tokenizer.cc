@@ -95,14 +95,6 @@ std::vector<int32_t> Tokenizer::encode_target(const std::string& text) const {
   return ids;
 }
 
-std::vector<std::string> Tokenizer::target_pieces(const std::vector<int32_t>& ids) const {
-  const sentencepiece::SentencePieceProcessor& sp = target_ ? *target_ : *source_;
-  std::vector<std::string> pieces;
-  pieces.reserve(ids.size());
-  for (int32_t id : ids) pieces.push_back(target_vocab_ ? target_vocab_->piece(id) : sp.IdToPiece(id));
-  return pieces;
-}
-
 std::string Tokenizer::decode(const std::vector<int32_t>& ids) const {
   const sentencepiece::SentencePieceProcessor& sp = target_ ? *target_ : *source_;
   std::vector<int32_t> kept;
@@ -127,6 +119,30 @@ std::string Tokenizer::decode(const std::vector<int32_t>& ids) const {
   const size_t first = text.find_first_not_of(' ');
   if (first == std::string::npos) return "";
   return text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
+namespace {
+
+std::vector<std::string> pieces_of(const std::vector<int32_t>& ids, const Vocabulary* vocab,
+                                   const sentencepiece::SentencePieceProcessor& sp) {
+  std::vector<std::string> pieces;
+  for (int32_t id : ids) {
+    if (vocab)
+      pieces.push_back(vocab->piece(id));
+    else
+      pieces.push_back(id >= 0 && id < sp.GetPieceSize() ? sp.IdToPiece(id) : std::string());
+  }
+  return pieces;
+}
+
+}  // namespace
+
+std::vector<std::string> Tokenizer::source_pieces(const std::vector<int32_t>& ids) const {
+  return pieces_of(ids, source_vocab_.get(), *source_);
+}
+
+std::vector<std::string> Tokenizer::target_pieces(const std::vector<int32_t>& ids) const {
+  return pieces_of(ids, target_vocab_.get(), target_ ? *target_ : *source_);
 }
 
 std::vector<std::string> Tokenizer::language_tags() const {

@@ -36,7 +36,8 @@ class Tokenizer {
   std::string decode(const std::vector<int32_t>& ids) const;
   // Target ids of a target-language text (no EOS): a forced prefix of the translation.
   std::vector<int32_t> encode_target(const std::string& text) const;
-  // Target pieces of ids, one per id, as the vocabulary spells them ("▁Ein").
+  // The piece of each source / target id, as the vocabulary spells it ("▁Ein"; "" for an id without one).
+  std::vector<std::string> source_pieces(const std::vector<int32_t>& ids) const;
   std::vector<std::string> target_pieces(const std::vector<int32_t>& ids) const;
 
   // The source side's ">>xx<<" language tags (multilingual targets), sorted, without the brackets.

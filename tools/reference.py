@@ -86,12 +86,16 @@ def merge_heads(x):
     return x.transpose(1, 2).reshape(b, t, h * dh)
 
 
-def attend(q, k, v, mask):
-    """q [B,H,Tq,dh] (already scaled), k/v [B,H,Tk,dh], mask additive, broadcastable to [B,H,Tq,Tk]."""
+def attend(q, k, v, mask, record=None):
+    """q [B,H,Tq,dh] (already scaled), k/v [B,H,Tk,dh], mask additive, broadcastable to [B,H,Tq,Tk].
+    record: a list that receives the weights [B,H,Tq,Tk]."""
     scores = torch.matmul(q, k.transpose(-1, -2))
     if mask is not None:
         scores = scores + mask
-    return torch.matmul(torch.softmax(scores, dim=-1), v)
+    weights = torch.softmax(scores, dim=-1)
+    if record is not None:
+        record.append(weights)
+    return torch.matmul(weights, v)
 
 
 def causal_mask(t):
@@ -130,6 +134,11 @@ class Model:
         self.tgt_embed = self.src_embed if c["shared_embeddings"] else tensors["decoder.embed_tokens"]
         self.out_weight = self.tgt_embed if c["tied_output"] else tensors["output.weight"]
         self.out_bias = tensors["output.bias"] if c["output_bias"] else None
+        # {"encoder": [], "decoder": [], "cross": []} to record each attention's weights, one entry per layer
+        self.record = None
+
+    def recorded(self, kind):
+        return None if self.record is None else self.record[kind]
 
     @classmethod
     def load(cls, model_dir, overrides=None):
@@ -185,7 +194,7 @@ class Model:
             def self_attn(h, p=p):
                 q, k, v = self.query(p + ".self_attn", h), self.project(p + ".self_attn", "k_proj", h), \
                     self.project(p + ".self_attn", "v_proj", h)
-                return self.attn_out(p + ".self_attn", attend(q, k, v, mask))
+                return self.attn_out(p + ".self_attn", attend(q, k, v, mask, self.recorded("encoder")))
 
             x = self.sublayer(p + ".self_attn_norm", x, self_attn)
             x = self.sublayer(p + ".ffn_norm", x, lambda h, p=p: self.ffn(p, h))
@@ -221,13 +230,13 @@ class Model:
                     if "k" in cache:
                         k, v = torch.cat([cache["k"], k], dim=2), torch.cat([cache["v"], v], dim=2)
                     cache["k"], cache["v"] = k, v
-                return self.attn_out(p + ".self_attn", attend(q, k, v, self_mask))
+                return self.attn_out(p + ".self_attn", attend(q, k, v, self_mask, self.recorded("decoder")))
 
             def cross_attn(h, p=p, n=n):
                 q = self.query(p + ".cross_attn", h)                  # [R, H, T, dh]
                 k, v = cross[n]                                       # [S, H, L, dh]
                 if group == 1:
-                    return self.attn_out(p + ".cross_attn", attend(q, k, v, cross_mask))
+                    return self.attn_out(p + ".cross_attn", attend(q, k, v, cross_mask, self.recorded("cross")))
                 # beams of one sentence as a query sequence: [S*g, H, 1, dh] -> [S, H, g, dh]
                 r, hh, _, dh = q.shape
                 qg = q.view(r // group, group, hh, dh).transpose(1, 2)

@@ -1,0 +1,199 @@
+#include "cli/attention_command.h"
+
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "cli/model_path.h"
+#include "cli/output_target.h"
+#include "cli/svg_heatmap.h"
+#include "cli/translate_flags.h"
+#include "cli/usage.h"
+#include "cli/utf8.h"
+#include "core/error.h"
+#include "core/threads.h"
+
+namespace cli {
+
+namespace {
+
+constexpr size_t kMaxStdinBytes = 1 << 20;  // far more than one sentence a model takes
+
+// Standard input as one text: lines joined by spaces, outer whitespace trimmed.
+std::string read_stdin_text() {
+  std::string text;
+  char buffer[65536];
+  while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+    text.append(buffer, static_cast<size_t>(std::cin.gcount()));
+    if (text.size() > kMaxStdinBytes)
+      throw core::UsageError("standard input is over 1 MiB: give one sentence");
+  }
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  const size_t first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+// [heads, rows, cols] -> [head][row][col].
+nlohmann::json nested(const std::vector<float>& m, int heads, int rows, int cols) {
+  nlohmann::json out = nlohmann::json::array();
+  for (int h = 0; h < heads; ++h) {
+    nlohmann::json head = nlohmann::json::array();
+    for (int i = 0; i < rows; ++i) {
+      const auto row = m.begin() + (static_cast<size_t>(h) * rows + i) * cols;
+      head.push_back(std::vector<float>(row, row + cols));
+    }
+    out.push_back(std::move(head));
+  }
+  return out;
+}
+
+nlohmann::json layers(const std::vector<std::vector<float>>& kind, int heads, int rows, int cols) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& layer : kind) out.push_back(nested(layer, heads, rows, cols));
+  return out;
+}
+
+std::string quoted(const std::string& s) {
+  constexpr size_t kLongest = 60;  // characters of each text in the caption
+  std::string cut = s;
+  if (cut.size() > kLongest) {
+    size_t end = kLongest;
+    while (end > 0 && (static_cast<unsigned char>(cut[end]) & 0xc0) == 0x80) --end;
+    cut = cut.substr(0, end) + "\xE2\x80\xA6";
+  }
+  return "\xE2\x80\x9C" + cut + "\xE2\x80\x9D";
+}
+
+}  // namespace
+
+CLI::App* add_attention_command(CLI::App& app, AttentionCommandOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "attention", "Translate one sentence and draw its attention (SVG) or write it (JSON)");
+  cmd->footer(
+      "Examples:\n"
+      "  nmt attention \"A man rides a bike.\" -o attn.svg\n"
+      "  nmt attention --kind encoder --layer 0 \"A dog runs.\" -o enc.svg\n"
+      "  echo 'A dog runs.' | nmt attention --format json > attn.json\n"
+      "Layers and heads count from 0. By default every layer and head of the cross-attention is drawn, with\n"
+      "each layer's mean over its heads framed in bold.");
+  cmd->add_option("text", o.text, "The sentence to translate (default: standard input)")->type_name("TEXT");
+  cmd->add_option("-m,--model", o.model_dir,
+                  "Model directory (default: $NMT_MODEL, else the bundled " + std::string(kDefaultModelName) +
+                      " model)")
+      ->type_name("DIR");
+  cmd->add_option("-o,--output", o.output,
+                  "Output file, '-' for stdout; replaced whole when complete, as with translate")
+      ->capture_default_str()
+      ->type_name("FILE");
+  cmd->add_option("--format", o.format, "svg: a heatmap; json: every layer's and head's weights")
+      ->check(CLI::IsMember({"svg", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--kind", o.kind,
+                  "Which attention the SVG draws: cross (target to source), encoder or decoder")
+      ->check(CLI::IsMember({"cross", "encoder", "decoder"}))
+      ->capture_default_str();
+  int_in_range(cmd->add_option("--layer", o.layer, "Only this layer (default: all)"), 0, 1 << 10);
+  int_in_range(cmd->add_option("--head", o.head, "Only this head (default: all, and their mean)"), 0,
+               1 << 10);
+  int_in_range(
+      cmd->add_option("-b,--beam-size,--beam", o.beam_size, "Beam width; 1 = greedy (default: the model's)"),
+      1, 256);
+  return cmd;
+}
+
+std::string attention_json(const models::AttentionTranslation& t) {
+  const models::AttentionMatrices& m = t.attention;
+  nlohmann::json j;
+  j["source_tokens"] = t.source_tokens;
+  j["target_tokens"] = t.target_tokens;
+  j["translation"] = t.text;
+  j["cross"] = layers(m.cross, m.n_heads, m.target_len, m.source_len);
+  j["encoder"] = layers(m.encoder, m.n_heads, m.source_len, m.source_len);
+  j["decoder"] = layers(m.decoder, m.n_heads, m.target_len, m.target_len);
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string attention_svg(const models::AttentionTranslation& t, const std::string& source_text,
+                          const AttentionCommandOptions& o) {
+  const models::AttentionMatrices& m = t.attention;
+  HeatmapFigure f;
+  const std::vector<std::vector<float>>* kind = &m.cross;
+  std::string name = "Cross-attention";
+  f.row_labels = t.target_tokens;
+  f.column_labels = t.source_tokens;
+  if (o.kind == "encoder") {
+    kind = &m.encoder;
+    name = "Encoder self-attention";
+    f.row_labels = t.source_tokens;
+  } else if (o.kind == "decoder") {
+    kind = &m.decoder;
+    name = "Decoder self-attention";
+    // Query i chose target token i; key j is the token fed at step j: the start token, then the choices.
+    f.column_labels = {"<s>"};
+    f.column_labels.insert(f.column_labels.end(), t.target_tokens.begin(), t.target_tokens.end() - 1);
+  }
+  f.caption = name + ": " + quoted(source_text) + " \xE2\x86\x92 " + quoted(t.text);
+  const int rows = static_cast<int>(f.row_labels.size()), cols = static_cast<int>(f.column_labels.size());
+  const size_t cells = static_cast<size_t>(rows) * cols;
+  const int n_layers = static_cast<int>(kind->size());
+  for (int l = 0; l < n_layers; ++l) {
+    if (o.layer >= 0 && l != o.layer) continue;
+    const std::vector<float>& w = (*kind)[l];
+    for (int h = 0; h < m.n_heads; ++h) {
+      if (o.head >= 0 && h != o.head) continue;
+      f.panels.push_back({"layer " + std::to_string(l) + " \xC2\xB7 head " + std::to_string(h),
+                          std::vector<float>(w.begin() + h * cells, w.begin() + (h + 1) * cells), false});
+    }
+    if (o.head < 0) {
+      HeatmapPanel mean{"layer " + std::to_string(l) + " \xC2\xB7 mean", std::vector<float>(cells), true};
+      for (int h = 0; h < m.n_heads; ++h) {
+        for (size_t i = 0; i < cells; ++i)
+          mean.weights[i] += w[h * cells + i] / static_cast<float>(m.n_heads);
+      }
+      f.panels.push_back(std::move(mean));
+    }
+  }
+  f.panels_per_row = o.head < 0 ? m.n_heads + 1 : std::max(1, static_cast<int>(f.panels.size()));
+  return render_heatmap_svg(f);
+}
+
+int run_attention(const AttentionCommandOptions& options) {
+  AttentionCommandOptions o = options;
+  if (o.model_dir.empty()) o.model_dir = default_model_dir();
+  std::string text = o.text.empty() ? read_stdin_text() : o.text;
+  text = sanitize_utf8(text);
+  if (text.empty()) throw core::UsageError("no text: give a sentence, or one on standard input");
+  OutputTarget output = OutputTarget::open(o.output);  // before the model loads: a bad -o fails fast
+  core::set_num_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  const models::Translator translator(o.model_dir);
+  const models::ModelConfig& c = translator.model().config();
+  const int n_layers = o.kind == "encoder" ? c.encoder_layers : c.decoder_layers;
+  if (o.layer >= n_layers) {
+    throw core::UsageError("--layer " + std::to_string(o.layer) + ": the model's " + o.kind +
+                           " attention has layers 0.." + std::to_string(n_layers - 1));
+  }
+  if (o.head >= c.n_heads) {
+    throw core::UsageError("--head " + std::to_string(o.head) + ": the model has heads 0.." +
+                           std::to_string(c.n_heads - 1));
+  }
+  TranslateFlags flags;
+  flags.beam_size = o.beam_size;
+  flags.split_sentences = false;
+  const models::TranslateOptions translate = resolve_translate_flags(flags, translator);
+  models::AttentionRequest request;
+  request.cross = request.decoder = request.encoder = true;
+  const models::AttentionTranslation t =
+      models::translate_with_attention(translator, text, translate, request);
+  const std::string document = o.format == "json" ? attention_json(t) : attention_svg(t, text, o);
+  std::istringstream lines(document);
+  for (std::string line; std::getline(lines, line);) output.write_line(line, LineEnding::kLf);
+  output.commit();
+  return 0;
+}
+
+}  // namespace cli

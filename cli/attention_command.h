@@ -1,0 +1,34 @@
+// `nmt attention "TEXT" -o attn.svg`: translates one sentence and draws its attention as an SVG heatmap,
+// or writes the weights as JSON (--format json).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "models/attention_translation.h"
+
+namespace cli {
+
+struct AttentionCommandOptions {
+  std::string model_dir;
+  std::string text;  // "" (not given): read standard input
+  std::string output = "-";
+  std::string format = "svg";    // svg | json
+  std::string kind = "cross";    // cross | encoder | decoder (the SVG's panels)
+  int layer = -1;                // -1: every layer
+  int head = -1;                 // -1: every head and their mean
+  std::optional<int> beam_size;  // default: the model's
+};
+
+CLI::App* add_attention_command(CLI::App& app, AttentionCommandOptions& options);
+int run_attention(const AttentionCommandOptions& options);
+
+// The JSON form: {"source_tokens", "target_tokens", "translation", "cross": [layer][head][target][source],
+// "encoder": [layer][head][source][source], "decoder": [layer][head][target][target]}.
+std::string attention_json(const models::AttentionTranslation& t);
+// The SVG form of one kind of attention.
+std::string attention_svg(const models::AttentionTranslation& t, const std::string& source_text,
+                          const AttentionCommandOptions& options);
+
+}  // namespace cli
