@@ -3,10 +3,43 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "models/convert/convert_error.h"
 #include "models/convert/convert_hf_marian.h"
 #include "models/convert/convert_nmt.h"
 
 namespace cli {
+
+namespace {
+
+// The flag for a ConvertOptions/MarianFiles field or converter the library names in a message.
+std::string flag_for(const std::string& option) {
+  if (option == "output_dir") return "-o";
+  if (option == "force") return "--force";
+  if (option == "npz") return "--npz";
+  if (option == "source_vocab/target_vocab") return "--vocab or --source-vocab/--target-vocab";
+  if (option == "source_spm") return "--source-spm";
+  if (option == "target_spm") return "--target-spm";
+  if (option == "convert_hf_marian") return "--from hf-marian";
+  if (option == "convert_marian_npz") return "--from marian-npz";
+  return option;
+}
+
+// Runs the chosen converter; library messages name options by field, users see flags.
+models::ConvertReport convert(const ConvertCommandOptions& options, const models::ConvertOptions& co) {
+  try {
+    if (options.from == "nmt") return models::convert_nmt(options.source_dir, co);
+    if (options.from == "hf-marian") return models::convert_hf_marian(options.source_dir, co);
+    models::MarianFiles files = options.marian;
+    if (!options.vocab.empty()) files.source_vocab = files.target_vocab = options.vocab;
+    return models::convert_marian_npz(options.source_dir, files, co);
+  } catch (const models::ConvertUsageError& e) {
+    throw core::UsageError(models::render_option_message(e.parts(), flag_for));
+  } catch (const models::ConvertModelError& e) {
+    throw models::ModelError(models::render_option_message(e.parts(), flag_for));
+  }
+}
+
+}  // namespace
 
 CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
   CLI::App* cmd =
@@ -61,36 +94,19 @@ int run_convert(const ConvertCommandOptions& options) {
              : options.dtype == "f16"  ? models::ConvertDType::kF16
              : options.dtype == "int8" ? models::ConvertDType::kI8
                                        : models::ConvertDType::kKeep;
-  models::ConvertReport report;
   const models::MarianFiles& m = options.marian;
   const bool marian_options = !m.npz.empty() || !options.vocab.empty() || !m.source_vocab.empty() ||
                               !m.target_vocab.empty() || !m.source_spm.empty() || !m.target_spm.empty();
-  if (options.from == "nmt") {
-    if (marian_options)
-      throw core::UsageError(
-          "--npz, --vocab, --source-vocab, --target-vocab, --source-spm and --target-spm "
-          "are for --from marian-npz");
-    report = models::convert_nmt(options.source_dir, co);
-  } else if (options.from == "hf-marian") {
-    const models::MarianFiles& m = options.marian;
-    if (!m.npz.empty() || !options.vocab.empty() || !m.source_vocab.empty() || !m.target_vocab.empty() ||
-        !m.source_spm.empty() || !m.target_spm.empty()) {
-      throw core::UsageError(
-          "--npz, --vocab, --source-vocab, --target-vocab, --source-spm and --target-spm "
-          "are for --from marian-npz");
-    }
-    report = models::convert_hf_marian(options.source_dir, co);
-  } else {
-    models::MarianFiles files = options.marian;
-    if (!options.vocab.empty()) {
-      if (!files.source_vocab.empty() || !files.target_vocab.empty()) {
-        throw core::UsageError(
-            "--vocab sets both vocabularies: do not combine it with --source-vocab/--target-vocab");
-      }
-      files.source_vocab = files.target_vocab = options.vocab;
-    }
-    report = models::convert_marian_npz(options.source_dir, files, co);
+  if (options.from != "marian-npz" && marian_options) {
+    throw core::UsageError(
+        "--npz, --vocab, --source-vocab, --target-vocab, --source-spm and --target-spm "
+        "are for --from marian-npz");
   }
+  if (!options.vocab.empty() && (!m.source_vocab.empty() || !m.target_vocab.empty())) {
+    throw core::UsageError(
+        "--vocab sets both vocabularies: do not combine it with --source-vocab/--target-vocab");
+  }
+  const models::ConvertReport report = convert(options, co);
   for (const std::string& w : report.warnings) std::cerr << "nmt: warning: " << w << "\n";
   const models::ModelConfig& c = report.description.config;
   std::cout << "converted " << options.source_dir << " -> " << options.output_dir << ": " << report.tensors

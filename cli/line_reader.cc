@@ -22,6 +22,8 @@ std::string_view line_ending_chars(LineEnding ending) {
       return "\n";
     case LineEnding::kCrLf:
       return "\r\n";
+    case LineEnding::kCr:
+      return "\r";
     case LineEnding::kNone:
       break;
   }
@@ -175,10 +177,23 @@ void LineReader::set_long_lines(std::size_t max_line_bytes, LongLineCutter cut) 
   options_.cut_long_line = std::move(cut);
 }
 
+// The first CR or LF in [start, start + size), or nullptr.
+static const char* find_line_end(const char* start, std::size_t size) {
+  const auto* lf = static_cast<const char*>(std::memchr(start, '\n', size));
+  const std::size_t before_lf = lf ? static_cast<std::size_t>(lf - start) : size;
+  const auto* cr = static_cast<const char*>(std::memchr(start, '\r', before_lf));
+  return cr ? cr : lf;
+}
+
 bool LineReader::next(Line& line) {
   if (!in_long_line_) partial_.clear();
   for (;;) {
     if (pos_ == end_ && !fill()) {
+      if (pending_cr_) {
+        pending_cr_ = false;
+        emit(partial_, LineEnding::kCr, line);
+        return true;
+      }
       if (partial_.empty() && !in_long_line_) return false;
       if (options_.cut_long_line && partial_.size() > options_.max_line_bytes) {
         emit_piece(line);
@@ -187,30 +202,43 @@ bool LineReader::next(Line& line) {
       emit(partial_, LineEnding::kNone, line);
       return true;
     }
+    if (pending_cr_) {  // the previous chunk ended with a CR: this chunk's first byte decides CR or CRLF
+      pending_cr_ = false;
+      const bool lf = buffer_[pos_] == '\n';
+      if (lf) ++pos_;
+      emit(partial_, lf ? LineEnding::kCrLf : LineEnding::kCr, line);
+      return true;
+    }
     const char* start = buffer_.data() + pos_;
-    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end_ - pos_));
-    std::size_t len = newline ? static_cast<std::size_t>(newline - start) : end_ - pos_;
+    const char* line_end = find_line_end(start, end_ - pos_);
+    std::size_t len = line_end ? static_cast<std::size_t>(line_end - start) : end_ - pos_;
     if (options_.cut_long_line && partial_.size() + len > options_.max_line_bytes) {
       partial_.append(start, len);  // up to the line's end, which stays in the buffer for a later call
       pos_ += len;
       emit_piece(line);
       return true;
     }
-    // +1: the CR of a CRLF is still in the bytes here and does not count against the limit.
-    if (partial_.size() + len > options_.max_line_bytes + 1) throw_too_long();
-    if (!newline) {
+    if (partial_.size() + len > options_.max_line_bytes) throw_too_long();
+    if (!line_end) {
       partial_.append(start, len);
       pos_ = end_;
       continue;
     }
-    pos_ += len + 1;
+    LineEnding ending = LineEnding::kLf;
+    std::size_t ending_size = 1;
+    if (*line_end == '\r') {
+      if (line_end + 1 == buffer_.data() + end_) {  // LF may come in the next chunk
+        partial_.append(start, len);
+        pos_ = end_;
+        pending_cr_ = true;
+        continue;
+      }
+      ending = line_end[1] == '\n' ? LineEnding::kCrLf : LineEnding::kCr;
+      ending_size = ending == LineEnding::kCrLf ? 2 : 1;
+    }
+    pos_ += len + ending_size;
     std::string_view raw(start, len);  // common case: the whole line is inside this chunk
     if (!partial_.empty()) raw = partial_.append(start, len);
-    LineEnding ending = LineEnding::kLf;
-    if (!raw.empty() && raw.back() == '\r') {
-      raw.remove_suffix(1);
-      ending = LineEnding::kCrLf;
-    }
     emit(raw, ending, line);
     // A past giant line should not pin its memory for the rest of the input.
     if (partial_.capacity() > (std::size_t{1} << 20)) std::string().swap(partial_);
@@ -220,7 +248,10 @@ bool LineReader::next(Line& line) {
 
 bool LineReader::next_line_ready() {
   if (eof_ || source_ != Source::kFd) return true;  // memory never blocks; FILE* buffers are opaque
-  if (std::memchr(buffer_.data() + pos_, '\n', end_ - pos_) != nullptr) return true;
+  // A line ending with a byte after it (a CR needs one to tell CR from CRLF) is a whole line.
+  const char* line_end = find_line_end(buffer_.data() + pos_, end_ - pos_);
+  if (line_end != nullptr && line_end + 1 < buffer_.data() + end_) return true;
+  if (line_end != nullptr && *line_end == '\n') return true;
   pollfd pfd{fd_, POLLIN, 0};
   while (::poll(&pfd, 1, 0) < 0) {
     if (errno != EINTR) return true;  // let read() report the problem

@@ -17,12 +17,13 @@ struct gzFile_s;  // zlib's stream
 
 namespace cli {
 
-// How a line ended in the input; writers reproduce it byte for byte.
-// A CR not directly followed by LF is content, not an ending (old Mac files are one long line).
+// How a line ended in the input; writers reproduce it byte for byte. A CR not directly followed by
+// LF ends a line too (old Mac text), so CR, LF, CRLF and mixed files give one line per ending.
 enum class LineEnding : std::uint8_t {
   kNone,  // last line of the input, no newline after it
   kLf,    // "\n"
   kCrLf,  // "\r\n"
+  kCr,    // "\r" alone
 };
 
 std::string_view line_ending_chars(LineEnding ending);
@@ -124,6 +125,7 @@ class LineReader {
   std::uint64_t lines_read_ = 0;
   std::uint64_t bytes_read_ = 0;
   bool had_bom_ = false;
+  bool pending_cr_ = false;  // the line in partial_ ended with a CR at the end of a chunk: LF may follow
 };
 
 }  // namespace cli

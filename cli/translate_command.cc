@@ -13,6 +13,7 @@
 
 #include "cli/directory_mode.h"
 #include "cli/exit_codes.h"
+#include "cli/memory_limit.h"
 #include "cli/model_path.h"
 #include "cli/output_file.h"
 #include "cli/output_target.h"
@@ -86,6 +87,11 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
                                "inputs whose line lengths vary a lot)")
                    ->excludes(batch_size),
                1, 1 << 24);
+  cmd->add_option(
+         "--max-memory", o.max_memory,
+         "Memory limit (e.g. 2G): --batch-size is reduced to fit, with a warning (default: a quarter of "
+         "physical memory)")
+      ->type_name("SIZE");
   int_in_range(cmd->add_option("--threads", o.threads, "CPU threads, 0 = all cores")->capture_default_str(),
                0, 256);
   int_in_range(
@@ -185,6 +191,7 @@ int run_translate(const TranslateCommandOptions& options) {
     o.flags.sampling.seed = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   if (o.progress && o.quiet) throw core::UsageError("--progress and --quiet contradict each other: use one");
   if (!o.input_dir.empty()) parse_shard(o.shard);  // a bad value fails before the model loads
+  const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (o.threads > static_cast<int>(4 * cores)) {
     throw core::UsageError("--threads " + std::to_string(o.threads) + " is more than 4x this machine's " +
@@ -201,6 +208,10 @@ int run_translate(const TranslateCommandOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   models::Translator translator(o.model_dir);
   o.translate = resolve_translate_flags(o.flags, translator);  // checked before any output
+  const BatchFit fit =
+      fit_batch_to_memory(translator, o.translate, current_budget(max_memory), core::num_threads());
+  if (!fit.warning.empty() && !o.quiet) std::cerr << "nmt: warning: " << fit.warning << "\n";
+  o.translate.batch_size = fit.batch_size;
   const auto loaded = std::chrono::steady_clock::now();
 
   if (!stream) return run_directory_mode(translator, o);

@@ -31,8 +31,9 @@ struct TranslateCommandOptions {
   int threads = 0;        // 0: all cores
   TextFormat input_format = TextFormat::kText;
   TextFormat output_format = TextFormat::kText;
-  bool seed_given = false;             // --seed (else run_translate draws one)
-  TranslateFlags flags;                // as given
+  bool seed_given = false;  // --seed (else run_translate draws one)
+  std::string max_memory;   // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
+  TranslateFlags flags;     // as given
   models::TranslateOptions translate;  // the flags resolved against the model, once it loads
 };
 

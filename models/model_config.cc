@@ -42,7 +42,8 @@ ModelConfig parse_config(const JsonObject& o) {
   c.layer_norm_eps = static_cast<float>(o.number("layer_norm_eps", 1e-12, 1.0));
   c.positions = parse_positions(
       o.choice("positions", {"sinusoidal-interleaved", "sinusoidal-concat", "sinusoidal-marian", "table"}));
-  if (c.positions != Positions::kTable && c.d_model % 2 != 0) o.fail("positions", "sinusoids need an even d_model");
+  if (c.positions != Positions::kTable && c.d_model % 2 != 0)
+    o.fail("positions", "sinusoids need an even d_model");
   c.max_positions = static_cast<int>(o.integer("max_positions", 2, 1 << 20));
   c.scale_embedding = o.boolean("scale_embedding");
   c.shared_embeddings = o.boolean("shared_embeddings");
@@ -89,12 +90,17 @@ TokenizerFiles parse_tokenizer(const JsonObject& o) {
   t.source_vocab = o.string_or_empty("source_vocab");
   t.target_vocab = o.string_or_empty("target_vocab");
   t.add_eos = o.boolean("add_eos");
-  for (const auto* name : {&t.source_spm, &t.target_spm, &t.source_vocab, &t.target_vocab}) {
-    if (name->find('/') != std::string::npos || *name == "..") {
-      o.fail("source_spm", "'" + *name + "': tokenizer files must be plain names inside the model directory");
+  const std::pair<const char*, const std::string*> fields[] = {{"source_spm", &t.source_spm},
+                                                               {"target_spm", &t.target_spm},
+                                                               {"source_vocab", &t.source_vocab},
+                                                               {"target_vocab", &t.target_vocab}};
+  for (const auto& [key, name] : fields) {
+    if (name->find('/') != std::string::npos || *name == ".." || *name == ".") {
+      o.fail(key, "'" + *name + "': tokenizer files must be plain names inside the model directory");
     }
   }
-  if (t.source_spm.empty() || t.target_spm.empty()) o.fail("source_spm", "SentencePiece model names are required");
+  if (t.source_spm.empty()) o.fail("source_spm", "a SentencePiece model name is required");
+  if (t.target_spm.empty()) o.fail("target_spm", "a SentencePiece model name is required");
   return t;
 }
 
@@ -150,19 +156,26 @@ ModelDescription parse_description(const nlohmann::json& meta, const std::string
 
 const char* positions_name(Positions p) {
   switch (p) {
-    case Positions::kSinusoidalInterleaved: return "sinusoidal-interleaved";
-    case Positions::kSinusoidalConcat: return "sinusoidal-concat";
-    case Positions::kSinusoidalMarian: return "sinusoidal-marian";
-    case Positions::kTable: return "table";
+    case Positions::kSinusoidalInterleaved:
+      return "sinusoidal-interleaved";
+    case Positions::kSinusoidalConcat:
+      return "sinusoidal-concat";
+    case Positions::kSinusoidalMarian:
+      return "sinusoidal-marian";
+    case Positions::kTable:
+      return "table";
   }
   return "?";
 }
 
 const char* activation_name(core::Activation a) {
   switch (a) {
-    case core::Activation::kRelu: return "relu";
-    case core::Activation::kGelu: return "gelu";
-    case core::Activation::kSwish: return "swish";
+    case core::Activation::kRelu:
+      return "relu";
+    case core::Activation::kGelu:
+      return "gelu";
+    case core::Activation::kSwish:
+      return "swish";
   }
   return "?";
 }
@@ -189,13 +202,17 @@ nlohmann::json description_to_json(const ModelDescription& d) {
                  {"output_bias", c.output_bias},
                  {"src_vocab_size", c.src_vocab_size},
                  {"tgt_vocab_size", c.tgt_vocab_size}};
-  j["tokens"] = {{"pad", d.tokens.pad}, {"unk", d.tokens.unk}, {"eos", d.tokens.eos},
+  j["tokens"] = {{"pad", d.tokens.pad},
+                 {"unk", d.tokens.unk},
+                 {"eos", d.tokens.eos},
                  {"decoder_start", d.tokens.decoder_start}};
   j["decoding"] = {{"beam_size", d.decoding.beam_size},       {"length_penalty", d.decoding.length_penalty},
                    {"max_length_a", d.decoding.max_length_a}, {"max_length_b", d.decoding.max_length_b},
                    {"max_length", d.decoding.max_length},     {"ban_unk", d.decoding.ban_unk},
                    {"renormalize", d.decoding.renormalize}};
-  auto name_or_null = [](const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
+  auto name_or_null = [](const std::string& s) {
+    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+  };
   j["tokenizer"] = {{"source_spm", d.tokenizer.source_spm},
                     {"target_spm", d.tokenizer.target_spm},
                     {"source_vocab", name_or_null(d.tokenizer.source_vocab)},

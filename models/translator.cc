@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <future>
+#include <limits>
 #include <numeric>
 
 #include "core/error.h"
@@ -340,6 +341,14 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
     const LineLayout& layout = segmented.lines[i];
     const size_t n = layout.after.size();
     Translation& t = out[i];
+    const bool scored = std::all_of(hyps.begin() + layout.first, hyps.begin() + layout.first + n,
+                                    [](const auto& list) { return std::isfinite(list.front().score); });
+    if (!scored) {  // NaN or infinite logits (core::search's empty hypothesis): say so, write nothing
+      if (warnings)
+        warnings->push_back({i, "the model yields no finite score for this line: empty translation"});
+      t = Translation{{""}, {-std::numeric_limits<float>::infinity()}, {{}}};
+      continue;
+    }
     if (n == 1) {  // one segment: its n-best list
       for (size_t k = 0; k < hyps[layout.first].size(); ++k) {
         const core::Hypothesis& h = hyps[layout.first][k];

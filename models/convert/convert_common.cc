@@ -5,11 +5,12 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/error.h"
+#include "core/printable.h"
+#include "core/regular_file.h"
+#include "models/convert/convert_error.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -18,36 +19,69 @@ namespace fs = std::filesystem;
 
 namespace convert_detail {
 
-bool file_exists(const std::string& path) {
+bool path_exists(const std::string& path) {
   std::error_code ec;
-  return fs::is_regular_file(path, ec);
+  return fs::exists(fs::symlink_status(path, ec));
 }
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelError(path + ": cannot open: " + std::strerror(errno));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw ModelError(path + ": read failed");
-  return ss.str();
+std::string read_text_file(const std::string& path, std::string_view what) {
+  try {
+    return core::read_regular_file(path, what, kMaxConverterTextBytes);
+  } catch (const core::Error& e) {
+    throw ModelError(e.what());
+  }
+}
+
+std::string path_inside(const std::string& dir, const std::string& entry, const std::string& where,
+                        const std::string& key) {
+  const auto refuse = [&](const std::string& why) {
+    throw ModelError(where + ": " + key + ": '" + core::printable(entry) + "' " + why +
+                     " (a release names files inside its directory only)");
+  };
+  const fs::path relative(entry);
+  if (entry.empty()) refuse("is empty");
+  if (relative.is_absolute()) refuse("is an absolute path");
+  for (const fs::path& part : relative) {
+    if (part == "..") refuse("climbs out with '..'");
+  }
+  std::error_code ec;
+  const fs::path root = fs::weakly_canonical(dir, ec);
+  if (ec) throw ModelError(dir + ": cannot resolve: " + ec.message());
+  const fs::path target = fs::weakly_canonical(root / relative, ec);
+  if (ec)
+    throw ModelError(where + ": " + key + ": cannot resolve '" + core::printable(entry) +
+                     "': " + ec.message());
+  // Component-wise prefix: /rel/x must not count as inside /re.
+  auto t = target.begin();
+  for (auto r = root.begin(); r != root.end(); ++r, ++t) {
+    if (t == target.end() || *t != *r) refuse("leads outside the release directory through a symlink");
+  }
+  return dir + "/" + entry;
 }
 
 void check_output_dir(const std::string& dir, const std::string& source_dir, bool force) {
-  if (dir.empty()) throw core::UsageError("convert: -o/--output is required");
+  if (dir.empty()) throw ConvertUsageError({"convert: ", "output_dir", " is required"});
   std::error_code ec;
   if (!fs::exists(dir, ec)) return;
-  if (!fs::is_directory(dir, ec)) throw core::UsageError("-o " + dir + ": exists and is not a directory");
+  if (!fs::is_directory(dir, ec))
+    throw ConvertUsageError({"", "output_dir", " " + dir + ": exists and is not a directory"});
   if (fs::equivalent(dir, source_dir, ec)) {
-    throw core::UsageError("-o " + dir + ": is the source directory; write the converted model elsewhere");
+    throw ConvertUsageError(
+        {"", "output_dir", " " + dir + ": is the source directory; write the converted model elsewhere"});
   }
   if (!force && !fs::is_empty(dir, ec)) {
-    throw core::UsageError("-o " + dir + ": directory is not empty (use --force to replace the model in it)");
+    throw ConvertUsageError({"", "output_dir", " " + dir + ": directory is not empty (use ", "force",
+                             " to replace the model in it)"});
   }
 }
 
 void write_model(const ConvertOptions& options, const ModelDescription& description,
                  const std::vector<NamedTensor>& tensors, DType dtype, const OutputFiles& files) {
   const std::string& dir = options.output_dir;
+  // Read the tokenizer files to copy before writing anything: a bad one leaves the output untouched.
+  std::vector<std::pair<std::string, std::string>> copies;
+  for (const auto& [source, name] : files.copies)
+    copies.emplace_back(name, read_text_file(source, "tokenizer file"));
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw core::Error(dir + ": cannot create directory: " + ec.message());
@@ -56,15 +90,7 @@ void write_model(const ConvertOptions& options, const ModelDescription& descript
   if (fs::exists(json_path, ec) && !fs::remove(json_path, ec)) {
     throw core::Error(json_path + ": cannot remove: " + ec.message());
   }
-  for (const auto& [source, name] : files.copies) {
-    std::string bytes;
-    try {
-      bytes = read_text_file(source);
-    } catch (const ModelError& e) {
-      throw core::Error(e.what());
-    }
-    write_file_atomically(dir + "/" + name, bytes);
-  }
+  for (const auto& [name, bytes] : copies) write_file_atomically(dir + "/" + name, bytes);
   for (const auto& [name, bytes] : files.contents) write_file_atomically(dir + "/" + name, bytes);
   write_checkpoint(dir, description, tensors, dtype);
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -52,8 +53,18 @@ std::string vocab_json(const std::vector<std::pair<std::string, int32_t>>& entri
 
 DType choose_dtype(ConvertDType requested, bool all_source_weights_f16);
 
-bool file_exists(const std::string& path);
-std::string read_text_file(const std::string& path);  // ModelError naming the file if unreadable
+// Something is at `path` (a FIFO or device too: reading it then says what it is, instead of "missing").
+bool path_exists(const std::string& path);
+// A converter input of at most kMaxConverterTextBytes, opened through core::read_regular_file (a FIFO,
+// device or directory is refused, never read); `what` names its role. ModelError naming the file.
+constexpr uint64_t kMaxConverterTextBytes = 64u << 20;
+std::string read_text_file(const std::string& path, std::string_view what);
+
+// `entry` (a file named by `key` in `where`, e.g. decoder.yml's models or vocabs) as a path inside the
+// release directory `dir`. Throws ModelError when it is absolute, climbs out with "..", or resolves
+// (through symlinks) outside `dir`: a release names its own files only.
+std::string path_inside(const std::string& dir, const std::string& entry, const std::string& where,
+                        const std::string& key);
 
 // Throws ModelError("WHERE: tensor 'NAME' contains NaN") if it does.
 void check_no_nan(const std::vector<float>& values, const std::string& where, const std::string& name);

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "models/convert/convert_common.h"
+#include "models/convert/convert_error.h"
 #include "models/json_fields.h"
 #include "models/model_error.h"
 
@@ -16,12 +17,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using convert_detail::file_exists;
+using convert_detail::path_exists;
 using convert_detail::read_text_file;
 using nlohmann::json;
 
-json read_json(const std::string& path) {
-  const std::string text = read_text_file(path);
+json read_json(const std::string& path, std::string_view what) {
+  const std::string text = read_text_file(path, what);
   try {
     return json::parse(text);
   } catch (const json::exception& e) {
@@ -99,7 +100,7 @@ HfConfig parse_hf_config(const json& cfg, const std::string& where) {
 
 // A vocab.json: {"piece": id}, ids unique and below `size`.
 PieceIds read_vocab(const std::string& path, int size) {
-  const json j = read_json(path);
+  const json j = read_json(path, "vocabulary");
   if (!j.is_object()) throw ModelError(path + ": expected a JSON object {\"piece\": id}");
   PieceIds out;
   std::set<int64_t> ids;
@@ -207,21 +208,23 @@ DecodingDefaults parse_decoding(const Generation& g, const HfConfig& c, int32_t 
 void check_config_present(const std::string& src, const std::string& config_path) {
   std::error_code ec;
   if (!fs::is_directory(src, ec)) throw ModelError(src + ": not a directory");
-  if (file_exists(config_path)) return;
+  if (path_exists(config_path)) return;
   bool npz = false;
   for (const auto& e : fs::directory_iterator(src, ec)) npz = npz || e.path().extension() == ".npz";
-  throw ModelError(
-      config_path + ": missing" +
-      (npz ? std::string(" (an .npz is there: for a native Marian release use --from marian-npz)") : ""));
+  if (npz) {
+    throw ConvertModelError({config_path + ": missing (an .npz is there: for a native Marian release use ",
+                             "convert_marian_npz", ")"});
+  }
+  throw ModelError(config_path + ": missing");
 }
 
 void check_model_files(const std::string& src) {
   for (const char* f : {"source.spm", "target.spm"}) {
-    if (!file_exists(src + "/" + f)) throw ModelError(src + "/" + f + ": missing (SentencePiece model)");
+    if (!path_exists(src + "/" + f)) throw ModelError(src + "/" + f + ": missing (SentencePiece model)");
   }
-  if (!file_exists(src + "/model.safetensors")) {
+  if (!path_exists(src + "/model.safetensors")) {
     std::string hint;
-    if (file_exists(src + "/pytorch_model.bin")) {
+    if (path_exists(src + "/pytorch_model.bin")) {
       hint = " (only pytorch_model.bin is there: convert it with tools/bin_to_safetensors.py first)";
     }
     throw ModelError(src + "/model.safetensors: missing" + hint);
@@ -291,11 +294,11 @@ HfSource read_hf_source(const std::string& src) {
   source.config_path = src + "/config.json";
   source.vocab_path = src + "/vocab.json";
   check_config_present(src, source.config_path);
-  const json cfg = read_json(source.config_path);
+  const json cfg = read_json(source.config_path, "model configuration");
   source.config = parse_hf_config(cfg, source.config_path);
   const HfConfig& c = source.config;
   const std::string gen_path = src + "/generation_config.json";
-  const json gen = file_exists(gen_path) ? read_json(gen_path) : json::object();
+  const json gen = path_exists(gen_path) ? read_json(gen_path, "generation configuration") : json::object();
   if (!gen.is_object()) throw ModelError(gen_path + ": expected a JSON object");
   check_model_files(src);
   const int32_t unk = read_vocabularies(src, source);

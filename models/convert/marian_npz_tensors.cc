@@ -105,7 +105,9 @@ class MarianMapper {
     }
     for (const MarianVocab* v : {&source_vocab, &target_vocab}) {
       const int64_t rows = (v == &source_vocab ? vs : vt) - 1;
-      if (v->size > rows) {
+      // Fewer ids than rows means a vocabulary of another model: rows without a piece would decode to
+      // nothing.
+      if (v->size != rows) {
         throw ModelError(v->path + ": " + std::to_string(v->size) + " ids, but the model's embeddings have " +
                          std::to_string(rows) + " rows");
       }

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "models/convert/convert_common.h"
+#include "models/convert/convert_error.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -17,11 +18,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using convert_detail::file_exists;
+using convert_detail::path_exists;
+using convert_detail::path_inside;
 using convert_detail::read_text_file;
 
-std::string resolve(const std::string& dir, const std::string& path) {
-  return fs::path(path).is_absolute() ? path : dir + "/" + path;
+// Read by us, not by SentencePiece: its Load() opens anything (a FIFO blocks, a device never ends).
+std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::string& path) {
+  const std::string proto = read_text_file(path, "SentencePiece model");
+  auto sp = std::make_unique<sentencepiece::SentencePieceProcessor>();
+  sentencepiece::util::Status status;
+  try {
+    status = sp->LoadFromSerializedProto(proto);
+  } catch (const std::exception& e) {  // the trie builder throws on some malformed models
+    throw ModelError(path + ": not a SentencePiece model: " + e.what());
+  }
+  if (!status.ok()) throw ModelError(path + ": not a SentencePiece model: " + status.ToString());
+  return sp;
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -31,24 +43,22 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 MarianVocab load_vocab(const std::string& path) {
   MarianVocab v;
   v.path = path;
-  if (!file_exists(path)) throw ModelError(path + ": vocabulary file missing");
+  if (!path_exists(path)) throw ModelError(path + ": vocabulary file missing");
   if (ends_with(path, ".spm") || ends_with(path, ".model")) {
-    sentencepiece::SentencePieceProcessor sp;
-    const auto status = sp.Load(path);
-    if (!status.ok()) throw ModelError(path + ": not a SentencePiece model: " + status.ToString());
+    const auto sp = load_spm(path);
     v.spm = true;
-    v.size = sp.GetPieceSize();
-    v.unk = sp.unk_id();
-    v.eos = sp.PieceToId("</s>");
+    v.size = sp->GetPieceSize();
+    v.unk = sp->unk_id();
+    v.eos = sp->PieceToId("</s>");
     if (v.eos == v.unk) throw ModelError(path + ": SentencePiece model has no '</s>' piece");
     return v;
   }
   if (ends_with(path, ".yml") || ends_with(path, ".yaml")) {
-    v.entries = parse_vocab_yaml(read_text_file(path), path);
+    v.entries = parse_vocab_yaml(read_text_file(path, "vocabulary"), path);
   } else if (ends_with(path, ".json")) {
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(read_text_file(path));
+      j = nlohmann::json::parse(read_text_file(path, "vocabulary"));
     } catch (const nlohmann::json::exception& e) {
       throw ModelError(path + ": not valid JSON: " + e.what());
     }
@@ -77,34 +87,38 @@ MarianVocab load_vocab(const std::string& path) {
 }
 
 void check_spm(const std::string& path) {
-  if (!file_exists(path)) throw ModelError(path + ": missing (SentencePiece model)");
-  sentencepiece::SentencePieceProcessor sp;
-  const auto status = sp.Load(path);
-  if (!status.ok()) throw ModelError(path + ": not a SentencePiece model: " + status.ToString());
+  if (!path_exists(path)) throw ModelError(path + ": missing (SentencePiece model)");
+  load_spm(path);
 }
 
 std::string find_npz(const std::string& dir, const FlatYaml* decoder_yml) {
   if (decoder_yml) {
     const auto models = decoder_yml->list("models");
-    if (!models.empty() && file_exists(resolve(dir, models[0]))) return resolve(dir, models[0]);
+    if (!models.empty()) {
+      const std::string npz = path_inside(dir, models[0], decoder_yml->where(), "models");
+      if (path_exists(npz)) return npz;
+    }
   }
   std::vector<std::string> found;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.is_regular_file() && e.path().extension() == ".npz") found.push_back(e.path().string());
+    if (e.path().extension() == ".npz") found.push_back(e.path().string());
   }
   if (ec) throw ModelError(dir + ": cannot list: " + ec.message());
   std::sort(found.begin(), found.end());
   if (found.empty()) {
-    throw ModelError(
-        dir + ": no *.npz model file" +
-        (file_exists(dir + "/config.json")
-             ? std::string(" (config.json is there: for a Hugging Face model use --from hf-marian)")
-             : ""));
+    if (path_exists(dir + "/config.json")) {
+      throw ConvertModelError(
+          {dir + ": no *.npz model file (config.json is there: for a Hugging Face model use ",
+           "convert_hf_marian", ")"});
+    }
+    throw ModelError(dir + ": no *.npz model file");
   }
+  if (found.size() == 1) return path_inside(dir, fs::path(found[0]).filename().string(), dir, "model file");
   if (found.size() > 1) {
-    throw core::UsageError(dir + ": several .npz files (" + fs::path(found[0]).filename().string() + ", " +
-                           fs::path(found[1]).filename().string() + ", ...): choose one with --npz");
+    throw ConvertUsageError({dir + ": several .npz files (" + fs::path(found[0]).filename().string() + ", " +
+                                 fs::path(found[1]).filename().string() + ", ...): choose one with ",
+                             "npz"});
   }
   return found[0];
 }
@@ -116,21 +130,23 @@ MarianRelease read_marian_release(const std::string& dir, const MarianFiles& giv
   if (!fs::is_directory(dir, ec)) throw ModelError(dir + ": not a directory");
   const std::string decoder_path = dir + "/decoder.yml";
   std::unique_ptr<FlatYaml> decoder_yml;
-  if (file_exists(decoder_path)) {
-    decoder_yml = std::make_unique<FlatYaml>(FlatYaml::parse(read_text_file(decoder_path), decoder_path));
+  if (path_exists(decoder_path)) {
+    path_inside(dir, "decoder.yml", dir, "decoder.yml");
+    decoder_yml = std::make_unique<FlatYaml>(
+        FlatYaml::parse(read_text_file(decoder_path, "decoder configuration"), decoder_path));
   }
   MarianFiles f = given;
   if (f.npz.empty()) f.npz = find_npz(dir, decoder_yml.get());
   const std::vector<std::string> yml_vocabs =
       decoder_yml ? decoder_yml->list("vocabs") : std::vector<std::string>{};
-  if (f.source_vocab.empty() && !yml_vocabs.empty()) f.source_vocab = resolve(dir, yml_vocabs[0]);
-  if (f.target_vocab.empty() && !yml_vocabs.empty()) f.target_vocab = resolve(dir, yml_vocabs.back());
+  if (f.source_vocab.empty() && !yml_vocabs.empty())
+    f.source_vocab = path_inside(dir, yml_vocabs[0], decoder_path, "vocabs");
+  if (f.target_vocab.empty() && !yml_vocabs.empty())
+    f.target_vocab = path_inside(dir, yml_vocabs.back(), decoder_path, "vocabs");
   if (f.source_vocab.empty() || f.target_vocab.empty()) {
-    throw core::UsageError(
-        decoder_yml ? decoder_path + ": names no vocabularies: use --vocab or --source-vocab/--target-vocab"
-                    : dir +
-                          ": no decoder.yml: name the vocabularies with --vocab or "
-                          "--source-vocab/--target-vocab");
+    throw ConvertUsageError({decoder_yml ? decoder_path + ": names no vocabularies: use "
+                                         : dir + ": no decoder.yml: name the vocabularies with ",
+                             "source_vocab/target_vocab"});
   }
   if (yml_vocabs.size() > 2) {
     throw ModelError(decoder_path + ": vocabs: " + std::to_string(yml_vocabs.size()) +
@@ -141,12 +157,14 @@ MarianRelease read_marian_release(const std::string& dir, const MarianFiles& giv
   for (const MarianVocab* v : {&src_vocab, &tgt_vocab}) {
     const std::string& spm_flag = v == &src_vocab ? given.source_spm : given.target_spm;
     if (v->spm && !spm_flag.empty() && spm_flag != v->path) {
-      throw core::UsageError(v->path + " is a SentencePiece vocabulary, so it also segments: drop --" +
-                             (v == &src_vocab ? "source" : "target") + "-spm");
+      throw ConvertUsageError({v->path + " is a SentencePiece vocabulary, so it also segments: drop ",
+                               v == &src_vocab ? "source_spm" : "target_spm"});
     }
   }
-  if (f.source_spm.empty()) f.source_spm = src_vocab.spm ? src_vocab.path : dir + "/source.spm";
-  if (f.target_spm.empty()) f.target_spm = tgt_vocab.spm ? tgt_vocab.path : dir + "/target.spm";
+  if (f.source_spm.empty())
+    f.source_spm = src_vocab.spm ? src_vocab.path : path_inside(dir, "source.spm", dir, "source.spm");
+  if (f.target_spm.empty())
+    f.target_spm = tgt_vocab.spm ? tgt_vocab.path : path_inside(dir, "target.spm", dir, "target.spm");
   check_spm(f.source_spm);
   check_spm(f.target_spm);
   if (src_vocab.eos != tgt_vocab.eos || src_vocab.unk != tgt_vocab.unk) {

@@ -10,7 +10,9 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
 #include "core/half.h"
+#include "core/regular_file.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -70,20 +72,18 @@ const char* safetensors_dtype_name(SafetensorsDType dtype) {
 void SafetensorsFile::fail(const std::string& problem) const { throw ModelError(path_ + ": " + problem); }
 
 SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(std::string("cannot open: ") + std::strerror(errno));
   struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail("not a regular file");
+  core::UniqueFd fd;
+  try {
+    fd = core::open_regular_file(path, "safetensors file", &st);
+  } catch (const core::Error& e) {
+    throw ModelError(e.what());
   }
   map_size_ = static_cast<uint64_t>(st.st_size);
-  if (map_size_ < 8) {
-    ::close(fd);
+  if (map_size_ < 8)
     fail("file too short for a safetensors header (" + std::to_string(map_size_) + " bytes)");
-  }
-  void* p = ::mmap(nullptr, map_size_, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
+  void* p = ::mmap(nullptr, map_size_, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+  fd.reset();
   if (p == MAP_FAILED) fail(std::string("cannot map: ") + std::strerror(errno));
   map_ = static_cast<const uint8_t*>(p);
   try {

@@ -1,5 +1,5 @@
 // libFuzzer target: arbitrary bytes through cli::LineReader with arbitrary buffer sizes, checked
-// against a simple reference (split on '\n', strip one '\r', sanitize each piece).
+// against a simple reference (split at LF, CRLF or a lone CR, sanitize each piece).
 // Build: clang++ -std=c++17 -I. -fsanitize=fuzzer,address,undefined tests/fuzz/fuzz_line_reader.cc
 //        cli/line_reader.cc cli/utf8.cc cli/io_error.cc cli/output_file.cc
 #include <sys/mman.h>
@@ -52,22 +52,23 @@ std::vector<cli::Line> reference(std::string_view data, std::vector<std::size_t>
   std::vector<cli::Line> lines;
   std::size_t start = 0;
   while (start < data.size()) {
-    std::size_t nl = data.find('\n', start);
+    const std::size_t end = data.find_first_of("\r\n", start);
     std::string_view raw =
-        data.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+        data.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     cli::LineEnding ending = cli::LineEnding::kNone;
-    if (nl != std::string_view::npos) {
-      ending = cli::LineEnding::kLf;
-      if (!raw.empty() && raw.back() == '\r') {
-        raw.remove_suffix(1);
-        ending = cli::LineEnding::kCrLf;
-      }
+    std::size_t ending_size = 0;
+    if (end != std::string_view::npos) {
+      const bool crlf = data[end] == '\r' && end + 1 < data.size() && data[end + 1] == '\n';
+      ending = crlf                ? cli::LineEnding::kCrLf
+               : data[end] == '\r' ? cli::LineEnding::kCr
+                                   : cli::LineEnding::kLf;
+      ending_size = crlf ? 2 : 1;
     }
     raw_sizes.push_back(raw.size());
     if (lines.empty() && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);
     lines.push_back({cli::sanitize_utf8(raw), ending});
-    if (nl == std::string_view::npos) break;
-    start = nl + 1;
+    if (end == std::string_view::npos) break;
+    start = end + ending_size;
   }
   return lines;
 }
@@ -84,9 +85,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
 
   std::vector<std::size_t> raw_sizes;
   const std::vector<cli::Line> expected = reference(data, raw_sizes);
-  std::size_t newlines = 0;
-  for (char c : data) newlines += c == '\n';
-  check(expected.size() == newlines + (!data.empty() && data.back() != '\n' ? 1 : 0));
+  std::size_t endings = 0;  // every LF, and every CR not before an LF
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    endings += data[i] == '\n' || (data[i] == '\r' && (i + 1 == data.size() || data[i + 1] != '\n'));
+  }
+  const bool tail = !data.empty() && data.back() != '\n' && data.back() != '\r';
+  check(expected.size() == endings + (tail ? 1 : 0));
 
   // Byte 1 bit 5: read through a real descriptor (memfd) instead of from memory.
   core::UniqueFd memfd;

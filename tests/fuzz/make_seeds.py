@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Seed corpora for the fuzz targets (stdlib only): a tiny valid checkpoint ("JSON\\0BLOB", CRC as
 @@@@@@@@, see fuzz_checkpoint.cc) in a few variants, some awkward text for the line reader, the
-fixtures' SentencePiece models and vocabularies, and tiny .npz archives (stored and deflated)."""
+fixtures' SentencePiece models and vocabularies, tiny .npz archives (stored and deflated) and\nMarian decoder.yml files."""
 import io
 import json
 import os
@@ -95,6 +95,9 @@ def main(out):
     write_seeds(out, "fuzz_vocab", fixture_seeds("vocab", ["opus/model/vocab.json", "opus/marian/vocab.yml"]) +
                 [b'{"a": 0, "b": 1}', b'"</s>": 0\n"\\u2581a": 1\n'])
     write_seeds(out, "fuzz_npz", [tiny_npz(zipfile.ZIP_STORED), tiny_npz(zipfile.ZIP_DEFLATED)])
+    write_seeds(out, "fuzz_yaml", fixture_seeds("yaml", ["opus/marian/decoder.yml"]) +
+                [b"models:\n  - model.npz\nvocabs: [a.yml, 'b.yml']\nbeam-size: 4 # four\n",
+                 b"---\ntype: transformer\ndec-depth: 6\nnested:\n  key: 1\nflag: true\nx: \"\\u00e9\\n\"\n"])
 
 
 if __name__ == "__main__":

@@ -11,40 +11,71 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0
 
-# case NAME EXPECTED_EXIT COMMAND...: runs COMMAND (a shell string) limited to 1.5 GB and 60 s.
+# case NAME EXPECTED_EXIT COMMAND [MESSAGE] [SECONDS]: runs COMMAND (a shell string) limited to 1.5 GB
+# and SECONDS (60); passes when it exits EXPECTED_EXIT and, if given, stderr contains MESSAGE.
 case_() {
-  local name=$1 expected=$2 command=$3 code
-  (ulimit -v 1500000; timeout 60 bash -c "$command") >"$work/out" 2>"$work/err"
+  local name=$1 expected=$2 command=$3 message=${4:-} seconds=${5:-60} code
+  (ulimit -v 1500000; timeout "$seconds" bash -c "$command") >"$work/out" 2>"$work/err"
   code=$?
-  if [[ $code -eq $expected ]]; then
-    echo "ok   $name (exit $code): $(head -c 160 "$work/err" | head -n 1)"
-  else
+  if [[ $code -ne $expected ]]; then
     echo "FAIL $name: exit $code, expected $expected (124 = timeout, >128 = signal): $(head -c 300 "$work/err")"
     failed=1
+  elif [[ -n $message ]] && ! grep -qF -- "$message" "$work/err"; then
+    echo "FAIL $name: exit $code, but stderr lacks '$message': $(head -c 300 "$work/err")"
+    failed=1
+  else
+    echo "ok   $name (exit $code): $(grep -v '^nmt: [0-9]* file' "$work/err" | head -n 1 | head -c 160)"
   fi
+}
+
+# lines_out N: the last case wrote exactly N lines.
+lines_out() {
+  local got
+  got=$(wc -l <"$work/out")
+  if [[ $got -ne $1 ]]; then
+    echo "FAIL   ... wrote $got lines, expected $1"
+    failed=1
+  fi
+}
+
+# swap_during_run TREE_FILE KIND: in the background, once directory mode has started writing (so its
+# walk is over), replaces TREE_FILE with KIND (a FIFO, or a symlink to a private /dev/urandom node).
+swap_during_run() {
+  local file=$1 kind=$2
+  (
+    for _ in $(seq 600); do
+      [[ -n $(ls -A "$work/dir-out" 2>/dev/null) ]] && break
+      sleep 0.05
+    done
+    rm -f "$file"
+    if [[ $kind == fifo ]]; then mkfifo "$file"; else ln -s "$work/urandom" "$file"; fi
+  ) &
 }
 
 fresh_model() { rm -rf "$work/m" && cp -r "$fixture" "$work/m"; }
 
 for file in model.json weights.bin source.spm vocab.json; do
   fresh_model && rm "$work/m/$file" && mkfifo "$work/m/$file"
-  case_ "FIFO as $file" 2 "echo hello | '$nmt' translate -m '$work/m' --threads 1"
+  case_ "FIFO as $file" 2 "echo hello | '$nmt' translate -m '$work/m' --threads 1" "$file"
   fresh_model && rm "$work/m/$file" && mkdir "$work/m/$file"
-  case_ "directory as $file" 2 "echo hello | '$nmt' translate -m '$work/m' --threads 1"
+  case_ "directory as $file" 2 "echo hello | '$nmt' translate -m '$work/m' --threads 1" "$file"
 done
 
 fresh_model && rm -f "$work/zero" && mknod "$work/zero" c 1 5 && rm "$work/m/source.spm" &&
   ln -s "$work/zero" "$work/m/source.spm"
-case_ "SentencePiece model -> private /dev/zero node" 2 "echo hello | '$nmt' translate -m '$work/m' --threads 1"
+case_ "SentencePiece model -> private /dev/zero node" 2 "echo hello | '$nmt' translate -m '$work/m' --threads 1" \
+  "source.spm: SentencePiece model is a character device"
 
 fresh_model && python3 -c "
 import sys
 with open(sys.argv[1], 'w') as f:
     f.write('[' + '1,' * (100 << 20) + '1]')" "$work/m/model.json"
-case_ "200 MB model.json of numbers" 2 "echo hello | '$nmt' translate -m '$work/m' --threads 1"
+case_ "200 MB model.json of numbers" 2 "echo hello | '$nmt' translate -m '$work/m' --threads 1" \
+  "model.json: model description is larger than"
 
 fresh_model
 case_ "standard input closed" 0 "'$nmt' translate -m '$work/m' --threads 1 <&-"
+lines_out 0
 
 mkdir -p "$work/npz" && cp "$here/../fixtures/opus/marian/"{decoder.yml,vocab.yml,source.spm,target.spm} "$work/npz/" &&
   python3 -c "
@@ -57,6 +88,48 @@ while data[at + 46:at + 46 + len(info.filename)] != info.filename.encode():
     at = data.find(b'PK\x01\x02', at + 4)
 struct.pack_into('<I', data, at + 24, 0xFFFFFFF0)  # central directory: uncompressed size
 open(sys.argv[2], 'wb').write(data)" "$here/../fixtures/opus/marian/model.npz" "$work/npz/model.npz"
-case_ ".npz member claiming 4 GB" 2 "'$nmt' convert --from marian-npz '$work/npz' -o '$work/npz-out'"
+case_ ".npz member claiming 4 GB" 2 "'$nmt' convert --from marian-npz '$work/npz' -o '$work/npz-out'" "model.npz"
+
+# Converter inputs: a FIFO as config.json (hf-marian) or decoder.yml (marian-npz) is refused, not read.
+rm -rf "$work/hf" && cp -r "$here/../fixtures/opus/hf" "$work/hf" && rm "$work/hf/config.json" &&
+  mkfifo "$work/hf/config.json"
+case_ "FIFO as config.json (convert)" 2 "'$nmt' convert --from hf-marian '$work/hf' -o '$work/hf-out'" \
+  "config.json: model configuration is a FIFO"
+rm -f "$work/npz/decoder.yml" && mkfifo "$work/npz/decoder.yml"
+case_ "FIFO as decoder.yml (convert)" 2 "'$nmt' convert --from marian-npz '$work/npz' -o '$work/npz-out2'" \
+  "decoder.yml: decoder configuration is a FIFO"
+
+# Directory mode: a file swapped for a FIFO, or for a symlink to a random-bytes device, between the walk
+# and its turn is a failure naming it (exit 1), never a hang or an endless read.
+rm -f "$work/urandom" && mknod "$work/urandom" c 1 9
+for kind in fifo urandom; do
+  rm -rf "$work/dir-in" "$work/dir-out" && mkdir -p "$work/dir-in"
+  for i in $(seq 3000); do echo "A dog runs in the park number $i."; done >"$work/dir-in/a.txt"
+  echo "A cat." >"$work/dir-in/b.txt"
+  swap_during_run "$work/dir-in/b.txt" $kind
+  case_ "directory mode: b.txt swapped for $kind after the walk" 1 \
+    "'$nmt' translate -m '$fixture' --threads 1 --input-dir '$work/dir-in' --output-dir '$work/dir-out'" \
+    "b.txt"
+  wait
+done
+
+# A 10 MB line without spaces or punctuation: cut into pieces before SentencePiece sees it, memory about
+# 100 MB; one line out. Its ~50,000 segments take about a minute of CPU even at --max-length 2, hence
+# the longer limit.
+head -c 10000000 /dev/zero | tr '\0' a >"$work/long.txt" && echo >>"$work/long.txt"
+case_ "10 MB line without spaces" 0 \
+  "'$nmt' translate -m '$fixture' --threads 1 -b 1 --max-length 2 -i '$work/long.txt'" \
+  "translated in pieces" 900
+lines_out 1
+
+# -b 256 --batch-size 4096: the batch is cut to what the address space allows, with one warning.
+for i in $(seq 40); do echo "A man in a blue shirt is standing on a ladder number $i."; done >"$work/many.txt"
+case_ "-b 256 --batch-size 4096" 0 \
+  "'$nmt' translate -m '$fixture' --threads 1 -b 256 --batch-size 4096 -i '$work/many.txt'" \
+  "--batch-size 4096 reduced to" 300
+lines_out 40
+case_ "-b 256 on 2 threads with --max-memory 16M refused" 64 \
+  "'$nmt' translate -m '$fixture' --threads 2 -b 256 --max-memory 16M -i '$work/many.txt'" \
+  "is too small for beam 256"
 
 exit $failed

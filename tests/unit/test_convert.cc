@@ -794,9 +794,23 @@ TEST_CASE("convert marian-npz: separate vocabularies and a SentencePiece vocabul
   REQUIRE(r.description.tokenizer.target_vocab == "target_vocab.json");
   require_parity(tmp.file("m"), marian_golden(), 337);
 
-  // A SentencePiece vocabulary: ids are the .spm's own (none of the golden numbers apply), no vocab JSON.
+  // A SentencePiece vocabulary covers every embedding row or is refused: here 180 pieces for 337 rows.
   models::MarianFiles files;
   files.source_vocab = files.target_vocab = src + "/source.spm";
+  REQUIRE_THROWS_WITH(models::convert_marian_npz(src, files, to(tmp.file("short"))),
+                      src + "/source.spm: 180 ids, but the model's embeddings have 337 rows");
+  // With the embeddings cut to its 180 pieces: ids are the .spm's own (none of the golden numbers apply),
+  // no vocab JSON.
+  edit_npz(src, [](std::map<std::string, std::string>& m) {
+    for (const char* name : {"Wemb.npy", "decoder_ff_logit_out_b.npy"}) {
+      const auto a = models::parse_npy(m[name], name);
+      std::vector<int64_t> shape = a.shape;
+      shape[name[0] == 'W' ? 0 : 1] = 180;
+      const size_t bytes = static_cast<size_t>(shape[0] * shape[1]) * 4;
+      m[name] = npy("<f4", shape, a.data.substr(0, bytes));
+    }
+    set_model_yml(m, replace(model_yml(m), "  - 337\n  - 337", "  - 180\n  - 180"));
+  });
   const std::string spm_out = tmp.file("spm");
   const auto s = models::convert_marian_npz(src, files, to(spm_out));
   REQUIRE(s.description.tokenizer.source_vocab.empty());

@@ -1,6 +1,7 @@
 // Hostile input to the converters and to translate's numeric options: non-finite weights are never
 // written, planted symlinks never followed, a zip member's claimed size never allocated.
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <zip.h>
 
 #include <catch2/catch.hpp>
@@ -109,4 +110,114 @@ TEST_CASE("non-finite --length-penalty and --max-length-a are usage errors", "[c
     REQUIRE(r.exit_code == 64);
     REQUIRE_THAT(r.err, Contains("finite"));
   }
+}
+
+namespace {
+
+std::string marian_copy(const test::TempDir& tmp) {
+  const std::string src = tmp.file("release");
+  fs::copy(test::fixtures_dir() + "/opus/marian", src);
+  return src;
+}
+
+std::string hf_copy(const test::TempDir& tmp) {
+  const std::string src = tmp.file("hf");
+  fs::copy(test::fixtures_dir() + "/opus/hf", src);
+  return src;
+}
+
+void set_decoder_yml(const std::string& src, const std::string& models, const std::string& vocab) {
+  test::write_file(src + "/decoder.yml",
+                   "models:\n  - " + models + "\nvocabs:\n  - " + vocab + "\n  - " + vocab + "\n");
+}
+
+std::string convert_error(const std::string& command) {
+  const auto r = test::run(command + " 2>&1");
+  INFO(r.out);
+  CHECK(r.exit_code == 2);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);  // one line
+  return r.out;
+}
+
+}  // namespace
+
+TEST_CASE("decoder.yml naming files outside the release directory is refused", "[convert][hostile]") {
+  test::TempDir tmp;
+  const std::string src = marian_copy(tmp);
+  const std::string convert = nmt() + " convert --from marian-npz '" + src + "' -o '" + tmp.file("out") + "'";
+  fs::copy_file(src + "/vocab.yml", tmp.file("outside.yml"));
+  fs::copy_file(src + "/model.npz", tmp.file("outside.npz"));
+  set_decoder_yml(src, "model.npz", "../outside.yml");
+  CHECK_THAT(convert_error(convert), Contains("decoder.yml: vocabs: '../outside.yml' climbs out with '..'"));
+  set_decoder_yml(src, "model.npz", tmp.file("outside.yml"));
+  CHECK_THAT(convert_error(convert), Contains("is an absolute path"));
+  set_decoder_yml(src, "../outside.npz", "vocab.yml");
+  CHECK_THAT(convert_error(convert), Contains("decoder.yml: models: '../outside.npz' climbs out"));
+  fs::create_symlink(tmp.file("outside.yml"), src + "/linked.yml");
+  set_decoder_yml(src, "model.npz", "linked.yml");
+  CHECK_THAT(convert_error(convert), Contains("'linked.yml' leads outside the release directory"));
+  fs::create_directory(src + "/sub");
+  fs::create_directory_symlink(tmp.path(), src + "/sub/up");
+  set_decoder_yml(src, "sub/up/outside.npz", "vocab.yml");
+  CHECK_THAT(convert_error(convert), Contains("leads outside the release directory"));
+  // A default name planted as a symlink out of the release is refused too.
+  set_decoder_yml(src, "model.npz", "vocab.yml");
+  fs::rename(src + "/source.spm", tmp.file("source.spm"));
+  fs::create_symlink(tmp.file("source.spm"), src + "/source.spm");
+  CHECK_THAT(convert_error(convert), Contains("source.spm: 'source.spm' leads outside"));
+  // A symlink that stays inside is followed.
+  fs::remove(src + "/source.spm");
+  fs::rename(tmp.file("source.spm"), src + "/sub/source.spm");
+  fs::create_symlink("sub/source.spm", src + "/source.spm");
+  fs::create_symlink("vocab.yml", src + "/same.yml");
+  set_decoder_yml(src, "model.npz", "same.yml");
+  const auto ok = test::run(convert);
+  INFO(ok.err);
+  CHECK(ok.exit_code == 0);
+}
+
+TEST_CASE("a Marian vocabulary smaller than the embeddings is refused", "[convert][hostile]") {
+  test::TempDir tmp;
+  const std::string src = marian_copy(tmp);
+  test::write_file(src + "/vocab.yml", "</s>: 0\n<unk>: 1\n");
+  const std::string out =
+      convert_error(nmt() + " convert --from marian-npz '" + src + "' -o '" + tmp.file("out") + "'");
+  CHECK_THAT(out, Contains("vocab.yml: 2 ids, but the model's embeddings have 337 rows"));
+  CHECK_FALSE(fs::exists(tmp.file("out/model.json")));
+}
+
+TEST_CASE("converter inputs that are FIFOs, devices or oversized are refused, never read",
+          "[convert][hostile]") {
+  test::TempDir tmp;
+  const std::string hf = hf_copy(tmp);
+  const std::string convert = nmt() + " convert --from hf-marian '" + hf + "' -o '" + tmp.file("out") + "'";
+  const auto replace_with = [&](const std::string& path, const std::string& kind) {
+    fs::remove(path);
+    if (kind == "fifo") REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+    if (kind == "device") REQUIRE(::mknod(path.c_str(), S_IFCHR | 0600, makedev(1, 5)) == 0);  // a zero
+    if (kind == "big") {
+      test::write_file(path, "{}");
+      fs::resize_file(path, (64u << 20) + 1);
+    }
+  };
+  for (const char* name : {"config.json", "model.safetensors", "vocab.json", "source.spm"}) {
+    for (const char* kind : {"fifo", "device", "big"}) {
+      if (std::string(name) == "model.safetensors" && std::string(kind) == "big")
+        continue;  // mapped, any size
+      CAPTURE(name, kind);
+      fs::remove_all(hf);
+      hf_copy(tmp);
+      replace_with(hf + "/" + name, kind);
+      const std::string out = convert_error("timeout 20 " + convert);
+      CHECK_THAT(out, Contains(hf + "/" + name));
+      CHECK_THAT(out, Contains(std::string(kind) == "fifo"     ? "is a FIFO, not a regular file"
+                               : std::string(kind) == "device" ? "is a character device, not a regular file"
+                                                               : "larger than the 64 MiB limit"));
+    }
+  }
+  const std::string release = marian_copy(tmp);
+  replace_with(release + "/decoder.yml", "fifo");
+  CHECK_THAT(convert_error("timeout 20 " + nmt() + " convert --from marian-npz '" + release + "' -o '" +
+                           tmp.file("out2") + "'"),
+             Contains("decoder.yml: decoder configuration is a FIFO"));
 }

@@ -21,7 +21,9 @@ namespace fs = std::filesystem;
 
 std::string model() { return test::fixtures_dir() + "/opus/model"; }
 std::string nmt() { return "'" + test::nmt_binary() + "'"; }
-std::string translate(const std::string& m = model()) { return nmt() + " translate -m '" + m + "' --threads 1"; }
+std::string translate(const std::string& m = model()) {
+  return nmt() + " translate -m '" + m + "' --threads 1";
+}
 
 size_t count_lines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
 
@@ -35,7 +37,8 @@ std::string copy_model(const test::TempDir& dir) {
 }  // namespace
 
 TEST_CASE("invalid UTF-8, NUL bytes and control characters never lose a line", "[hostile]") {
-  const std::string input = std::string("ok line\n\xff\xfe\xc0\xaf broken\nnul ") + '\0' + " inside\n\x01\x02\x7f\n\n";
+  const std::string input =
+      std::string("ok line\n\xff\xfe\xc0\xaf broken\nnul ") + '\0' + " inside\n\x01\x02\x7f\n\n";
   const auto r = test::run(translate(), input);
   REQUIRE(r.exit_code == 0);
   REQUIRE(count_lines(r.out) == 5);
@@ -60,7 +63,8 @@ TEST_CASE("a sentence over the token limit is cut, translated whole, with a warn
   test::write_file(dir.file("long.txt"), "short\n" + line + "\nend\n");
   const std::string flags = " -b 1 --max-length-a 1.0 --max-length-b 3";
   const auto named = test::run(translate() + flags + " -i " + dir.file("long.txt"));
-  REQUIRE_THAT(named.err, Contains("nmt: warning: " + dir.file("long.txt") + ":2: 1 sentence over the limit"));
+  REQUIRE_THAT(named.err,
+               Contains("nmt: warning: " + dir.file("long.txt") + ":2: 1 sentence over the limit"));
   const auto quiet = test::run(translate() + flags + " -q", "short\n" + line + "\n");
   REQUIRE(quiet.exit_code == 0);
   REQUIRE(quiet.err.empty());
@@ -92,7 +96,8 @@ TEST_CASE("directory mode skips binaries, survives symlink loops, refuses input 
   const std::string src = dir.file("src"), dst = dir.file("src/out");
   fs::create_directories(src + "/sub");
   test::write_file(src + "/text.txt", "a sentence\n");
-  test::write_file(src + "/image.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) + std::string(100, '\0'));
+  test::write_file(src + "/image.png",
+                   std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) + std::string(100, '\0'));
   fs::create_directory_symlink("..", src + "/sub/loop");
   auto r = test::run(translate() + " --input-dir '" + src + "' --output-dir '" + dst + "'");
   REQUIRE(r.exit_code == 0);
@@ -148,7 +153,8 @@ TEST_CASE("model problems are one-line errors naming the file, exit code 2", "[h
     const char* expected;
   };
   const std::vector<Case> cases = {
-      {"truncated blob", [](const std::string& m) { fs::resize_file(m + "/weights.bin", 1000); }, "truncated"},
+      {"truncated blob", [](const std::string& m) { fs::resize_file(m + "/weights.bin", 1000); },
+       "truncated"},
       {"missing spm", [](const std::string& m) { fs::remove(m + "/source.spm"); }, "source.spm"},
       {"json not an object", [](const std::string& m) { test::write_file(m + "/model.json", "[1,2]"); },
        "expected a JSON object"},
@@ -174,4 +180,22 @@ TEST_CASE("model problems are one-line errors naming the file, exit code 2", "[h
     REQUIRE(count_lines(r.err) == 1);
     REQUIRE(r.out.empty());
   }
+}
+
+TEST_CASE("CR, LF, CRLF and mixed line endings: N lines in, N lines out, each ending kept",
+          "[hostile][e2e]") {
+  const std::string lf = test::run(translate(), "A dog.\nTwo men.\n\nA girl.\n").out;
+  REQUIRE(count_lines(lf) == 4);
+  std::vector<std::string> outs;
+  size_t start = 0;
+  for (size_t nl; (nl = lf.find('\n', start)) != std::string::npos; start = nl + 1) {
+    outs.push_back(lf.substr(start, nl - start));
+  }
+  const auto cr = test::run(translate(), "A dog.\rTwo men.\r\rA girl.\r");
+  REQUIRE(cr.exit_code == 0);
+  CHECK(cr.out == outs[0] + "\r" + outs[1] + "\r" + outs[2] + "\r" + outs[3] + "\r");
+  const auto crlf = test::run(translate(), "A dog.\r\nTwo men.\r\n\r\nA girl.\r\n");
+  CHECK(crlf.out == outs[0] + "\r\n" + outs[1] + "\r\n" + outs[2] + "\r\n" + outs[3] + "\r\n");
+  const auto mixed = test::run(translate(), "A dog.\rTwo men.\r\n\nA girl.");
+  CHECK(mixed.out == outs[0] + "\r" + outs[1] + "\r\n" + outs[2] + "\n" + outs[3]);
 }

@@ -120,3 +120,22 @@ TEST_CASE("terminal escapes and bad bytes in model data are printed escaped", "[
   REQUIRE(missing.err.find('\x1b') == std::string::npos);
   REQUIRE_THAT(missing.err, Contains("m\\x1b[2Jx"));
 }
+
+TEST_CASE("each bad tokenizer field is reported under its own name", "[hostile]") {
+  test::TempDir dir;
+  const std::string m = copy_model(dir);
+  const std::string json = test::read_file(m + "/model.json");
+  for (const char* field : {"source_spm", "target_spm", "source_vocab", "target_vocab"}) {
+    for (const char* value : {"../x", "sub/x", ".", ""}) {
+      if (std::string(value).empty() && std::string(field).find("vocab") != std::string::npos) continue;
+      CAPTURE(field, value);
+      auto j = nlohmann::json::parse(json);
+      j["tokenizer"][field] = value;
+      test::write_file(m + "/model.json", j.dump());
+      const auto r = test::run(translate(m), "hello\n");
+      CHECK(r.exit_code == 2);
+      CHECK(count_lines(r.err) == 1);
+      CHECK_THAT(r.err, Contains(std::string("model.json: tokenizer.") + field + ": "));
+    }
+  }
+}

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -110,4 +111,43 @@ TEST_CASE("the loader refuses NaN and infinite weights, naming the tensor", "[ch
           Contains("weights.bin: tensor '" + std::string(name) + "' holds NaN or infinite values"));
     }
   }
+}
+
+TEST_CASE("a line the model yields no finite score for: a warning naming FILE:LINE, an empty line",
+          "[hostile][e2e]") {
+  // Finite weights the loader accepts, large enough that the encoder's feed-forward overflows to
+  // infinity and the layer norm after it to NaN: every logit is NaN.
+  test::TempDir dir;
+  const std::string m = dir.file("model");
+  std::filesystem::copy(test::fixtures_dir() + "/opus/model", m);
+  auto meta = nlohmann::json::parse(test::read_file(m + "/model.json"));
+  std::string blob = test::read_file(m + "/weights.bin");
+  for (const auto& t : meta["tensors"]) {
+    if (t["name"] != "encoder.layers.0.fc2.weight") continue;
+    REQUIRE(t["dtype"] == "f32");
+    const float huge = 3e38f;
+    for (size_t at = t["offset"].get<size_t>(); at < t["offset"].get<size_t>() + t["nbytes"].get<size_t>();
+         at += 4) {
+      std::memcpy(&blob[at], &huge, 4);
+    }
+  }
+  test::write_file(m + "/weights.bin", blob);
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08lx",
+                crc32_z(crc32_z(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(blob.data()), blob.size()));
+  meta["weights"]["crc32"] = hex;
+  test::write_file(m + "/model.json", meta.dump());
+
+  test::write_file(dir.file("in.txt"), "A dog.\n\nTwo men. A girl.\n");
+  const auto r = test::run("'" + test::nmt_binary() + "' translate -m '" + m + "' --threads 1 -i '" +
+                           dir.file("in.txt") + "'");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "\n\n\n");  // three lines in, three (empty) lines out; the blank one needs no model
+  CHECK_THAT(r.err, Contains(dir.file("in.txt") + ":1: the model yields no finite score for this line"));
+  CHECK_THAT(r.err, Contains(dir.file("in.txt") + ":3: the model yields no finite score"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 2);
+  const auto scores =
+      test::run("'" + test::nmt_binary() + "' translate --scores -m '" + m + "' --threads 1", "A dog.\n");
+  CHECK(scores.out == "-inf\t\n");
 }
