@@ -346,7 +346,8 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
     if (!scored) {  // NaN or infinite logits (core::search's empty hypothesis): say so, write nothing
       if (warnings)
         warnings->push_back({i, "the model yields no finite score for this line: empty translation"});
-      t = Translation{{""}, {-std::numeric_limits<float>::infinity()}, {{}}};
+      t = Translation{{""}, {-std::numeric_limits<float>::infinity()}, {{}}, {}};
+      if (o.alignment) t.alignments.emplace_back();  // no words, no pairs
       continue;
     }
     if (n == 1) {  // one segment: its n-best list

@@ -126,8 +126,7 @@ TEST_CASE("alignment: sentences cut mid-way keep pairs in range", "[cli][alignme
   parse_aligned(split(out.out, '\n').at(0), line);
 }
 
-TEST_CASE("--alignment-layer: another layer, a layer out of range, only with --alignment",
-          "[cli][alignment]") {
+TEST_CASE("alignment layer: another layer, a layer out of range, only with --alignment", "[cli][alignment]") {
   const std::string input = "A man rides a bike.\n";
   const auto first = test::run(translate() + " --alignment --alignment-layer 0", input);
   REQUIRE(first.exit_code == 0);

@@ -150,4 +150,7 @@ TEST_CASE("a line the model yields no finite score for: a warning naming FILE:LI
   const auto scores =
       test::run("'" + test::nmt_binary() + "' translate --scores -m '" + m + "' --threads 1", "A dog.\n");
   CHECK(scores.out == "-inf\t\n");
+  const auto aligned =
+      test::run("'" + test::nmt_binary() + "' translate --alignment -m '" + m + "' --threads 1", "A dog.\n");
+  CHECK(aligned.out == " ||| \n");  // no words, no pairs
 }
