@@ -69,8 +69,9 @@ SpecialTokens parse_tokens(const JsonObject& o, int tgt_vocab) {
 }
 
 DecodingDefaults parse_decoding(const JsonObject& o) {
-  o.expect_keys({"beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk",
-                 "renormalize"});
+  o.expect_keys(
+      {"beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk", "renormalize"},
+      {"alignment_layer"});
   DecodingDefaults d;
   d.beam_size = static_cast<int>(o.integer("beam_size", 1, 128));
   d.length_penalty = static_cast<float>(o.number("length_penalty", -10.0, 10.0));
@@ -79,6 +80,7 @@ DecodingDefaults parse_decoding(const JsonObject& o) {
   d.max_length = static_cast<int>(o.integer("max_length", 1, 1 << 20));
   d.ban_unk = o.boolean("ban_unk");
   d.renormalize = o.boolean("renormalize");
+  if (o.has("alignment_layer")) d.alignment_layer = static_cast<int>(o.integer("alignment_layer", 0, 1023));
   return d;
 }
 
@@ -150,6 +152,11 @@ ModelDescription parse_description(const nlohmann::json& meta, const std::string
   d.config = parse_config(top.object("config"));
   d.tokens = parse_tokens(top.object("tokens"), d.config.tgt_vocab_size);
   d.decoding = parse_decoding(top.object("decoding"));
+  if (d.decoding.alignment_layer >= d.config.decoder_layers) {
+    top.object("decoding")
+        .fail("alignment_layer",
+              "must be below decoder_layers (" + std::to_string(d.config.decoder_layers) + ")");
+  }
   d.tokenizer = parse_tokenizer(top.object("tokenizer"));
   return d;
 }
@@ -210,6 +217,7 @@ nlohmann::json description_to_json(const ModelDescription& d) {
                    {"max_length_a", d.decoding.max_length_a}, {"max_length_b", d.decoding.max_length_b},
                    {"max_length", d.decoding.max_length},     {"ban_unk", d.decoding.ban_unk},
                    {"renormalize", d.decoding.renormalize}};
+  if (d.decoding.alignment_layer >= 0) j["decoding"]["alignment_layer"] = d.decoding.alignment_layer;
   auto name_or_null = [](const std::string& s) {
     return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
   };

@@ -50,6 +50,7 @@ struct DecodingDefaults {
   int max_length = 512;
   bool ban_unk = false;
   bool renormalize = true;
+  int alignment_layer = -1;  // the decoder layer whose cross-attention aligns words; -1: the last
 };
 
 struct TokenizerFiles {  // file names relative to the model directory; vocab names may be empty

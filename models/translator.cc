@@ -84,6 +84,7 @@ TranslateOptions Translator::defaults() const {
   o.max_length_b = m.decoding.max_length_b;
   o.max_length = m.decoding.max_length;
   o.source_lang = m.source_lang;
+  o.alignment_layer = m.decoding.alignment_layer;
   o.max_sentence_tokens = std::min(kDefaultMaxSentenceTokens, m.config.max_positions);
   return o;
 }

@@ -28,6 +28,7 @@ CONFIG_KEYS = ["d_model", "n_heads", "encoder_layers", "decoder_layers", "ffn_di
 TOKEN_KEYS = ["pad", "unk", "eos", "decoder_start"]
 DECODING_KEYS = ["beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk",
                  "renormalize"]
+DECODING_OPTIONAL = ["alignment_layer"]  # the decoder layer --alignment reads; absent: the last
 TOKENIZER_KEYS = ["source_spm", "target_spm", "source_vocab", "target_vocab", "add_eos"]
 TOP_KEYS = ["format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"]
 LANGUAGE_KEYS = ["source_lang", "target_lang"]  # optional: BCP 47 tags, absent or null when unknown
@@ -43,12 +44,12 @@ class CheckpointError(Exception):
     pass
 
 
-def _check_keys(where, obj, keys):
-    """Exactly `keys` must be present: a missing or an unknown key is an error."""
+def _check_keys(where, obj, keys, optional=()):
+    """Exactly `keys` must be present (and any of `optional`): a missing or an unknown key is an error."""
     if not isinstance(obj, dict):
         raise CheckpointError(f"{where}: expected an object")
     missing = [k for k in keys if k not in obj]
-    unknown = [k for k in obj if k not in keys]
+    unknown = [k for k in obj if k not in keys and k not in optional]
     if missing:
         raise CheckpointError(f"{where}: missing field '{missing[0]}'")
     if unknown:
@@ -160,7 +161,7 @@ def write_checkpoint(out_dir, config, tokens, decoding, tokenizer, tensors, dtyp
         raise CheckpointError(f"dtype '{dtype}' is not one of {list(DTYPES)}")
     validate_config(config)
     _check_keys("tokens", tokens, TOKEN_KEYS)
-    _check_keys("decoding", decoding, DECODING_KEYS)
+    _check_keys("decoding", decoding, DECODING_KEYS, DECODING_OPTIONAL)
     _check_keys("tokenizer", tokenizer, TOKENIZER_KEYS)
     validate_tensor_shapes(config, {k: list(v.shape) for k, v in tensors.items()})
 
@@ -208,7 +209,7 @@ def read_checkpoint(model_dir, check_crc=True):
                                   f"version {meta['version']})")
         validate_config(meta["config"])
         _check_keys("tokens", meta["tokens"], TOKEN_KEYS)
-        _check_keys("decoding", meta["decoding"], DECODING_KEYS)
+        _check_keys("decoding", meta["decoding"], DECODING_KEYS, DECODING_OPTIONAL)
         _check_keys("tokenizer", meta["tokenizer"], TOKENIZER_KEYS)
         _check_keys("weights", meta["weights"], ["file", "size", "crc32"])
         table = meta["tensors"]

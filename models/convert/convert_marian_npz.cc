@@ -89,6 +89,7 @@ ModelDescription describe(const MarianModel& model, const MarianDecoding& decodi
   d.tokens.eos = target_vocab.eos;
   d.tokens.unk = target_vocab.unk;
   d.decoding = decoding.defaults;
+  d.decoding.alignment_layer = c.alignment_layer;
   d.tokenizer.source_spm = "source.spm";
   d.tokenizer.target_spm = "target.spm";
   d.tokenizer.add_eos = true;

@@ -37,6 +37,14 @@ MarianConfig parse_model_yml(const FlatYaml& y) {
   if (c.encoder_layers < 1 || c.encoder_layers > 1024) refuse("enc-depth", "must be 1..1024");
   if (c.decoder_layers < 1 || c.decoder_layers > 1024) refuse("dec-depth", "must be 1..1024");
   if (c.ffn_dim < 1 || c.ffn_dim > (1 << 20)) refuse("transformer-dim-ffn", "must be 1..2^20");
+  // The layer Marian trains to align (1-based there): nmt's default for --alignment.
+  const std::string aligned = y.string("transformer-guided-alignment-layer", "last");
+  if (aligned != "last") {
+    const int64_t layer = y.integer("transformer-guided-alignment-layer", 0);
+    if (layer < 1 || layer > c.decoder_layers)
+      refuse("transformer-guided-alignment-layer", "must be 'last' or 1..dec-depth");
+    c.alignment_layer = static_cast<int>(layer - 1);
+  }
   const int64_t dec_ffn = y.integer("transformer-decoder-dim-ffn", 0);
   if (dec_ffn != 0 && dec_ffn != c.ffn_dim) {
     refuse("transformer-decoder-dim-ffn", std::to_string(dec_ffn) + " differs from transformer-dim-ffn " +

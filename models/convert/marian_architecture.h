@@ -15,6 +15,7 @@ struct MarianConfig {
   core::Activation activation = core::Activation::kSwish;
   bool tied_all = false, tied_src = false, tied = false, omit_bias = false;
   std::vector<int64_t> dim_vocabs;
+  int alignment_layer = -1;  // transformer-guided-alignment-layer, 0-based; -1: "last"
 };
 
 // Throws ModelError naming the key of anything unsupported.

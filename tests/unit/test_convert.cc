@@ -690,6 +690,42 @@ TEST_CASE("convert marian-npz refuses unsupported model.yml settings by name", "
                    "no 'special:model.yml'"));
 }
 
+TEST_CASE("convert marian-npz: transformer-guided-alignment-layer is the model's alignment layer",
+          "[convert][alignment]") {
+  const auto with_layer = [](const std::string& value) {
+    return [value](const std::string& dir) {
+      edit_npz(dir, [&](auto& m) {
+        std::string yml = model_yml(m);
+        yml.erase(yml.find('\0'));
+        set_model_yml(m, yml + (yml.back() == '\n' ? "" : "\n") +
+                             "transformer-guided-alignment-layer: " + value + "\n");
+      });
+    };
+  };
+  test::TempDir tmp;
+  const std::string src = tmp.file("src"), out = tmp.file("out");
+  copy_dir(marian_dir(), src);
+  with_layer("1")(src);
+  REQUIRE(models::convert_marian_npz(src, {}, to(out)).description.decoding.alignment_layer == 0);
+  CHECK(json::parse(test::read_file(out + "/model.json"))["decoding"]["alignment_layer"] == 0);
+  CHECK(models::Translator(out).defaults().alignment_layer == 0);  // --alignment's default
+  // "last" (Marian's default) writes nothing: the last layer.
+  const std::string last = tmp.file("last");
+  copy_dir(marian_dir(), tmp.file("src_last"));
+  with_layer("last")(tmp.file("src_last"));
+  models::convert_marian_npz(tmp.file("src_last"), {}, to(last));
+  CHECK(!json::parse(test::read_file(last + "/model.json"))["decoding"].contains("alignment_layer"));
+  CHECK(models::Translator(last).defaults().alignment_layer == -1);
+  CHECK(contains(marian_refusal(with_layer("9")),
+                 "transformer-guided-alignment-layer: must be 'last' or 1..dec-depth"));
+  // model.json: a layer the decoder does not have is refused by name.
+  json meta = json::parse(test::read_file(out + "/model.json"));
+  meta["decoding"]["alignment_layer"] = meta["config"]["decoder_layers"];
+  test::write_file(out + "/model.json", meta.dump());
+  CHECK_THROWS_WITH(models::Translator(out),
+                    Catch::Contains("alignment_layer: must be below decoder_layers"));
+}
+
 TEST_CASE("convert marian-npz refuses missing, misshapen and unknown arrays, and bad .npy headers",
           "[convert]") {
   auto npz_refusal = [](auto&& edit) {
