@@ -93,17 +93,17 @@ uint64_t translate_lines(const models::Translator& translator, LineReader& reade
         // hypothesis line ends like the input line, the last exactly so.
         for (size_t k = 0; k < t.texts.size(); ++k) {
           const std::string score = format_score(t.scores[k]);
-          const std::string line = std::to_string(line_numbers[i]) + " ||| " + t.texts[k] + " ||| F0= " + score +
-                                   " ||| " + score + alignment_suffix(t, k);
+          const std::string line = std::to_string(line_numbers[i]) + " ||| " + t.texts[k] +
+                                   " ||| F0= " + score + " ||| " + score + alignment_suffix(t, k);
           sink.write_line(line,
                           k + 1 < t.texts.size() && ending == LineEnding::kNone ? LineEnding::kLf : ending);
         }
       } else if (options.scores) {
         sink.write_line(format_score(t.scores[0]) + "\t" + t.texts[0] + alignment_suffix(t, 0), ending);
-      } else if (o.alignment) {
-        sink.write_line(t.texts[0] + alignment_suffix(t, 0), ending);
       } else {
-        sink.write_line(t.texts[0] + std::string(piece_separator(window[i], t.texts[0])), ending);
+        sink.write_line(
+            t.texts[0] + std::string(piece_separator(window[i], t.texts[0])) + alignment_suffix(t, 0),
+            ending);
       }
     }
     sink.flush();
