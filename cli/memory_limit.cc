@@ -59,7 +59,7 @@ uint64_t default_max_memory() {
 
 uint64_t MemoryBudget::for_batches() const {
   const uint64_t by_limit = max_memory > resident ? max_memory - resident : 0;
-  return std::min(by_limit, address_space_left / 4 * 3);
+  return std::min(by_limit, usable_address_space());
 }
 
 MemoryBudget current_budget(uint64_t max_memory) {
@@ -88,7 +88,7 @@ BatchFit fit_batch_to_memory(const models::Translator& translator, const models:
   const models::ModelConfig& config = translator.model().config();
   BatchFit fit;
   fit.batch_size = models::sentences_within(config, shape, threads, budget.for_batches());
-  const std::string limit = budget.address_space_left / 4 * 3 < budget.max_memory
+  const std::string limit = budget.usable_address_space() < budget.max_memory
                                 ? "the address-space limit (ulimit -v)"
                                 : "--max-memory " + format_memory_size(budget.max_memory);
   const std::string threads_text = std::to_string(threads) + (threads == 1 ? " thread" : " threads");

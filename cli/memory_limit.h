@@ -25,6 +25,7 @@ struct MemoryBudget {
   uint64_t max_memory = 0;
   uint64_t resident = 0;                     // resident set now
   uint64_t address_space_left = UINT64_MAX;  // the address-space limit minus the mapped size
+  uint64_t usable_address_space() const { return address_space_left / 4 * 3; }
   uint64_t for_batches() const;
 };
 
