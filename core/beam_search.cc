@@ -110,6 +110,9 @@ class BeamSearch {
         beam_size_(options.beam_size),
         vocab_size_(decoder.vocab_size()),
         log_probs_(vocab_size_, options),
+        // A group holds whole sentences, so at least one sentence's beams.
+        group_rows_(static_cast<int>(
+            std::min<size_t>(max_lengths.size() * beam_size_, std::max(kLogitRows, beam_size_)))),
         sentences_(max_lengths.size()) {
     // Everything the step loop touches is sized here, once.
     const int n_sentences = static_cast<int>(max_lengths.size());
@@ -122,9 +125,9 @@ class BeamSearch {
     for (int length : max_lengths) max_nodes += static_cast<size_t>(length) * beam_size_;
     nodes_.reserve(max_nodes);
     top_.reserve(2 * beam_size_);
-    shifts_.resize(max_rows);
-    block_maxes_.resize(max_rows * scan_blocks(vocab_size_));
-    logits_ = PooledBuffer(max_rows * vocab_size_);
+    shifts_.resize(group_rows_);
+    block_maxes_.resize(static_cast<size_t>(group_rows_) * scan_blocks(vocab_size_));
+    logits_ = PooledBuffer(static_cast<size_t>(group_rows_) * vocab_size_);
 
     // One row per sentence to start: with HF's K copies scored [0, -1e9, ...], the first step's top 2K
     // all come from copy 0 anyway (given vocab_size >= 2K), so expanding after the first step is the same.
@@ -143,12 +146,23 @@ class BeamSearch {
   std::vector<std::vector<Hypothesis>> run() {
     decoder_.start(static_cast<int>(sentences_.size()));
     for (int position = 0; !live_.empty(); ++position) {
-      decoder_.step(rows_.token, rows_.sentence, position, logits_.data());
-      prepare_rows(position + 1);
+      decoder_.step(rows_.token, rows_.sentence, position);
       next_.clear();
       next_live_.clear();
-      for (int s : live_) {
-        if (advance(s, position + 1)) next_live_.push_back(s);
+      // Live sentences' rows are contiguous and in order: a group is a run of whole sentences.
+      for (size_t begin = 0, end; begin < live_.size(); begin = end) {
+        const int first_row = sentences_[live_[begin]].first_row;
+        int end_row = first_row;
+        for (end = begin; end < live_.size(); ++end) {
+          const int n = sentences_[live_[end]].n_rows;
+          if (end > begin && end_row + n - first_row > group_rows_) break;
+          end_row += n;
+        }
+        decoder_.logits(first_row, end_row - first_row, logits_.data());
+        prepare_rows(first_row, end_row - first_row, position + 1);
+        for (size_t i = begin; i < end; ++i) {
+          if (advance(live_[i], position + 1, first_row)) next_live_.push_back(live_[i]);
+        }
       }
       std::swap(live_, next_live_);
       if (live_.empty()) break;
@@ -167,32 +181,36 @@ class BeamSearch {
   }
 
  private:
-  // Every row's log_softmax shift and block maxima, rows split over the batch's threads (the bulk of the
-  // search's work: one pass over each row of logits).
-  void prepare_rows(int generated_length) {
+  // The log_softmax shift and block maxima of the group's rows [first_row, first_row + n_rows), whose
+  // logits are in logits_, rows split over the batch's threads (the bulk of the search's work: one pass
+  // over each row of logits).
+  void prepare_rows(int first_row, int n_rows, int generated_length) {
     const int n_blocks = scan_blocks(vocab_size_);
-    split_range(static_cast<int>(rows_.sentence.size()), 1, [&](int begin, int end, int) {
-      for (int row = begin; row < end; ++row) {
-        const bool last_step = generated_length >= max_lengths_[rows_.sentence[row]];
-        shifts_[row] = log_probs_.prepare(logits_.data() + static_cast<size_t>(row) * vocab_size_, last_step,
-                                          &block_maxes_[static_cast<size_t>(row) * n_blocks],
-                                          forced_token(options_, rows_.sentence[row], generated_length - 1));
+    split_range(n_rows, 1, [&](int begin, int end, int) {
+      for (int r = begin; r < end; ++r) {
+        const int sentence = rows_.sentence[first_row + r];
+        const bool last_step = generated_length >= max_lengths_[sentence];
+        shifts_[r] = log_probs_.prepare(logits_.data() + static_cast<size_t>(r) * vocab_size_, last_step,
+                                        &block_maxes_[static_cast<size_t>(r) * n_blocks],
+                                        forced_token(options_, sentence, generated_length - 1));
       }
     });
   }
 
-  // One step of sentence `s`, whose candidates have `generated_length` tokens (the new one included):
-  // finishes EOS candidates, appends its next rows to `next_`. Returns whether it is still searching.
-  bool advance(int s, int generated_length) {
+  // One step of sentence `s`, whose candidates have `generated_length` tokens (the new one included), its
+  // rows prepared in the group starting at row `group_first_row`: finishes EOS candidates, appends its
+  // next rows to `next_`. Returns whether it is still searching.
+  bool advance(int s, int generated_length, int group_first_row) {
     SentenceState& state = sentences_[s];
     const bool last_step = generated_length >= max_lengths_[s];
-    const float* logits = logits_.data() + static_cast<size_t>(state.first_row) * vocab_size_;
-    const size_t first_block = static_cast<size_t>(state.first_row) * scan_blocks(vocab_size_);
+    const int group_row = state.first_row - group_first_row;
+    const float* logits = logits_.data() + static_cast<size_t>(group_row) * vocab_size_;
+    const size_t first_block = static_cast<size_t>(group_row) * scan_blocks(vocab_size_);
     // A forced prefix token is the sentence's only candidate (one row continues, like the first step).
     const bool forced = !last_step && forced_token(options_, s, generated_length - 1) >= 0;
     const int k = forced ? 1 : std::min(2 * beam_size_, state.n_rows * vocab_size_);
-    select_top(logits, &block_maxes_[first_block], &shifts_[state.first_row],
-               &rows_.cum_logprob[state.first_row], state.n_rows, vocab_size_, k, top_);
+    select_top(logits, &block_maxes_[first_block], &shifts_[group_row], &rows_.cum_logprob[state.first_row],
+               state.n_rows, vocab_size_, k, top_);
 
     const size_t next_first = next_.sentence.size();
     for (int rank = 0; rank < k; ++rank) {
@@ -245,14 +263,16 @@ class BeamSearch {
   const int beam_size_;
   const int vocab_size_;
   const LogProbs log_probs_;
+  const int group_rows_;  // rows of logits held at once (core/search.h kLogitRows)
   std::vector<SentenceState> sentences_;
   std::vector<int> live_, next_live_;  // sentences still searching, in order
   Rows rows_, next_;                   // this step's rows and the next step's
   std::vector<TraceNode> nodes_;
   std::vector<Candidate> top_;
+  // Of the group being searched, row r of the group first:
   std::vector<double> shifts_;      // log_softmax shift of each row
   std::vector<float> block_maxes_;  // and its block maxima (LogProbs::prepare)
-  PooledBuffer logits_;             // [rows, vocab], written by the decoder each step
+  PooledBuffer logits_;             // [group_rows_, vocab], written by the decoder a group at a time
 };
 
 }  // namespace

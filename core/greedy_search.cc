@@ -1,4 +1,6 @@
 // Greedy search (beam_size 1): each sentence follows its argmax token until EOS.
+#include <algorithm>
+
 #include "core/buffer_pool.h"
 #include "core/search_internal.h"
 #include "core/thread_team.h"
@@ -22,10 +24,12 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   std::vector<Candidate> best;  // the top-1 of one row
   best.reserve(1);
   const float no_prefix = 0.0f;
-  PooledBuffer logits(static_cast<size_t>(n_sentences) * vocab_size);
+  // One group of rows at a time (core/search.h kLogitRows): logits, shifts and block maxima of that group.
+  const int group_rows = std::min(n_sentences, kLogitRows);
+  PooledBuffer logits(static_cast<size_t>(group_rows) * vocab_size);
   const int n_blocks = scan_blocks(vocab_size);
-  std::vector<double> shifts(n_sentences);  // per row, as LogProbs::prepare leaves them
-  std::vector<float> block_maxes(static_cast<size_t>(n_sentences) * n_blocks);
+  std::vector<double> shifts(group_rows);  // per row, as LogProbs::prepare leaves them
+  std::vector<float> block_maxes(static_cast<size_t>(group_rows) * n_blocks);
   for (int s = 0; s < n_sentences; ++s) {
     row_sentence[s] = s;
     results[s][0].tokens.reserve(max_lengths[s] - 1);
@@ -33,35 +37,40 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
 
   decoder.start(n_sentences);
   for (int position = 0; !row_sentence.empty(); ++position) {
-    decoder.step(row_token, row_sentence, position, logits.data());
+    decoder.step(row_token, row_sentence, position);
     const int generated_length = position + 1;  // counting the token chosen now
     const int rows = static_cast<int>(row_sentence.size());
-    // The pass over every row of logits, rows split over the batch's threads.
-    split_range(rows, 1, [&](int begin, int end, int) {
-      for (int row = begin; row < end; ++row) {
-        shifts[row] = log_probs.prepare(logits.data() + static_cast<size_t>(row) * vocab_size,
-                                        generated_length >= max_lengths[row_sentence[row]],
-                                        &block_maxes[static_cast<size_t>(row) * n_blocks],
-                                        forced_token(options, row_sentence[row], position));
-      }
-    });
     kept_rows.clear();
-    for (int row = 0; row < rows; ++row) {
-      const int sentence = row_sentence[row];
-      const float* row_logits = logits.data() + static_cast<size_t>(row) * vocab_size;
-      select_top(row_logits, &block_maxes[static_cast<size_t>(row) * n_blocks], &shifts[row], &no_prefix, 1,
-                 vocab_size, 1, best);
-      const int32_t token = best[0].index;
-      const float token_log_prob = best[0].cum_logprob;  // no prefix: just its log-probability
-      row_cum_logprob[row] += token_log_prob;
-      Hypothesis& hypothesis = results[sentence][0];
-      if (token == options.eos_id) {
-        hypothesis.score = static_cast<float>(
-            normalized_score(row_cum_logprob[row], generated_length, options.length_penalty));
-      } else {
-        hypothesis.tokens.push_back(token);
-        row_token[row] = token;
-        kept_rows.push_back(row);
+    for (int first = 0; first < rows; first += group_rows) {
+      const int n = std::min(group_rows, rows - first);
+      decoder.logits(first, n, logits.data());
+      // The pass over every row of logits, rows split over the batch's threads.
+      split_range(n, 1, [&](int begin, int end, int) {
+        for (int r = begin; r < end; ++r) {
+          const int sentence = row_sentence[first + r];
+          shifts[r] = log_probs.prepare(
+              logits.data() + static_cast<size_t>(r) * vocab_size, generated_length >= max_lengths[sentence],
+              &block_maxes[static_cast<size_t>(r) * n_blocks], forced_token(options, sentence, position));
+        }
+      });
+      for (int r = 0; r < n; ++r) {
+        const int row = first + r;
+        const int sentence = row_sentence[row];
+        select_top(logits.data() + static_cast<size_t>(r) * vocab_size,
+                   &block_maxes[static_cast<size_t>(r) * n_blocks], &shifts[r], &no_prefix, 1, vocab_size, 1,
+                   best);
+        const int32_t token = best[0].index;
+        const float token_log_prob = best[0].cum_logprob;  // no prefix: just its log-probability
+        row_cum_logprob[row] += token_log_prob;
+        Hypothesis& hypothesis = results[sentence][0];
+        if (token == options.eos_id) {
+          hypothesis.score = static_cast<float>(
+              normalized_score(row_cum_logprob[row], generated_length, options.length_penalty));
+        } else {
+          hypothesis.tokens.push_back(token);
+          row_token[row] = token;
+          kept_rows.push_back(row);
+        }
       }
     }
     if (kept_rows.empty()) break;

@@ -45,40 +45,48 @@ std::vector<std::vector<Hypothesis>> sampling_search(DecoderStep& decoder,
   next_live.reserve(total);
   next_rows.reserve(total);
   next_tokens.reserve(total);
-  PooledBuffer logits(static_cast<size_t>(total) * vocab_size);
+  // One group of rows at a time (core/search.h kLogitRows): logits, shifts and block maxima of that group.
+  const int group_rows = std::min(total, kLogitRows);
+  PooledBuffer logits(static_cast<size_t>(group_rows) * vocab_size);
   const int n_blocks = scan_blocks(vocab_size);
-  std::vector<double> shifts(total);
-  std::vector<float> block_maxes(static_cast<size_t>(total) * n_blocks);
+  std::vector<double> shifts(group_rows);
+  std::vector<float> block_maxes(static_cast<size_t>(group_rows) * n_blocks);
 
   decoder.start(n_sentences);
   for (int position = 0; !live.empty(); ++position) {
-    decoder.step(row_token, row_sentence, position, logits.data());
+    decoder.step(row_token, row_sentence, position);
     const int generated_length = position + 1;
-    split_range(static_cast<int>(row_sentence.size()), 1, [&](int begin, int end, int) {
-      for (int row = begin; row < end; ++row) {
-        shifts[row] = log_probs.prepare(logits.data() + static_cast<size_t>(row) * vocab_size,
-                                        generated_length >= max_lengths[row_sentence[row]],
-                                        &block_maxes[static_cast<size_t>(row) * n_blocks],
-                                        forced_token(options, row_sentence[row], position));
-      }
-    });
+    const int rows = static_cast<int>(row_sentence.size());
     next_live.clear();
     next_rows.clear();
     next_tokens.clear();
-    for (size_t i = 0; i < live.size(); ++i) {
-      const int q = live[i], row = live_row[i];
-      const float* row_logits = logits.data() + static_cast<size_t>(row) * vocab_size;
-      const int32_t token = sampler.draw(row_logits, shifts[row], streams[q]);
-      cum_logprob[q] += log_prob(row_logits[token], shifts[row]);
-      if (token == options.eos_id) {
-        samples[q].score =
-            static_cast<float>(normalized_score(cum_logprob[q], generated_length, options.length_penalty));
-        continue;
+    size_t i = 0;  // live samples read rows in increasing order, so each group's samples are a run
+    for (int first = 0; first < rows; first += group_rows) {
+      const int n = std::min(group_rows, rows - first);
+      decoder.logits(first, n, logits.data());
+      split_range(n, 1, [&](int begin, int end, int) {
+        for (int r = begin; r < end; ++r) {
+          const int sentence = row_sentence[first + r];
+          shifts[r] = log_probs.prepare(
+              logits.data() + static_cast<size_t>(r) * vocab_size, generated_length >= max_lengths[sentence],
+              &block_maxes[static_cast<size_t>(r) * n_blocks], forced_token(options, sentence, position));
+        }
+      });
+      for (; i < live.size() && live_row[i] < first + n; ++i) {
+        const int q = live[i], row = live_row[i], r = row - first;
+        const float* row_logits = logits.data() + static_cast<size_t>(r) * vocab_size;
+        const int32_t token = sampler.draw(row_logits, shifts[r], streams[q]);
+        cum_logprob[q] += log_prob(row_logits[token], shifts[r]);
+        if (token == options.eos_id) {
+          samples[q].score =
+              static_cast<float>(normalized_score(cum_logprob[q], generated_length, options.length_penalty));
+          continue;
+        }
+        samples[q].tokens.push_back(token);
+        next_live.push_back(q);
+        next_rows.push_back(row);
+        next_tokens.push_back(token);
       }
-      samples[q].tokens.push_back(token);
-      next_live.push_back(q);
-      next_rows.push_back(row);
-      next_tokens.push_back(token);
     }
     if (next_live.empty()) break;
     bool identity = next_rows.size() == row_sentence.size();

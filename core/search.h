@@ -21,11 +21,22 @@ class DecoderStep {
   // copied several times, e.g. to expand beams; dropped rows are gone). Called before `step`.
   virtual void select_rows(const std::vector<int>& src_rows) = 0;
   // Row r's sentence is `sentence_of_row[r]` (index into the batch given to start()).
-  // Feed one token per row at decoder position `position` (0 = the start token), write logits
-  // [n_rows, vocab_size] into `logits` (row-major).
-  virtual void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row, int position,
-                    float* logits) = 0;
+  // Feed one token per row at decoder position `position` (0 = the start token): runs the decoder up to
+  // each row's final hidden state, which logits() then projects.
+  virtual void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
+                    int position) = 0;
+  // Next-token logits of rows [first_row, first_row + n_rows) of the last step, [n_rows, vocab_size]
+  // row-major into `out`. A row's values must not depend on which other rows share the call: the search
+  // asks for a group of rows at a time (at most kLogitRows, or one sentence's beams) and its results may not
+  // change.
+  virtual void logits(int first_row, int n_rows, float* out) = 0;
 };
+
+// Rows whose logits the search holds at once: it computes, prepares and searches one group of rows
+// before the next, so its logits buffer is this many rows of vocab_size, whatever the batch. A multiple
+// of the GEMM kernels' row tiles (12 on AVX-512, 6 and 4 on AVX2), large enough that streaming the
+// output projection's weights once per group costs little.
+constexpr int kLogitRows = 48;
 
 struct SearchOptions {
   int beam_size = 1;            // 1 = greedy

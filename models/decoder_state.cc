@@ -56,6 +56,7 @@ void DecoderState::start(int n_sentences) {
   if (n_sentences > max_rows_) throw std::invalid_argument("DecoderState: more sentences than rows");
   n_rows_ = n_sentences;
   filled_ = 0;
+  stepped_rows_ = 0;
   free_entries_.clear();
   for (size_t e = entries_.size(); e-- > 0;) free_entries_.push_back(static_cast<int32_t>(e));
   used_entries_.clear();
@@ -77,6 +78,7 @@ void DecoderState::select_rows(const std::vector<int>& src_rows) {
     entries_.swap(spare_entries_);
   }
   n_rows_ = n;
+  stepped_rows_ = 0;
   if (filled_ > 0 && !capture_) reclaim_entries();
 }
 
@@ -171,7 +173,7 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
 }
 
 void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
-                        int position, float* logits) {
+                        int position) {
   const ModelConfig& c = model_.config();
   const TransformerWeights& w = model_.weights();
   const int rows = n_rows_;
@@ -206,8 +208,16 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
       core::layer_norm(x, end - begin, d_, w.decoder_final.gamma, w.decoder_final.beta, c.layer_norm_eps, x);
     });
   }
-  project(w.output, x_.data(), rows, logits);
   filled_ = position + 1;
+  stepped_rows_ = rows;
+}
+
+void DecoderState::logits(int first_row, int n_rows, float* out) {
+  if (first_row < 0 || n_rows < 0 || first_row + n_rows > stepped_rows_) {
+    throw std::invalid_argument("DecoderState::logits: rows outside the last step");
+  }
+  // x_ holds each row's final hidden state (after the final norm) until the next step.
+  project(model_.weights().output, x_.data() + static_cast<size_t>(first_row) * d_, n_rows, out);
 }
 
 }  // namespace models

@@ -29,8 +29,9 @@ class DecoderState : public core::DecoderStep {
   int vocab_size() const override { return model_.config().tgt_vocab_size; }
   void start(int n_sentences) override;
   void select_rows(const std::vector<int>& src_rows) override;
-  void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row, int position,
-            float* logits) override;
+  void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
+            int position) override;
+  void logits(int first_row, int n_rows, float* out) override;
 
   // The cache entry that holds position `position` of row `row`'s history, and the number of entries in
   // use: what the sharing and the reclaiming are seen by (tests).
@@ -57,7 +58,8 @@ class DecoderState : public core::DecoderStep {
   const int max_rows_;
   const int max_steps_;
   int n_rows_ = 0;
-  int filled_ = 0;  // positions stored in the self-attention caches
+  int filled_ = 0;        // positions stored in the self-attention caches
+  int stepped_rows_ = 0;  // rows whose final hidden states x_ holds for logits(); 0 once rows change
 
   // Uninitialised (free entries are handed out lowest first, so pages are only touched as far as the
   // most entries ever live at once) and pooled (the next batch reuses the pages).

@@ -14,8 +14,10 @@ std::vector<float> teacher_forced_logits(const models::Transformer& model,
   state.start(n_sentences);
   state.select_rows({sentence});
   std::vector<float> logits(static_cast<size_t>(steps) * vocab);
-  for (int t = 0; t < steps; ++t)
-    state.step({tokens[t]}, {sentence}, t, logits.data() + static_cast<size_t>(t) * vocab);
+  for (int t = 0; t < steps; ++t) {
+    state.step({tokens[t]}, {sentence}, t);
+    state.logits(0, 1, logits.data() + static_cast<size_t>(t) * vocab);
+  }
   return logits;
 }
 

@@ -29,7 +29,10 @@ models::AttentionMatrices replay(const models::Transformer& model, const std::ve
   models::DecoderState state(model, encoded, 1, static_cast<int>(fed.size()), &decoder_only);
   state.start(1);
   std::vector<float> logits(model.config().tgt_vocab_size);
-  for (size_t p = 0; p < fed.size(); ++p) state.step({fed[p]}, {0}, static_cast<int>(p), logits.data());
+  for (size_t p = 0; p < fed.size(); ++p) {
+    state.step({fed[p]}, {0}, static_cast<int>(p));
+    state.logits(0, 1, logits.data());
+  }
   models::AttentionMatrices m = state.attention(0, generated);
   if (request.encoder) m.encoder = encoded.attention[0];
   return m;

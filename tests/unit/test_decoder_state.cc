@@ -19,7 +19,8 @@ struct Fixture {
 // Feeds one step of token 5 to every row.
 void step(models::DecoderState& state, int rows, int position, int vocab) {
   std::vector<float> logits(static_cast<size_t>(rows) * vocab);
-  state.step(std::vector<int32_t>(rows, 5), std::vector<int>(rows, 0), position, logits.data());
+  state.step(std::vector<int32_t>(rows, 5), std::vector<int>(rows, 0), position);
+  state.logits(0, rows, logits.data());
 }
 
 }  // namespace

@@ -26,17 +26,23 @@ class PoisonedDecoder : public core::DecoderStep {
   int vocab_size() const override { return kVocab; }
   void start(int) override {}
   void select_rows(const std::vector<int>&) override {}
-  void step(const std::vector<int32_t>&, const std::vector<int>& sentence_of_row, int position,
-            float* logits) override {
-    for (size_t r = 0; r < sentence_of_row.size(); ++r) {
-      float* row = logits + r * kVocab;
-      for (int i = 0; i < kVocab; ++i) row[i] = sentence_of_row[r] == 0 ? poison_ : -1.0f;
-      if (sentence_of_row[r] != 0) row[position == 0 ? 1 : 0] = 2.0f;
+  void step(const std::vector<int32_t>&, const std::vector<int>& sentence_of_row, int position) override {
+    sentence_of_row_ = sentence_of_row;
+    position_ = position;
+  }
+  void logits(int first_row, int n_rows, float* out) override {
+    for (int r = 0; r < n_rows; ++r) {
+      const int sentence = sentence_of_row_.at(first_row + r);
+      float* row = out + static_cast<size_t>(r) * kVocab;
+      for (int i = 0; i < kVocab; ++i) row[i] = sentence == 0 ? poison_ : -1.0f;
+      if (sentence != 0) row[position_ == 0 ? 1 : 0] = 2.0f;
     }
   }
 
  private:
   float poison_;
+  std::vector<int> sentence_of_row_;
+  int position_ = 0;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Tests of sampling (core/sampling.h) and forced target prefixes in core::search: toy decoders whose
 // next-token distribution depends on the sentence and the tokens so far.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -30,15 +31,24 @@ class ToyDecoder : public core::DecoderStep {
     for (int r : src_rows) selected.push_back(rows_.at(r));
     rows_ = selected;
   }
-  void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row, int position,
-            float* logits) override {
+  void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
+            int position) override {
     REQUIRE(tokens.size() == rows_.size());
+    step_logits_.resize(rows_.size() * kVocab);
     for (size_t r = 0; r < rows_.size(); ++r) {
       if (position > 0) rows_[r].push_back(tokens[r]);
       logits_of(sentence_key_ ? sentence_key_[sentence_of_row[r]] : sentence_of_row[r], rows_[r],
-                logits + r * kVocab);
+                &step_logits_[r * kVocab]);
     }
   }
+  void logits(int first_row, int n_rows, float* out) override {
+    REQUIRE(first_row >= 0);
+    REQUIRE(static_cast<size_t>(first_row + n_rows) * kVocab <= step_logits_.size());
+    max_logit_rows = std::max(max_logit_rows, n_rows);
+    std::copy_n(&step_logits_[static_cast<size_t>(first_row) * kVocab], static_cast<size_t>(n_rows) * kVocab,
+                out);
+  }
+  int max_logit_rows = 0;  // most rows asked for in one logits() call
   static void logits_of(int sentence, const Tokens& prefix, float* logits) {
     uint32_t h = 2166136261u ^ static_cast<uint32_t>(sentence);
     for (int32_t t : prefix) h = (h ^ static_cast<uint32_t>(t)) * 16777619u;
@@ -52,6 +62,7 @@ class ToyDecoder : public core::DecoderStep {
 
  private:
   std::vector<Tokens> rows_;
+  std::vector<float> step_logits_;  // [rows, kVocab] of the last step
 };
 
 core::SearchOptions options(int beam_size = 1) {

@@ -39,8 +39,10 @@ class CheckedDecoder : public core::DecoderStep {
     steps_of_sentence.assign(n_sentences, 0);
     next_position_ = 0;
     rows_stepped = 0;
+    last_step_rows_ = logit_rows_done_ = 0;
   }
   void select_rows(const std::vector<int>& src_rows) override {
+    if (logit_rows_done_ != last_step_rows_) FAIL("select_rows: the last step's logits not all read");
     std::vector<Row> selected;
     for (int r : src_rows) {
       if (r < 0 || r >= static_cast<int>(rows_.size())) FAIL("select_rows: invalid row " << r);
@@ -48,8 +50,9 @@ class CheckedDecoder : public core::DecoderStep {
     }
     rows_ = selected;
   }
-  void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row, int position,
-            float* logits) override {
+  void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
+            int position) override {
+    if (logit_rows_done_ != last_step_rows_) FAIL("step: the last step's logits not all read");
     if (position != next_position_++) FAIL("step: position " << position);
     if (rows_.empty() || tokens.size() != rows_.size() || sentence_of_row.size() != rows_.size())
       FAIL("step: row count mismatch");
@@ -67,13 +70,26 @@ class CheckedDecoder : public core::DecoderStep {
       if (position == 0 && tokens[r] != kPad) FAIL("position 0 must feed the start token");
       if (position > 0 && tokens[r] == kEos) FAIL("a finished hypothesis is still decoded");
       if (position > 0) row.prefix.push_back(tokens[r]);
-      model_(row.sentence, row.prefix, logits + r * vocab_size_);
     }
     rows_stepped += static_cast<int>(rows_.size());
+    last_step_rows_ = static_cast<int>(rows_.size());
+    logit_rows_done_ = 0;
+  }
+  // Rows are asked for in order, each once per step.
+  void logits(int first_row, int n_rows, float* out) override {
+    if (first_row != logit_rows_done_ || n_rows < 1 || first_row + n_rows > last_step_rows_)
+      FAIL("logits: rows " << first_row << " + " << n_rows << " out of order");
+    for (int r = 0; r < n_rows; ++r) {
+      const Row& row = rows_[first_row + r];
+      model_(row.sentence, row.prefix, out + static_cast<size_t>(r) * vocab_size_);
+    }
+    logit_rows_done_ += n_rows;
+    max_logit_rows = std::max(max_logit_rows, n_rows);
   }
 
   std::vector<int> steps_of_sentence;  // decoder steps that included the sentence
   int rows_stepped = 0;
+  int max_logit_rows = 0;  // most rows asked for in one logits() call
 
  private:
   struct Row {
@@ -85,6 +101,8 @@ class CheckedDecoder : public core::DecoderStep {
   int max_rows_per_sentence_;
   std::vector<Row> rows_;
   int next_position_ = 0;
+  int last_step_rows_ = 0;   // rows of the last step
+  int logit_rows_done_ = 0;  // of which logits() has read this many
 };
 
 // logits = log(p): a table prefix -> probabilities of ids 0..4 (pad gets 0) or 0..5, with a fallback.
