@@ -5,18 +5,17 @@
 
 namespace models {
 
-void attention_weights(const float* q, const float* k, const int32_t* entries, int len, int d, int n_heads,
-                       size_t stride, float* weights) {
-  const int dh = d / n_heads;
+namespace {
+
+// weights[h * stride + j] = softmax_j(dot(h, j) * scale); dot(h, j) = q_h . k_j,h.
+template <class Dot>
+void softmax_of_dots(Dot dot, int len, int dh, int n_heads, size_t stride, float* weights) {
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   for (int h = 0; h < n_heads; ++h) {
     float* w = weights + h * stride;
     float max = -INFINITY;
     for (int j = 0; j < len; ++j) {
-      const float* kj = k + static_cast<size_t>(entries ? entries[j] : j) * d + h * dh;
-      float dot = 0.0f;
-      for (int i = 0; i < dh; ++i) dot += q[h * dh + i] * kj[i];
-      w[j] = dot * scale;
+      w[j] = dot(h, j) * scale;
       max = std::max(max, w[j]);
     }
     double sum = 0.0;
@@ -27,6 +26,35 @@ void attention_weights(const float* q, const float* k, const int32_t* entries, i
     const float inv = static_cast<float>(1.0 / sum);
     for (int j = 0; j < len; ++j) w[j] *= inv;
   }
+}
+
+}  // namespace
+
+void attention_weights(const float* q, const float* k, const int32_t* entries, int len, int d, int n_heads,
+                       size_t stride, float* weights) {
+  const int dh = d / n_heads;
+  auto dot = [&](int h, int j) {
+    const float* kj = k + static_cast<size_t>(entries ? entries[j] : j) * d + h * dh;
+    float sum = 0.0f;
+    for (int i = 0; i < dh; ++i) sum += q[h * dh + i] * kj[i];
+    return sum;
+  };
+  softmax_of_dots(dot, len, dh, n_heads, stride, weights);
+}
+
+void attention_weights(const float* q, const CacheRows& k, size_t first, const int32_t* entries, int len,
+                       int d, int n_heads, size_t stride, float* weights) {
+  if (!k.int8()) return attention_weights(q, k.floats(first), entries, len, d, n_heads, stride, weights);
+  const int dh = d / n_heads;
+  const core::Int8Rows rows = k.int8_rows(first);
+  auto dot = [&](int h, int j) {
+    const size_t row = static_cast<size_t>(entries ? entries[j] : j);
+    const int8_t* kj = rows.values + row * d + h * dh;
+    float sum = 0.0f;
+    for (int i = 0; i < dh; ++i) sum += q[h * dh + i] * static_cast<float>(kj[i]);
+    return sum * rows.scales[row * n_heads + h];
+  };
+  softmax_of_dots(dot, len, dh, n_heads, stride, weights);
 }
 
 AttentionCapture::AttentionCapture(const AttentionRequest& request, const ModelConfig& config, int max_rows,
