@@ -12,6 +12,7 @@
 #include "core/attend_kernels.h"
 #include "core/packed_gemm.h"
 #include "models/attention_cache.h"
+#include "models/decoder_state.h"
 #include "teacher_forced.h"
 #include "test_support.h"
 
@@ -182,5 +183,49 @@ TEST_CASE("an int8 checkpoint keeps int8 caches, its logits within a stated tole
     CAPTURE(desc.config.d_model, worst, hi - lo);
     CHECK(worst <= 0.02f * (hi - lo));
     CHECK(worst > 0.0f);  // the int8 caches really ran
+  }
+}
+
+TEST_CASE("an int8 checkpoint records attention from its int8 caches, close to the f32 caches' weights",
+          "[int8][attention]") {
+  const auto desc = test::small_description();
+  test::TempDir dir;
+  test::write_random_model(dir.path(), desc, 21, models::DType::kI8);
+  const models::Transformer model(dir.path());
+  const models::EncodedBatch encoded = model.encode({{5, 9, 12, 7, 4, 11, desc.tokens.eos}});
+  const std::vector<int32_t> fed = {desc.tokens.decoder_start, 5, 9, 7, 6};
+  models::AttentionRequest request;
+  request.cross = request.decoder = true;
+  auto record = [&](models::CacheType caches) {
+    models::DecoderState state(model, encoded, 1, static_cast<int>(fed.size()), &request, caches);
+    state.start(1);
+    std::vector<float> logits(model.config().tgt_vocab_size);
+    for (size_t p = 0; p < fed.size(); ++p) state.step({fed[p]}, {0}, static_cast<int>(p), logits.data());
+    return state.attention(0, std::vector<int32_t>(fed.begin() + 1, fed.end()));
+  };
+  const models::AttentionMatrices int8 = record(models::CacheType::kInt8),
+                                  f32 = record(models::CacheType::kF32);
+  const int t = static_cast<int>(fed.size()), s = 7;
+  REQUIRE(int8.target_len == t);
+  for (const auto kind : {&models::AttentionMatrices::cross, &models::AttentionMatrices::decoder}) {
+    const int cols = kind == &models::AttentionMatrices::cross ? s : t;
+    REQUIRE((int8.*kind).size() == static_cast<size_t>(desc.config.decoder_layers));
+    float worst = 0;
+    for (size_t l = 0; l < (int8.*kind).size(); ++l) {
+      const auto& ours = (int8.*kind)[l];
+      const auto& theirs = (f32.*kind)[l];
+      REQUIRE(ours.size() == static_cast<size_t>(int8.n_heads) * t * cols);
+      for (size_t row = 0; row < ours.size() / cols; ++row) {
+        double sum = 0;
+        for (int j = 0; j < cols; ++j) {
+          sum += ours[row * cols + j];
+          worst = std::max(worst, std::fabs(ours[row * cols + j] - theirs[row * cols + j]));
+        }
+        REQUIRE(sum == Approx(1.0).margin(1e-5));
+      }
+    }
+    CAPTURE(cols, worst);
+    CHECK(worst <= 0.02f);  // weights are probabilities: 2 points of one
+    CHECK(worst > 0.0f);    // read from the int8 caches
   }
 }
