@@ -1,20 +1,21 @@
 // One attention layer's cached keys or values for the decoder: rows of d floats, or, for int8
-// checkpoints, rows of d int8 values with one f32 scale per head (core/attend_int8.h), a quarter of the
-// bytes. The kind follows the checkpoint, chosen by attention_cache_type alone.
+// checkpoints, compact rows (core/attend_compact.h): d halves, or d int8 values with one f32 scale per
+// head. The type follows the checkpoint, chosen by attention_cache_type alone.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "core/attend_int8.h"
+#include "core/attend_compact.h"
 #include "core/buffer_pool.h"
 #include "models/transformer_weights.h"
 
 namespace models {
 
-enum class CacheType { kF32, kInt8 };
+enum class CacheType { kF32, kF16, kInt8 };
 
-// The decoder caches a model keeps: int8 when its linear layers are int8, else f32.
+// The decoder caches a model keeps: f16 when its linear layers are int8, else f32. (int8 caches hold a
+// quarter of f32's bytes but lose more BLEU than f16 ones on the bundled model, docs/speed.md.)
 CacheType attention_cache_type(const TransformerWeights& weights);
 
 class CacheRows {
@@ -23,23 +24,24 @@ class CacheRows {
   // Uninitialised (and pooled: core/buffer_pool.h) room for `rows` rows of d values.
   CacheRows(size_t rows, int d, int n_heads, CacheType type);
 
-  bool int8() const { return int8_; }
-  // Row `row` = x [d], quantized when the rows are int8.
+  CacheType type() const { return type_; }
+  // Row `row` = x [d], rounded or quantized for compact rows.
   void store(size_t row, const float* x);
-  // Rows from `first` on: as floats (f32 rows only) or as int8 values and scales (int8 rows only).
+  // Rows from `first` on, as their type: floats (kF32), halves (kF16), int8 and scales (kInt8).
   const float* floats(size_t first) const { return values_.data() + first * d_; }
   float* floats(size_t first) { return values_.data() + first * d_; }
+  core::HalfRows half_rows(size_t first) const;
   core::Int8Rows int8_rows(size_t first) const;
 
  private:
   int d_ = 0, n_heads_ = 0;
-  bool int8_ = false;
-  core::PooledBuffer values_;  // [rows, d] floats, or [rows, d] int8 in the buffer's bytes
+  CacheType type_ = CacheType::kF32;
+  core::PooledBuffer values_;  // [rows, d] floats, or [rows, d] halves or int8 in the buffer's bytes
   core::PooledBuffer scales_;  // [rows, n_heads] for int8 rows
 };
 
-// core::attend_one or core::attend_one_int8 of query q [d] against rows `first` + (entries[j] or j) of k
-// and v, j < len; ctx [d].
+// core::attend_one, attend_one_half or attend_one_int8 of query q [d] against rows `first` + (entries[j]
+// or j) of k and v, j < len; ctx [d].
 void attend_cached(const float* q, const CacheRows& k, const CacheRows& v, size_t first,
                    const int32_t* entries, int len, int d, int n_heads, float* scores, float* ctx);
 

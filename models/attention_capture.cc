@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/half.h"
+
 namespace models {
 
 namespace {
@@ -44,17 +46,32 @@ void attention_weights(const float* q, const float* k, const int32_t* entries, i
 
 void attention_weights(const float* q, const CacheRows& k, size_t first, const int32_t* entries, int len,
                        int d, int n_heads, size_t stride, float* weights) {
-  if (!k.int8()) return attention_weights(q, k.floats(first), entries, len, d, n_heads, stride, weights);
   const int dh = d / n_heads;
-  const core::Int8Rows rows = k.int8_rows(first);
-  auto dot = [&](int h, int j) {
-    const size_t row = static_cast<size_t>(entries ? entries[j] : j);
-    const int8_t* kj = rows.values + row * d + h * dh;
-    float sum = 0.0f;
-    for (int i = 0; i < dh; ++i) sum += q[h * dh + i] * static_cast<float>(kj[i]);
-    return sum * rows.scales[row * n_heads + h];
-  };
-  softmax_of_dots(dot, len, dh, n_heads, stride, weights);
+  auto row_of = [&](int j) { return static_cast<size_t>(entries ? entries[j] : j); };
+  switch (k.type()) {
+    case CacheType::kF32:
+      return attention_weights(q, k.floats(first), entries, len, d, n_heads, stride, weights);
+    case CacheType::kF16: {
+      const core::HalfRows rows = k.half_rows(first);
+      auto dot = [&](int h, int j) {
+        const uint16_t* kj = rows.values + row_of(j) * d + h * dh;
+        float sum = 0.0f;
+        for (int i = 0; i < dh; ++i) sum += q[h * dh + i] * core::half_to_float(kj[i]);
+        return sum;
+      };
+      return softmax_of_dots(dot, len, dh, n_heads, stride, weights);
+    }
+    case CacheType::kInt8: {
+      const core::Int8Rows rows = k.int8_rows(first);
+      auto dot = [&](int h, int j) {
+        const int8_t* kj = rows.values + row_of(j) * d + h * dh;
+        float sum = 0.0f;
+        for (int i = 0; i < dh; ++i) sum += q[h * dh + i] * static_cast<float>(kj[i]);
+        return sum * rows.scales[row_of(j) * n_heads + h];
+      };
+      return softmax_of_dots(dot, len, dh, n_heads, stride, weights);
+    }
+  }
 }
 
 AttentionCapture::AttentionCapture(const AttentionRequest& request, const ModelConfig& config, int max_rows,

@@ -39,7 +39,7 @@ struct AttentionMatrices {
 // attention kernel, so the kernel itself stays free of recording.
 void attention_weights(const float* q, const float* k, const int32_t* entries, int len, int d, int n_heads,
                        size_t stride, float* weights);
-// The same for rows `first` + (entries[j] or j) of a decoder cache, f32 or int8 (models/attention_cache.h).
+// The same for rows `first` + (entries[j] or j) of a decoder cache of any type (models/attention_cache.h).
 void attention_weights(const float* q, const CacheRows& k, size_t first, const int32_t* entries, int len,
                        int d, int n_heads, size_t stride, float* weights);
 

@@ -51,19 +51,19 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
 
 void DecoderState::project_cross(const Transformer& model, const EncodedBatch& encoded, CacheType caches) {
   const ModelConfig& c = model.config();
-  const bool int8 = caches == CacheType::kInt8;
+  const bool compact = caches != CacheType::kF32;
   const size_t src_rows = encoded.memory.size() / d_;
-  // int8 caches take the projections in blocks of rows through a small f32 scratch, so the f32 keys and
-  // values of the whole batch are never held.
+  // Compact caches take the projections in blocks of rows through a small f32 scratch, so the f32 keys
+  // and values of the whole batch are never held.
   constexpr size_t kBlockRows = 64;
-  std::vector<float> block(int8 ? std::min(src_rows, kBlockRows) * d_ : 0);
+  std::vector<float> block(compact ? std::min(src_rows, kBlockRows) * d_ : 0);
   for (const DecoderLayerWeights& layer : model.weights().decoder) {
     cross_k_.emplace_back(src_rows, d_, c.n_heads, caches);
     cross_v_.emplace_back(src_rows, d_, c.n_heads, caches);
     const AttentionWeights& a = layer.cross_attn;
     const std::pair<const Linear*, CacheRows*> parts[] = {{&a.k, &cross_k_.back()}, {&a.v, &cross_v_.back()}};
     for (const auto& [linear, cache] : parts) {
-      if (!int8) {
+      if (!compact) {
         project(*linear, encoded.memory.data(), static_cast<int>(src_rows), cache->floats(0));
         continue;
       }

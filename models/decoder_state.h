@@ -67,7 +67,7 @@ class DecoderState : public core::DecoderStep {
 
   // Uninitialised (free entries are handed out lowest first, so pages are only touched as far as the
   // most entries ever live at once) and pooled (the next batch reuses the pages).
-  // [layer] -> [max_rows * max_steps entries, d], f32 or int8 (attention_cache_type). An entry never
+  // [layer] -> [max_rows * max_steps entries, d], f32 or compact (attention_cache_type). An entry never
   // moves once written.
   std::vector<CacheRows> self_k_, self_v_;
   // [max_rows, max_steps]: entries_[r][p] = entry holding position p of row r's history (and its spare).
@@ -75,7 +75,7 @@ class DecoderState : public core::DecoderStep {
   std::vector<int32_t> free_entries_;  // a stack; its top is the lowest never-used id or a reclaimed one
   std::vector<int32_t> used_entries_;  // handed out and not yet reclaimed
   std::vector<uint8_t> referenced_;    // [entries]: mark bits of reclaim_entries, all 0 between calls
-  // [layer] -> [total source rows, d], packed like encoded.memory; f32 or int8 like self_k_.
+  // [layer] -> [total source rows, d], packed like encoded.memory; of self_k_'s type.
   std::vector<CacheRows> cross_k_, cross_v_;
   // Scratch [max_rows, d] / [max_rows, ffn] / [max(max_steps, longest source)].
   core::PooledBuffer x_, normed_, q_, ctx_, tmp_, hidden_;
