@@ -43,9 +43,11 @@ Tokenizer::Tokenizer(const TokenizerSpec& spec) : unk_id_(spec.unk_id), skip_(sp
   source_ = load_spm(spec.source_spm);
   target_ = spec.target_spm == spec.source_spm ? nullptr : load_spm(spec.target_spm);
   if (!spec.source_vocab.empty())
-    source_vocab_ = std::make_unique<Vocabulary>(Vocabulary::load_json(spec.source_vocab));
+    source_vocab_ = std::make_shared<const Vocabulary>(Vocabulary::load_json(spec.source_vocab));
   if (!spec.target_vocab.empty()) {
-    target_vocab_ = std::make_unique<Vocabulary>(Vocabulary::load_json(spec.target_vocab));
+    target_vocab_ = spec.target_vocab == spec.source_vocab
+                        ? source_vocab_
+                        : std::make_shared<const Vocabulary>(Vocabulary::load_json(spec.target_vocab));
   }
   if (source_vocab_ && !target_vocab_)
     throw core::Error(spec.source_vocab + ": a target vocabulary is needed too");
@@ -110,7 +112,7 @@ std::string Tokenizer::decode(const std::vector<int32_t>& ids) const {
   std::vector<std::string> pieces;
   for (int32_t id : kept) {
     if (id == unk_id_) continue;  // Hugging Face drops <unk> when detokenizing
-    pieces.push_back(target_vocab_->piece(id));
+    pieces.emplace_back(target_vocab_->piece(id));
   }
   sp.Decode(pieces, &text);
   // Pieces unknown to target.spm keep their marker: turn it into a space, then trim.
@@ -128,7 +130,7 @@ std::vector<std::string> pieces_of(const std::vector<int32_t>& ids, const Vocabu
   std::vector<std::string> pieces;
   for (int32_t id : ids) {
     if (vocab)
-      pieces.push_back(vocab->piece(id));
+      pieces.emplace_back(vocab->piece(id));
     else
       pieces.push_back(id >= 0 && id < sp.GetPieceSize() ? sp.IdToPiece(id) : std::string());
   }
@@ -149,7 +151,7 @@ std::vector<std::string> Tokenizer::language_tags() const {
   std::vector<std::string> tags;
   const int32_t n = source_vocab_size();
   for (int32_t id = 0; id < n; ++id) {
-    const std::string piece = source_vocab_ ? source_vocab_->piece(id) : source_->IdToPiece(id);
+    const std::string piece = source_vocab_ ? std::string(source_vocab_->piece(id)) : source_->IdToPiece(id);
     if (piece.size() > 4 && language_tag_length(piece) == piece.size())
       tags.push_back(piece.substr(2, piece.size() - 4));
   }

@@ -49,8 +49,9 @@ class Tokenizer {
  private:
   std::unique_ptr<sentencepiece::SentencePieceProcessor> source_;
   std::unique_ptr<sentencepiece::SentencePieceProcessor> target_;
-  std::unique_ptr<Vocabulary> source_vocab_;
-  std::unique_ptr<Vocabulary> target_vocab_;
+  // One table when both sides name the same file (OPUS-MT's shared vocab.json).
+  std::shared_ptr<const Vocabulary> source_vocab_;
+  std::shared_ptr<const Vocabulary> target_vocab_;
   int32_t unk_id_;
   std::vector<int32_t> skip_;
 };

@@ -17,7 +17,8 @@ Also:
   * a synthetic OPUS-MT-sized model (6+6 layers, d 512, 8 heads, FFN 2048, shared/tied vocab of 58,101,
     output bias, swish, sinusoidal-concat, post-norm; random weights, generated once into
     build-bench/synthetic-opus-mt/) whose EOS logit is pushed far down, so every sentence runs exactly
-    max_length_b = 32 decoder steps (31 pieces + the forced EOS); 200 sentences, beam 4;
+    max_length_b = 32 decoder steps (31 pieces + the forced EOS); 200 sentences, beam 4 and greedy,
+    2 and 1 threads, the baselines on its first row only (beam 4, 2 threads: they are slow there);
   * this machine's sgemm ceiling through core::gemm (the sgemm_peak binary next to nmt), against which
     the engine's achieved GEMM rate (--stats: gemm_gflop / gemm_s) is reported, and against the core's
     fp32 FMA peak (same binary: a register-only loop; OpenBLAS may not have kernels for a newer CPU);
@@ -437,8 +438,8 @@ def make_table(rows, peak, baselines, i8peak=None):
                 gemm = f"{rate:.1f} GOP/s" + (f" ({100 * rate / i8top:.0f}% of int8 peak)" if i8top else "")
                 share = f"{100 * m['gemm_s'] / (m['translate_s'] * r['threads']):.0f}%"
         if r["engine"] == "nmt":
-            ratios = [f"{r['ratios'][b]:.2f}×" for b in baselines]
-            same = " / ".join(f"{100 * r['identical'][b]:.1f}%" for b in baselines)
+            ratios = [f"{r['ratios'][b]:.2f}×" if b in r["ratios"] else "–" for b in baselines]
+            same = " / ".join(f"{100 * r['identical'][b]:.1f}%" if b in r["identical"] else "–" for b in baselines)
             if m.get("gemm_s"):
                 rate = m["gemm_gflop"] / m["gemm_s"]
                 shares = ([f"{100 * rate / peak1:.0f}%"] if peak1 else []) + \
@@ -476,9 +477,12 @@ def main():
     ap.add_argument("--synthetic-sentences", type=int, default=200)
     ap.add_argument("--synthetic-threads", default=None,
                     help="threads for the synthetic OPUS-MT-sized rows (default 2,1; --quick 2); '' skips them")
+    ap.add_argument("--synthetic-beams", default="4,1",
+                    help="beams of the synthetic rows; the baselines run on the first (beam, threads) only")
     ap.add_argument("--synthetic-runs", type=int, default=None, help="default: --runs")
-    ap.add_argument("--budget-min", type=float, default=14.0,
-                    help="synthetic rows after the first get the runs that fit in this many minutes (0: no limit)")
+    ap.add_argument("--budget-min", type=float, default=10.0,
+                    help="synthetic rows after the first get the runs that fit in this many minutes, counted "
+                         "from their start (0: no limit)")
     ap.add_argument("--paragraph-sentences", type=int, default=300,
                     help="the paragraphs row: these sentences one per line vs three per line (0: skip)")
     ap.add_argument("--paragraphs-only", action="store_true",
@@ -551,9 +555,12 @@ def main():
                 spm_name = json.load(f)["tokenizer"]["source_spm"]
             synth_dir = synthetic_model(os.path.join(args.model, spm_name), os.path.join(WORK, "synthetic-opus-mt"))
             synth_label = f"synthetic OPUS-MT size ({len(lines[:args.synthetic_sentences])} sent.)"
-            configs += [(synth_label, synth_dir, synth_inp, 4, t, synth_runs)
-                        for t in parse_list(args.synthetic_threads)]
+            configs += [(synth_label, synth_dir, synth_inp, b, t, synth_runs)
+                        for b in parse_list(args.synthetic_beams) for t in parse_list(args.synthetic_threads)]
 
+        # The baselines are slow on the synthetic model: they run on its first row only.
+        config_engines = [engines if ci <= n_main else [e for e in engines if e in NMT_ENGINES]
+                          for ci in range(len(configs))]
         args.int8_dirs = {} if args.no_int8 else {d: int8_model(args.nmt, d) for d in sorted({c[1] for c in configs})}
         # Warm-up (page cache, .pyc): one sentence through each engine and model, not timed.
         warm = os.path.join(tmp, "warm.txt")
@@ -570,7 +577,7 @@ def main():
 
         def measure(ci, rep):
             label, model_dir, src, beam, threads, _ = configs[ci]
-            for engine in engines:
+            for engine in config_engines[ci]:
                 out = os.path.join(tmp, f"out-{ci}-{engine}-{rep}.txt")
                 r = run_engine(engine, args, model_dir, src, out, beam, threads, tmp)
                 raw[(ci, engine)].append(r)
@@ -585,39 +592,43 @@ def main():
             for ci in range(n_main):
                 measure(ci, rep)
         # The synthetic rows one after the other; the first always runs, later ones (fewer threads: slower)
-        # get the runs that fit in --budget-min, estimated from the previous one's time per run.
-        previous = None     # (threads, seconds per run of both engines)
+        # get the runs that fit in --budget-min, estimated from the previous one's nmt time per run.
+        previous = None     # (threads, seconds per run of the nmt engines)
+        budget_started = None
         for ci in range(n_main, len(configs)):
             label, _, _, _, threads, runs = configs[ci]
             if previous and args.budget_min > 0:
-                remaining = args.budget_min * 60 - (time.time() - started)
+                budget_started = budget_started or time.time()
+                remaining = args.budget_min * 60 - (time.time() - budget_started)
                 estimate = previous[1] * max(1.0, previous[0] / threads)
                 fit = max(0, min(runs, int(remaining // estimate)))
                 if fit < runs:
                     notes.append(f"{label} threads {threads}: {fit} of {runs} runs (time budget "
                                  f"{args.budget_min:g} min, about {estimate:.0f} s per run)")
                 runs = fit
-            t0 = time.time()
             for rep in range(runs):
                 measure(ci, rep)
             if runs:
-                previous = (threads, (time.time() - t0) / runs)
+                nmt_s = sum(r["wall_s"] for e in NMT_ENGINES if e in config_engines[ci] for r in raw[(ci, e)])
+                previous = (threads, nmt_s / runs)
 
         # Rows, ratios, output agreement.
         rows = []
         for ci, (label, model_dir, src, beam, threads, _) in enumerate(configs):
             if not raw[(ci, "nmt")]:
                 continue        # skipped: no time left
-            medians = {e: median_of(raw[(ci, e)]) for e in engines}
-            ratios = {b: medians["nmt"]["tokens_per_s"] / medians[b]["tokens_per_s"] for b in baselines}
-            agreement = {b: identical_fraction(outputs[(ci, "nmt", 0)], outputs[(ci, b, 0)]) for b in baselines}
+            row_engines = config_engines[ci]
+            row_baselines = [b for b in baselines if b in row_engines]
+            medians = {e: median_of(raw[(ci, e)]) for e in row_engines}
+            ratios = {b: medians["nmt"]["tokens_per_s"] / medians[b]["tokens_per_s"] for b in row_baselines}
+            agreement = {b: identical_fraction(outputs[(ci, "nmt", 0)], outputs[(ci, b, 0)]) for b in row_baselines}
             int8_ratios = int8_agreement = None
-            if "nmt int8" in engines:
+            if "nmt int8" in row_engines:
                 int8_ratios = {"nmt": medians["nmt int8"]["tokens_per_s"] / medians["nmt"]["tokens_per_s"],
                                "peak_rss": medians["nmt int8"]["peak_rss_mb"] / medians["nmt"]["peak_rss_mb"],
                                "folder": folder_mb(args.int8_dirs[model_dir]) / folder_mb(model_dir)}
                 int8_agreement = {"nmt": identical_fraction(outputs[(ci, "nmt int8", 0)], outputs[(ci, "nmt", 0)])}
-            for engine in engines:
+            for engine in row_engines:
                 if engine == "nmt int8":
                     rows.append({"model": label, "model_dir": os.path.relpath(args.int8_dirs[model_dir], ROOT),
                                  "engine": engine, "beam": beam, "threads": threads, "batch_size": args.batch_size,
@@ -631,8 +642,8 @@ def main():
                              "ratios": ratios if engine == "nmt" else None,
                              "identical": {b: a[0] for b, a in agreement.items()} if engine == "nmt" else None,
                              "identical_lines": {b: a[1:] for b, a in agreement.items()} if engine == "nmt" else None})
-            tok = {e: raw[(ci, e)][0]["target_tokens"] for e in engines}
-            if "nmt int8" in engines and tok["nmt int8"] != tok["nmt"]:
+            tok = {e: raw[(ci, e)][0]["target_tokens"] for e in row_engines}
+            if "nmt int8" in row_engines and tok["nmt int8"] != tok["nmt"]:
                 notes.append(f"{label} beam {beam} threads {threads}: target tokens nmt {tok['nmt']}, "
                              f"nmt int8 {tok['nmt int8']}")
             for b, (_, same, n) in agreement.items():
