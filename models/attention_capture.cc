@@ -3,20 +3,21 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/half.h"
+
 namespace models {
 
-void attention_weights(const float* q, const float* k, const int32_t* entries, int len, int d, int n_heads,
-                       size_t stride, float* weights) {
-  const int dh = d / n_heads;
+namespace {
+
+// weights[h * stride + j] = softmax_j(dot(h, j) * scale); dot(h, j) = q_h . k_j,h.
+template <class Dot>
+void softmax_of_dots(Dot dot, int len, int dh, int n_heads, size_t stride, float* weights) {
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   for (int h = 0; h < n_heads; ++h) {
     float* w = weights + h * stride;
     float max = -INFINITY;
     for (int j = 0; j < len; ++j) {
-      const float* kj = k + static_cast<size_t>(entries ? entries[j] : j) * d + h * dh;
-      float dot = 0.0f;
-      for (int i = 0; i < dh; ++i) dot += q[h * dh + i] * kj[i];
-      w[j] = dot * scale;
+      w[j] = dot(h, j) * scale;
       max = std::max(max, w[j]);
     }
     double sum = 0.0;
@@ -26,6 +27,50 @@ void attention_weights(const float* q, const float* k, const int32_t* entries, i
     }
     const float inv = static_cast<float>(1.0 / sum);
     for (int j = 0; j < len; ++j) w[j] *= inv;
+  }
+}
+
+}  // namespace
+
+void attention_weights(const float* q, const float* k, const int32_t* entries, int len, int d, int n_heads,
+                       size_t stride, float* weights) {
+  const int dh = d / n_heads;
+  auto dot = [&](int h, int j) {
+    const float* kj = k + static_cast<size_t>(entries ? entries[j] : j) * d + h * dh;
+    float sum = 0.0f;
+    for (int i = 0; i < dh; ++i) sum += q[h * dh + i] * kj[i];
+    return sum;
+  };
+  softmax_of_dots(dot, len, dh, n_heads, stride, weights);
+}
+
+void attention_weights(const float* q, const CacheRows& k, size_t first, const int32_t* entries, int len,
+                       int d, int n_heads, size_t stride, float* weights) {
+  const int dh = d / n_heads;
+  auto row_of = [&](int j) { return static_cast<size_t>(entries ? entries[j] : j); };
+  switch (k.type()) {
+    case CacheType::kF32:
+      return attention_weights(q, k.floats(first), entries, len, d, n_heads, stride, weights);
+    case CacheType::kF16: {
+      const core::HalfRows rows = k.half_rows(first);
+      auto dot = [&](int h, int j) {
+        const uint16_t* kj = rows.values + row_of(j) * d + h * dh;
+        float sum = 0.0f;
+        for (int i = 0; i < dh; ++i) sum += q[h * dh + i] * core::half_to_float(kj[i]);
+        return sum;
+      };
+      return softmax_of_dots(dot, len, dh, n_heads, stride, weights);
+    }
+    case CacheType::kInt8: {
+      const core::Int8Rows rows = k.int8_rows(first);
+      auto dot = [&](int h, int j) {
+        const int8_t* kj = rows.values + row_of(j) * d + h * dh;
+        float sum = 0.0f;
+        for (int i = 0; i < dh; ++i) sum += q[h * dh + i] * static_cast<float>(kj[i]);
+        return sum * rows.scales[row_of(j) * n_heads + h];
+      };
+      return softmax_of_dots(dot, len, dh, n_heads, stride, weights);
+    }
   }
 }
 

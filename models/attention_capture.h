@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/buffer_pool.h"
+#include "models/attention_cache.h"
 #include "models/model_config.h"
 
 namespace models {
@@ -38,6 +39,9 @@ struct AttentionMatrices {
 // attention kernel, so the kernel itself stays free of recording.
 void attention_weights(const float* q, const float* k, const int32_t* entries, int len, int d, int n_heads,
                        size_t stride, float* weights);
+// The same for rows `first` + (entries[j] or j) of a decoder cache of any type (models/attention_cache.h).
+void attention_weights(const float* q, const CacheRows& k, size_t first, const int32_t* entries, int len,
+                       int d, int n_heads, size_t stride, float* weights);
 
 // Per-entry storage of the decoder's attention and the tree of entries (each entry's parent and input
 // token), from which a finished hypothesis's weights are read back by its tokens.

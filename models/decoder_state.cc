@@ -14,6 +14,10 @@ namespace models {
 
 DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded, int max_rows, int max_steps,
                            const AttentionRequest* capture)
+    : DecoderState(model, encoded, max_rows, max_steps, capture, attention_cache_type(model.weights())) {}
+
+DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded, int max_rows, int max_steps,
+                           const AttentionRequest* capture, CacheType caches)
     : model_(model),
       encoded_(encoded),
       d_(model.config().d_model),
@@ -23,22 +27,15 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   // Never more entries live than rows x positions, so the stack cannot run dry.
   const size_t n_entries = static_cast<size_t>(max_rows) * max_steps;
   for (int l = 0; l < c.decoder_layers; ++l) {
-    self_k_.emplace_back(n_entries * d_);
-    self_v_.emplace_back(n_entries * d_);
+    self_k_.emplace_back(n_entries, d_, c.n_heads, caches);
+    self_v_.emplace_back(n_entries, d_, c.n_heads, caches);
   }
   entries_.resize(n_entries);
   spare_entries_.resize(n_entries);
   free_entries_.reserve(n_entries);
   used_entries_.reserve(n_entries);
   referenced_.assign(n_entries, 0);
-  const int src_rows = static_cast<int>(encoded.memory.size() / d_);
-  for (const DecoderLayerWeights& layer : model.weights().decoder) {
-    cross_k_.emplace_back(static_cast<size_t>(src_rows) * d_);
-    cross_v_.emplace_back(static_cast<size_t>(src_rows) * d_);
-    const AttentionWeights& a = layer.cross_attn;
-    project(a.k, encoded.memory.data(), src_rows, cross_k_.back().data());
-    project(a.v, encoded.memory.data(), src_rows, cross_v_.back().data());
-  }
+  project_cross(model, encoded, caches);
   const size_t rows_d = static_cast<size_t>(max_rows) * d_;
   for (auto* b : {&x_, &normed_, &q_, &ctx_, &tmp_}) *b = core::PooledBuffer(rows_d);
   qkv_ = core::PooledBuffer(3 * rows_d);
@@ -50,6 +47,33 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   team_size_ = core::team_size();
   scores_ = core::PooledBuffer(scores_stride_ * team_size_);
   if (capture) capture_ = std::make_unique<AttentionCapture>(*capture, c, max_rows, max_steps, longest);
+}
+
+void DecoderState::project_cross(const Transformer& model, const EncodedBatch& encoded, CacheType caches) {
+  const ModelConfig& c = model.config();
+  const bool compact = caches != CacheType::kF32;
+  const size_t src_rows = encoded.memory.size() / d_;
+  // Compact caches take the projections in blocks of rows through a small f32 scratch, so the f32 keys
+  // and values of the whole batch are never held.
+  constexpr size_t kBlockRows = 64;
+  std::vector<float> block(compact ? std::min(src_rows, kBlockRows) * d_ : 0);
+  for (const DecoderLayerWeights& layer : model.weights().decoder) {
+    cross_k_.emplace_back(src_rows, d_, c.n_heads, caches);
+    cross_v_.emplace_back(src_rows, d_, c.n_heads, caches);
+    const AttentionWeights& a = layer.cross_attn;
+    const std::pair<const Linear*, CacheRows*> parts[] = {{&a.k, &cross_k_.back()}, {&a.v, &cross_v_.back()}};
+    for (const auto& [linear, cache] : parts) {
+      if (!compact) {
+        project(*linear, encoded.memory.data(), static_cast<int>(src_rows), cache->floats(0));
+        continue;
+      }
+      for (size_t first = 0; first < src_rows; first += kBlockRows) {
+        const size_t n = std::min(kBlockRows, src_rows - first);
+        project(*linear, encoded.memory.data() + first * d_, static_cast<int>(n), block.data());
+        for (size_t r = 0; r < n; ++r) cache->store(first + r, block.data() + r * d_);
+      }
+    }
+  }
 }
 
 void DecoderState::start(int n_sentences) {
@@ -127,21 +151,20 @@ void DecoderState::self_attention(int layer, const float* in, int position, floa
   const AttentionWeights& a = model_.weights().decoder[layer].self_attn;
   const int rows = n_rows_;
   const QkvRows p = project_qkv(a, in, rows, d_, qkv_.data(), static_cast<size_t>(max_rows_) * d_);
-  float* k_cache = self_k_[layer].data();
-  float* v_cache = self_v_[layer].data();
-  const size_t row_bytes = static_cast<size_t>(d_) * sizeof(float);
+  CacheRows& k_cache = self_k_[layer];
+  CacheRows& v_cache = self_v_[layer];
   core::split_range(rows, kRowsPerPart, [&](int begin, int end, int part) {
     for (int r = begin; r < end; ++r) {
       const int32_t* history = &entries_[static_cast<size_t>(r) * max_steps_];
-      const size_t entry = static_cast<size_t>(history[position]) * d_;
+      const size_t entry = static_cast<size_t>(history[position]);
       const size_t row = static_cast<size_t>(r) * p.stride;
-      std::memcpy(k_cache + entry, p.k + row, row_bytes);
-      std::memcpy(v_cache + entry, p.v + row, row_bytes);
-      core::attend_one(p.q + row, k_cache, v_cache, history, position + 1, d_, c.n_heads, scores(part),
-                       ctx_.data() + static_cast<size_t>(r) * d_);
+      k_cache.store(entry, p.k + row);
+      v_cache.store(entry, p.v + row);
+      attend_cached(p.q + row, k_cache, v_cache, 0, history, position + 1, d_, c.n_heads, scores(part),
+                    ctx_.data() + static_cast<size_t>(r) * d_);
       if (capture_ && capture_->records_self(layer)) {
-        attention_weights(p.q + row, k_cache, history, position + 1, d_, c.n_heads, capture_->self_stride(),
-                          capture_->self_slot(layer, history[position]));
+        attention_weights(p.q + row, k_cache, 0, history, position + 1, d_, c.n_heads,
+                          capture_->self_stride(), capture_->self_slot(layer, history[position]));
       }
     }
   });
@@ -157,13 +180,13 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
   core::split_range(rows, kRowsPerPart, [&](int begin, int end, int part) {
     for (int r = begin; r < end; ++r) {
       const int s = sentence_of_row[r];
-      const size_t off = static_cast<size_t>(encoded_.offsets[s]) * d_;
-      core::attend_one(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off,
-                       cross_v_[layer].data() + off, nullptr, encoded_.lengths[s], d_, c.n_heads,
-                       scores(part), ctx_.data() + static_cast<size_t>(r) * d_);
+      const size_t first = static_cast<size_t>(encoded_.offsets[s]);
+      attend_cached(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer], cross_v_[layer], first, nullptr,
+                    encoded_.lengths[s], d_, c.n_heads, scores(part),
+                    ctx_.data() + static_cast<size_t>(r) * d_);
       if (capture_ && capture_->records_cross(layer)) {
         const int32_t entry = entries_[static_cast<size_t>(r) * max_steps_ + position];
-        attention_weights(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer].data() + off, nullptr,
+        attention_weights(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer], first, nullptr,
                           encoded_.lengths[s], d_, c.n_heads, capture_->cross_stride(),
                           capture_->cross_slot(layer, entry));
       }

@@ -13,6 +13,7 @@
 
 #include "core/buffer_pool.h"
 #include "core/search.h"
+#include "models/attention_cache.h"
 #include "models/attention_capture.h"
 #include "models/transformer.h"
 
@@ -25,6 +26,9 @@ class DecoderState : public core::DecoderStep {
   // reused, so a finished hypothesis's weights stay readable.
   DecoderState(const Transformer& model, const EncodedBatch& encoded, int max_rows, int max_steps,
                const AttentionRequest* capture = nullptr);
+  // With caches of the given type instead of the model's own (attention_cache_type): what tests compare.
+  DecoderState(const Transformer& model, const EncodedBatch& encoded, int max_rows, int max_steps,
+               const AttentionRequest* capture, CacheType caches);
 
   int vocab_size() const override { return model_.config().tgt_vocab_size; }
   void start(int n_sentences) override;
@@ -47,6 +51,8 @@ class DecoderState : public core::DecoderStep {
   void self_attention(int layer, const float* in, int position, float* result);
   void allocate_entries(int position);  // a fresh entry for each row's new position
   void reclaim_entries();               // entries no row's history points at become free
+  // cross_k_ and cross_v_ of every layer from the encoder's output.
+  void project_cross(const Transformer& model, const EncodedBatch& encoded, CacheType caches);
   void cross_attention(int layer, const float* in, const std::vector<int>& sentence_of_row, int position,
                        float* result);
   void record_entries(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
@@ -63,15 +69,16 @@ class DecoderState : public core::DecoderStep {
 
   // Uninitialised (free entries are handed out lowest first, so pages are only touched as far as the
   // most entries ever live at once) and pooled (the next batch reuses the pages).
-  // [layer] -> [max_rows * max_steps entries, d]. An entry never moves once written.
-  std::vector<core::PooledBuffer> self_k_, self_v_;
+  // [layer] -> [max_rows * max_steps entries, d], f32 or compact (attention_cache_type). An entry never
+  // moves once written.
+  std::vector<CacheRows> self_k_, self_v_;
   // [max_rows, max_steps]: entries_[r][p] = entry holding position p of row r's history (and its spare).
   std::vector<int32_t> entries_, spare_entries_;
   std::vector<int32_t> free_entries_;  // a stack; its top is the lowest never-used id or a reclaimed one
   std::vector<int32_t> used_entries_;  // handed out and not yet reclaimed
   std::vector<uint8_t> referenced_;    // [entries]: mark bits of reclaim_entries, all 0 between calls
-  // [layer] -> [total source rows, d], packed like encoded.memory.
-  std::vector<core::PooledBuffer> cross_k_, cross_v_;
+  // [layer] -> [total source rows, d], packed like encoded.memory; of self_k_'s type.
+  std::vector<CacheRows> cross_k_, cross_v_;
   // Scratch [max_rows, d] / [max_rows, ffn] / [max(max_steps, longest source)].
   core::PooledBuffer x_, normed_, q_, ctx_, tmp_, hidden_;
   core::PooledBuffer qkv_;  // [max_rows, 3d]: self-attention's queries and new keys and values

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/attention_cache.h"
 #include "models/transformer.h"
 
 namespace test {
@@ -14,5 +15,9 @@ namespace test {
 std::vector<float> teacher_forced_logits(const models::Transformer& model,
                                          const models::EncodedBatch& encoded, int sentence,
                                          const std::vector<int32_t>& tokens);
+// The same with decoder caches of `caches` type instead of the model's own.
+std::vector<float> teacher_forced_logits(const models::Transformer& model,
+                                         const models::EncodedBatch& encoded, int sentence,
+                                         const std::vector<int32_t>& tokens, models::CacheType caches);
 
 }  // namespace test
