@@ -112,7 +112,7 @@ class BeamSearch {
         log_probs_(vocab_size_, options),
         // A group holds whole sentences, so at least one sentence's beams.
         group_rows_(static_cast<int>(
-            std::min<size_t>(max_lengths.size() * beam_size_, std::max(kLogitRows, beam_size_)))),
+            std::min<size_t>(max_lengths.size() * beam_size_, std::max(decoder.logit_rows(), beam_size_)))),
         sentences_(max_lengths.size()) {
     // Everything the step loop touches is sized here, once.
     const int n_sentences = static_cast<int>(max_lengths.size());
@@ -263,7 +263,7 @@ class BeamSearch {
   const int beam_size_;
   const int vocab_size_;
   const LogProbs log_probs_;
-  const int group_rows_;  // rows of logits held at once (core/search.h kLogitRows)
+  const int group_rows_;  // rows of logits held at once (DecoderStep::logit_rows)
   std::vector<SentenceState> sentences_;
   std::vector<int> live_, next_live_;  // sentences still searching, in order
   Rows rows_, next_;                   // this step's rows and the next step's

@@ -1,5 +1,9 @@
 #include "core/buffer_pool.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
 #include <cstdlib>
 #include <iterator>
 #include <map>
@@ -24,6 +28,16 @@ Pool& pool() {
   return *p;
 }
 
+// The pages of a pooled buffer past the first n floats go back to the system: a buffer handed to a smaller
+// request would otherwise keep every page its largest user ever touched resident (uninitialised buffers
+// read nothing there, and a page touched again comes back zeroed).
+void release_tail(float* data, size_t n, size_t capacity) {
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data + n) + page - 1) / page * page;
+  const uintptr_t end = reinterpret_cast<uintptr_t>(data + capacity) / page * page;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
 std::pair<float*, size_t> acquire(size_t n) {
   Pool& p = pool();
   {
@@ -32,6 +46,7 @@ std::pair<float*, size_t> acquire(size_t n) {
     if (fit != p.free_buffers.end()) {
       const std::pair<float*, size_t> taken{fit->second, fit->first};
       p.free_buffers.erase(fit);
+      release_tail(taken.first, n, taken.second);
       return taken;
     }
     // Every pooled buffer is too small: drop the largest, so buffers that no longer fit do not pile up.

@@ -8,7 +8,8 @@
 namespace core {
 
 // n uninitialised floats, 64-byte aligned, taken from the pool (the smallest pooled buffer that is large
-// enough) or newly allocated; returned to the pool on destruction. Move-only. Thread-safe.
+// enough, its pages past n given back to the system) or newly allocated; returned to the pool on
+// destruction. Move-only. Thread-safe.
 class PooledBuffer {
  public:
   PooledBuffer() = default;

@@ -24,8 +24,8 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   std::vector<Candidate> best;  // the top-1 of one row
   best.reserve(1);
   const float no_prefix = 0.0f;
-  // One group of rows at a time (core/search.h kLogitRows): logits, shifts and block maxima of that group.
-  const int group_rows = std::min(n_sentences, kLogitRows);
+  // One group of rows at a time (DecoderStep::logit_rows): logits, shifts and block maxima of that group.
+  const int group_rows = std::min(n_sentences, decoder.logit_rows());
   PooledBuffer logits(static_cast<size_t>(group_rows) * vocab_size);
   const int n_blocks = scan_blocks(vocab_size);
   std::vector<double> shifts(group_rows);  // per row, as LogProbs::prepare leaves them

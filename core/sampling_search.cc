@@ -45,8 +45,8 @@ std::vector<std::vector<Hypothesis>> sampling_search(DecoderStep& decoder,
   next_live.reserve(total);
   next_rows.reserve(total);
   next_tokens.reserve(total);
-  // One group of rows at a time (core/search.h kLogitRows): logits, shifts and block maxima of that group.
-  const int group_rows = std::min(total, kLogitRows);
+  // One group of rows at a time (DecoderStep::logit_rows): logits, shifts and block maxima of that group.
+  const int group_rows = std::min(total, decoder.logit_rows());
   PooledBuffer logits(static_cast<size_t>(group_rows) * vocab_size);
   const int n_blocks = scan_blocks(vocab_size);
   std::vector<double> shifts(group_rows);

@@ -27,16 +27,17 @@ class DecoderStep {
                     int position) = 0;
   // Next-token logits of rows [first_row, first_row + n_rows) of the last step, [n_rows, vocab_size]
   // row-major into `out`. A row's values must not depend on which other rows share the call: the search
-  // asks for a group of rows at a time (at most kLogitRows, or one sentence's beams) and its results may not
-  // change.
+  // asks for a group of rows at a time (at most logit_rows(), or one sentence's beams) and its results may
+  // not change.
   virtual void logits(int first_row, int n_rows, float* out) = 0;
-};
+  // Rows whose logits the search holds at once: it computes, prepares and searches one group of rows
+  // before the next, so its logits buffer is this many rows of vocab_size, whatever the batch.
+  virtual int logit_rows() const { return kLogitRows; }
 
-// Rows whose logits the search holds at once: it computes, prepares and searches one group of rows
-// before the next, so its logits buffer is this many rows of vocab_size, whatever the batch. A multiple
-// of the GEMM kernels' row tiles (12 on AVX-512, 6 and 4 on AVX2), large enough that streaming the
-// output projection's weights once per group costs little.
-constexpr int kLogitRows = 48;
+  // A multiple of the GEMM kernels' row tiles (12 on AVX-512, 6 and 4 on AVX2), large enough that
+  // streaming f32 output weights once per group costs little.
+  static constexpr int kLogitRows = 48;
+};
 
 struct SearchOptions {
   int beam_size = 1;            // 1 = greedy

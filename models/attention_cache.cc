@@ -8,7 +8,7 @@ namespace models {
 
 CacheType attention_cache_type(const TransformerWeights& weights) {
   const bool int8 = !weights.decoder.empty() && weights.decoder.front().self_attn.k.int8 != nullptr;
-  return int8 ? CacheType::kF16 : CacheType::kF32;
+  return int8 ? CacheType::kInt8 : CacheType::kF32;
 }
 
 CacheRows::CacheRows(size_t rows, int d, int n_heads, CacheType type)

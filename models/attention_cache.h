@@ -14,8 +14,8 @@ namespace models {
 
 enum class CacheType { kF32, kF16, kInt8 };
 
-// The decoder caches a model keeps: f16 when its linear layers are int8, else f32. (int8 caches hold a
-// quarter of f32's bytes but lose more BLEU than f16 ones on the bundled model, docs/speed.md.)
+// The decoder caches a model keeps: int8 when its linear layers are int8 (a quarter of f32's bytes, within
+// the noise of f16 caches in BLEU on the bundled model: docs/speed.md), else f32.
 CacheType attention_cache_type(const TransformerWeights& weights);
 
 class CacheRows {

@@ -24,8 +24,8 @@ uint64_t batch_memory_bytes(const ModelConfig& c, const BatchShape& s) {
   // Entry bookkeeping: four int32 tables and a byte per row and position.
   const uint64_t entry_bytes = rows * steps * (4 * 4 + 1);
   // Search (core/beam_search.cc): logits and the log-probabilities' block maxima for one group of rows
-  // (core/search.h kLogitRows, or one sentence's beams), and each row's history.
-  const uint64_t group_rows = std::min<uint64_t>(rows, std::max(core::kLogitRows, s.beam));
+  // (at most DecoderStep::kLogitRows, or one sentence's beams), and each row's history.
+  const uint64_t group_rows = std::min<uint64_t>(rows, std::max(core::DecoderStep::kLogitRows, s.beam));
   const uint64_t search_floats = 2 * group_rows * static_cast<uint64_t>(c.tgt_vocab_size) + 4 * rows * steps;
   return 4 * (encoder_floats + decoder_floats + search_floats) + entry_bytes;
 }

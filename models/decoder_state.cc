@@ -243,4 +243,6 @@ void DecoderState::logits(int first_row, int n_rows, float* out) {
   project(model_.weights().output, x_.data() + static_cast<size_t>(first_row) * d_, n_rows, out);
 }
 
+int DecoderState::logit_rows() const { return model_.weights().output.int8 ? kLogitRows / 4 : kLogitRows; }
+
 }  // namespace models

@@ -179,8 +179,9 @@ TEST_CASE("compact one-row attention matches a double-precision loop on every pa
   }
 }
 
-TEST_CASE("an int8 checkpoint keeps f16 caches; f16 and int8 caches' logits stay within a tolerance of f32's",
-          "[int8][transformer][attention]") {
+TEST_CASE(
+    "an int8 checkpoint keeps int8 caches; f16 and int8 caches' logits stay within a tolerance of f32's",
+    "[int8][transformer][attention]") {
   auto base = test::small_description();
   auto odd = base;  // d_model not a multiple of the panel: q, k and v unstacked
   odd.config.d_model = 20;
@@ -190,7 +191,7 @@ TEST_CASE("an int8 checkpoint keeps f16 caches; f16 and int8 caches' logits stay
     test::write_random_model(i8_dir.path(), desc, 21, models::DType::kI8);
     models::Transformer f32(f32_dir.path()), i8(i8_dir.path());
     REQUIRE(models::attention_cache_type(f32.weights()) == models::CacheType::kF32);
-    REQUIRE(models::attention_cache_type(i8.weights()) == models::CacheType::kF16);
+    REQUIRE(models::attention_cache_type(i8.weights()) == models::CacheType::kInt8);
     const std::vector<std::vector<int32_t>> sources = {{5, 9, 12, 7, 4, 11, desc.tokens.eos}};
     const auto encoded = i8.encode(sources);
     const std::vector<int32_t> prefix = {desc.tokens.decoder_start, 5, 9, 7, 6, 8};
@@ -201,7 +202,7 @@ TEST_CASE("an int8 checkpoint keeps f16 caches; f16 and int8 caches' logits stay
     for (const auto& [type, tolerance] :
          {std::pair{models::CacheType::kF16, 0.02f}, {models::CacheType::kInt8, 0.02f}}) {
       const auto compact = test::teacher_forced_logits(i8, encoded, 0, prefix, type);
-      if (type == models::CacheType::kF16) REQUIRE(own == compact);  // the checkpoint chose f16
+      if (type == models::CacheType::kInt8) REQUIRE(own == compact);  // the checkpoint chose int8
       float lo = f32_caches[0], hi = f32_caches[0], worst = 0;
       for (size_t i = 0; i < f32_caches.size(); ++i) {
         lo = std::min(lo, f32_caches[i]);

@@ -1,4 +1,7 @@
 // core::PooledBuffer: a released buffer is handed to the next request it fits, and moves keep ownership.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <thread>
@@ -63,4 +66,27 @@ TEST_CASE("threads take and return buffers concurrently", "[buffer_pool]") {
   }
   for (auto& t : threads) t.join();
   for (int count : foreign_values) REQUIRE(count == 0);
+}
+
+TEST_CASE("a pooled buffer handed to a smaller request keeps only that request's pages", "[buffer_pool]") {
+  constexpr size_t kLarge = 5'000'011, kPart = 1'000'033;  // sizes no other test asks for
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  float* data = nullptr;
+  {
+    core::PooledBuffer a(kLarge);
+    for (size_t i = 0; i < kLarge; i += page / sizeof(float)) a[i] = 1.0f;  // every page resident
+    data = a.data();
+  }
+  core::PooledBuffer b(kPart);
+  REQUIRE(b.data() == data);
+  // Residency of the whole pages of the large buffer after the part handed out.
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data + kPart) + page - 1) / page * page;
+  const uintptr_t end = reinterpret_cast<uintptr_t>(data + kLarge) / page * page;
+  std::vector<unsigned char> resident((end - begin) / page);
+  REQUIRE(mincore(reinterpret_cast<void*>(begin), end - begin, resident.data()) == 0);
+  size_t kept = 0;
+  for (unsigned char r : resident) kept += r & 1;
+  CHECK(kept == 0);
+  b[kPart - 1] = 2.0f;  // the part handed out stays usable
+  CHECK(b[kPart - 1] == 2.0f);
 }

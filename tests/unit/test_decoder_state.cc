@@ -88,3 +88,17 @@ TEST_CASE("a new batch starts with every cache entry free", "[decoder_state]") {
   step(state, 2, 0, vocab);
   REQUIRE(state.live_entries() == 2);
 }
+
+TEST_CASE("an int8 output projection is searched in groups of a quarter of f32's rows",
+          "[decoder_state][int8]") {
+  const auto desc = test::small_description();
+  for (const models::DType dtype : {models::DType::kF32, models::DType::kI8}) {
+    test::TempDir dir;
+    test::write_random_model(dir.path(), desc, 5, dtype);
+    const models::Transformer model(dir.path());
+    const models::EncodedBatch encoded = model.encode({{5, 9, desc.tokens.eos}});
+    models::DecoderState state(model, encoded, 1, 4);
+    const int expected = core::DecoderStep::kLogitRows / (dtype == models::DType::kI8 ? 4 : 1);
+    CHECK(state.logit_rows() == expected);
+  }
+}

@@ -1,5 +1,5 @@
-// Tests of core/search's groups of rows: logits are asked for at most kLogitRows rows at a time (or one
-// sentence's beams), and a batch searched in several groups per step gives exactly what the same
+// Tests of core/search's groups of rows: logits are asked for at most the decoder's logit_rows() rows at a
+// time (or one sentence's beams), and a batch searched in several groups per step gives exactly what the same
 // sentences give when each step fits in one group.
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -26,7 +26,8 @@ uint64_t mix(uint64_t x) {
 // Checks that each step's rows are read in order, each once, and records the most rows of one call.
 class GroupedDecoder : public core::DecoderStep {
  public:
-  explicit GroupedDecoder(std::vector<int> keys) : keys_(std::move(keys)) {}
+  GroupedDecoder(std::vector<int> keys, int group_rows) : keys_(std::move(keys)), group_rows_(group_rows) {}
+  int logit_rows() const override { return group_rows_; }
   int vocab_size() const override { return kVocab; }
   void start(int n_sentences) override {
     REQUIRE(n_sentences == static_cast<int>(keys_.size()));
@@ -74,6 +75,7 @@ class GroupedDecoder : public core::DecoderStep {
   int steps = 0;
 
  private:
+  int group_rows_;
   std::vector<int> keys_;  // sentence -> the model's sentence, so a sub-batch decodes like the batch
   std::vector<Tokens> rows_;
   std::vector<int> sentence_of_row_;
@@ -124,43 +126,48 @@ std::vector<int> range(int first, int n) {
 
 }  // namespace
 
-TEST_CASE("logits are computed for at most kLogitRows rows at a time", "[search]") {
-  for (const Mode& mode : kModes) {
-    CAPTURE(mode.name);
-    const std::vector<int> keys = range(0, 100);
-    GroupedDecoder decoder(keys);
-    core::search(decoder, max_lengths_of(keys), options_for(mode, keys));
-    // A group holds whole sentences in beam search, so one sentence's beams even beyond the bound.
-    CHECK(decoder.max_logit_rows <= std::max(core::kLogitRows, mode.beam_size));
-    // 100 sentences' rows do not fit in one group: the first steps take several.
-    CHECK(decoder.logit_calls > decoder.steps);
-  }
+// The default bound and one that no beam width divides.
+constexpr int kBounds[] = {core::DecoderStep::kLogitRows, 7};
+
+TEST_CASE("logits are computed for at most the decoder's logit_rows() rows at a time", "[search]") {
+  for (const Mode& mode : kModes)
+    for (const int bound : kBounds) {
+      CAPTURE(mode.name, bound);
+      const std::vector<int> keys = range(0, 100);
+      GroupedDecoder decoder(keys, bound);
+      core::search(decoder, max_lengths_of(keys), options_for(mode, keys));
+      // A group holds whole sentences in beam search, so one sentence's beams even beyond the bound.
+      CHECK(decoder.max_logit_rows <= std::max(bound, mode.beam_size));
+      // 100 sentences' rows do not fit in one group: the first steps take several.
+      CHECK(decoder.logit_calls > decoder.steps);
+    }
 }
 
 TEST_CASE("a search in several groups equals the same sentences in one group each", "[search]") {
-  for (const Mode& mode : kModes) {
-    CAPTURE(mode.name);
-    const std::vector<int> keys = range(0, 100);
-    GroupedDecoder decoder(keys);
-    const auto together = core::search(decoder, max_lengths_of(keys), options_for(mode, keys));
-    REQUIRE(decoder.logit_calls > decoder.steps);
-    // Sub-batches small enough that every step is one group.
-    const int chunk = std::max(1, core::kLogitRows / mode.rows_per_sentence());
-    for (int first = 0; first < 100; first += chunk) {
-      const std::vector<int> sub = range(first, std::min(chunk, 100 - first));
-      GroupedDecoder sub_decoder(sub);
-      const auto alone = core::search(sub_decoder, max_lengths_of(sub), options_for(mode, sub));
-      CHECK(sub_decoder.logit_calls == sub_decoder.steps);
-      for (size_t i = 0; i < sub.size(); ++i) {
-        const auto& expected = alone[i];
-        const auto& got = together[first + i];
-        CAPTURE(first + i);
-        REQUIRE(got.size() == expected.size());
-        for (size_t h = 0; h < got.size(); ++h) {
-          CHECK(got[h].tokens == expected[h].tokens);
-          CHECK(got[h].score == expected[h].score);
+  for (const Mode& mode : kModes)
+    for (const int bound : kBounds) {
+      CAPTURE(mode.name, bound);
+      const std::vector<int> keys = range(0, 100);
+      GroupedDecoder decoder(keys, bound);
+      const auto together = core::search(decoder, max_lengths_of(keys), options_for(mode, keys));
+      REQUIRE(decoder.logit_calls > decoder.steps);
+      // Sub-batches small enough that every step is one group.
+      const int chunk = std::max(1, bound / mode.rows_per_sentence());
+      for (int first = 0; first < 100; first += chunk) {
+        const std::vector<int> sub = range(first, std::min(chunk, 100 - first));
+        GroupedDecoder sub_decoder(sub, bound);
+        const auto alone = core::search(sub_decoder, max_lengths_of(sub), options_for(mode, sub));
+        CHECK(sub_decoder.logit_calls == sub_decoder.steps);
+        for (size_t i = 0; i < sub.size(); ++i) {
+          const auto& expected = alone[i];
+          const auto& got = together[first + i];
+          CAPTURE(first + i);
+          REQUIRE(got.size() == expected.size());
+          for (size_t h = 0; h < got.size(); ++h) {
+            CHECK(got[h].tokens == expected[h].tokens);
+            CHECK(got[h].score == expected[h].score);
+          }
         }
       }
     }
-  }
 }
