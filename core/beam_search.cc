@@ -6,7 +6,6 @@
 
 #include "core/buffer_pool.h"
 #include "core/search_internal.h"
-#include "core/thread_team.h"
 
 namespace core {
 namespace search_detail {
@@ -158,8 +157,8 @@ class BeamSearch {
           if (end > begin && end_row + n - first_row > group_rows_) break;
           end_row += n;
         }
-        decoder_.logits(first_row, end_row - first_row, logits_.data());
-        prepare_rows(first_row, end_row - first_row, position + 1);
+        fetch_group(decoder_, log_probs_, options_, max_lengths_, rows_.sentence, first_row,
+                    end_row - first_row, position, logits_.data(), shifts_.data(), block_maxes_.data());
         for (size_t i = begin; i < end; ++i) {
           if (advance(live_[i], position + 1, first_row)) next_live_.push_back(live_[i]);
         }
@@ -181,22 +180,6 @@ class BeamSearch {
   }
 
  private:
-  // The log_softmax shift and block maxima of the group's rows [first_row, first_row + n_rows), whose
-  // logits are in logits_, rows split over the batch's threads (the bulk of the search's work: one pass
-  // over each row of logits).
-  void prepare_rows(int first_row, int n_rows, int generated_length) {
-    const int n_blocks = scan_blocks(vocab_size_);
-    split_range(n_rows, 1, [&](int begin, int end, int) {
-      for (int r = begin; r < end; ++r) {
-        const int sentence = rows_.sentence[first_row + r];
-        const bool last_step = generated_length >= max_lengths_[sentence];
-        shifts_[r] = log_probs_.prepare(logits_.data() + static_cast<size_t>(r) * vocab_size_, last_step,
-                                        &block_maxes_[static_cast<size_t>(r) * n_blocks],
-                                        forced_token(options_, sentence, generated_length - 1));
-      }
-    });
-  }
-
   // One step of sentence `s`, whose candidates have `generated_length` tokens (the new one included), its
   // rows prepared in the group starting at row `group_first_row`: finishes EOS candidates, appends its
   // next rows to `next_`. Returns whether it is still searching.

@@ -3,7 +3,6 @@
 
 #include "core/buffer_pool.h"
 #include "core/search_internal.h"
-#include "core/thread_team.h"
 
 namespace core {
 namespace search_detail {
@@ -43,16 +42,8 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
     kept_rows.clear();
     for (int first = 0; first < rows; first += group_rows) {
       const int n = std::min(group_rows, rows - first);
-      decoder.logits(first, n, logits.data());
-      // The pass over every row of logits, rows split over the batch's threads.
-      split_range(n, 1, [&](int begin, int end, int) {
-        for (int r = begin; r < end; ++r) {
-          const int sentence = row_sentence[first + r];
-          shifts[r] = log_probs.prepare(
-              logits.data() + static_cast<size_t>(r) * vocab_size, generated_length >= max_lengths[sentence],
-              &block_maxes[static_cast<size_t>(r) * n_blocks], forced_token(options, sentence, position));
-        }
-      });
+      fetch_group(decoder, log_probs, options, max_lengths, row_sentence, first, n, position, logits.data(),
+                  shifts.data(), block_maxes.data());
       for (int r = 0; r < n; ++r) {
         const int row = first + r;
         const int sentence = row_sentence[row];

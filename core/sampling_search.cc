@@ -6,7 +6,6 @@
 #include "core/buffer_pool.h"
 #include "core/sampling.h"
 #include "core/search_internal.h"
-#include "core/thread_team.h"
 
 namespace core {
 namespace search_detail {
@@ -63,15 +62,8 @@ std::vector<std::vector<Hypothesis>> sampling_search(DecoderStep& decoder,
     size_t i = 0;  // live samples read rows in increasing order, so each group's samples are a run
     for (int first = 0; first < rows; first += group_rows) {
       const int n = std::min(group_rows, rows - first);
-      decoder.logits(first, n, logits.data());
-      split_range(n, 1, [&](int begin, int end, int) {
-        for (int r = begin; r < end; ++r) {
-          const int sentence = row_sentence[first + r];
-          shifts[r] = log_probs.prepare(
-              logits.data() + static_cast<size_t>(r) * vocab_size, generated_length >= max_lengths[sentence],
-              &block_maxes[static_cast<size_t>(r) * n_blocks], forced_token(options, sentence, position));
-        }
-      });
+      fetch_group(decoder, log_probs, options, max_lengths, row_sentence, first, n, position, logits.data(),
+                  shifts.data(), block_maxes.data());
       for (; i < live.size() && live_row[i] < first + n; ++i) {
         const int q = live[i], row = live_row[i], r = row - first;
         const float* row_logits = logits.data() + static_cast<size_t>(r) * vocab_size;

@@ -9,6 +9,7 @@
 #include "core/fast_exp.h"
 #include "core/search_internal.h"
 #include "core/simd.h"
+#include "core/thread_team.h"
 
 namespace core {
 namespace search_detail {
@@ -150,6 +151,23 @@ double LogProbs::prepare(float* row, bool force_eos, float* block_maxes, int32_t
   const double shift = log_softmax_shift(row, vocab_size_, block_maxes);
   for (int32_t id : banned_) row[id] = kMinusInf;  // -inf - shift stays -inf
   return shift;
+}
+
+void fetch_group(DecoderStep& decoder, const LogProbs& log_probs, const SearchOptions& options,
+                 const std::vector<int>& max_lengths, const std::vector<int>& row_sentence, int first_row,
+                 int n_rows, int position, float* logits, double* shifts, float* block_maxes) {
+  decoder.logits(first_row, n_rows, logits);
+  const int vocab_size = decoder.vocab_size();
+  const int n_blocks = scan_blocks(vocab_size);
+  const int generated_length = position + 1;  // counting the token chosen now
+  split_range(n_rows, 1, [&](int begin, int end, int) {
+    for (int r = begin; r < end; ++r) {
+      const int sentence = row_sentence[first_row + r];
+      shifts[r] = log_probs.prepare(
+          logits + static_cast<size_t>(r) * vocab_size, generated_length >= max_lengths[sentence],
+          block_maxes + static_cast<size_t>(r) * n_blocks, forced_token(options, sentence, position));
+    }
+  });
 }
 
 void LogProbs::apply(float* row, bool force_eos) const {

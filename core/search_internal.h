@@ -35,6 +35,14 @@ class LogProbs {
   std::vector<int32_t> banned_;  // validated, sorted, unique
 };
 
+// The logits of the decoder's rows [first_row, first_row + n_rows) of step `position` into `logits`
+// [n_rows, vocab], each row prepared (shifts[r], block_maxes[r * scan_blocks]) with its sentence's last-step
+// and prefix rules; rows split over the batch's threads (one pass over each row of logits: the bulk of the
+// search's work). Row first_row + r belongs to sentence row_sentence[first_row + r].
+void fetch_group(DecoderStep& decoder, const LogProbs& log_probs, const SearchOptions& options,
+                 const std::vector<int>& max_lengths, const std::vector<int>& row_sentence, int first_row,
+                 int n_rows, int position, float* logits, double* shifts, float* block_maxes);
+
 inline float log_prob(float logit, double shift) { return static_cast<float>(logit - shift); }
 
 // One expansion of a sentence's beams: `index` = beam * vocab_size + token, beams local to the sentence.
