@@ -56,7 +56,7 @@ model:
 	$(PYTHON) tools/average_checkpoints.py build/train/epoch20.pt build/train/epoch21.pt build/train/epoch22.pt --out build/train/avg20-22.pt
 	$(PYTHON) tools/export.py build/train/avg20-22.pt --out data/multi30k-en-de --dtype f16 --beam 5 --length-penalty 1.5
 
-# Speed: nmt vs the PyTorch reference, median of 3 runs; prints a table, appends to bench/results.json.
+# Speed: nmt vs the PyTorch reference, median of 3 runs; prints a table, writes bench/latest/MACHINE.md.
 # BENCH_ARGS=--quick for a smoke run; --model DIR for another model (see tools/bench.py --help).
 BENCH_ARGS ?=
 bench: build

@@ -32,7 +32,9 @@ Also:
     (--no-split), sentences/s of each and the ratio, runs alternating (--paragraphs-only: this row alone).
 
 Prints one markdown table; appends this run (machine, commit, raw runs, medians, table) to the "runs" list
-of bench/results.json (--quick: build-bench/results-quick.json, first 100 sentences, 1 run each).
+of build-bench/results.json, outside the tree (--quick: build-bench/results-quick.json, first 100 sentences,
+1 run each), and writes the table of a full run to bench/latest/MACHINE.md, one file per machine, the
+figures the repository keeps.
 Timing runs are meaningless while something else loads the CPU: the load average is recorded, and a
 warning is printed when it is high.
 """
@@ -323,6 +325,25 @@ def synthetic_model(spm_path, out_dir):
 # ----------------------------------------------------------------------------------------------
 # Machine, model, peak
 
+def machine_key(machine):
+    """A file name per machine kind: the CPU's name and the OpenBLAS core type it runs."""
+    core = (machine.get("openblas") or "").split(" MAX_THREADS")[0].split(" ")[-1]
+    return re.sub(r"[^a-z0-9]+", "-", f"{machine['cpu']} {core}".lower()).strip("-")
+
+
+def write_latest(result, directory=os.path.join(ROOT, "bench", "latest")):
+    """bench/latest/MACHINE.md: the newest full run's table on this machine kind, replaced by the next."""
+    m = result["machine"]
+    path = os.path.join(directory, machine_key(m) + ".md")
+    os.makedirs(directory, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"# make bench on {m['cpu']}, {m['nproc']} cores ({m.get('openblas') or 'no OpenBLAS'})\n\n")
+        f.write(f"{result['date']}, commit {result['git']['commit'][:12]}, {result['duration_s']:.0f} s, "
+                f"load average {m['loadavg_start']:.2f} at start, {m['loadavg_end']:.2f} at end.\n\n")
+        f.write(result["table"].rstrip("\n") + "\n")
+    return path
+
+
 def machine_info():
     cpu = "?"
     try:
@@ -489,7 +510,7 @@ def main():
                     help="only the paragraphs row (--runs runs each), printed, not appended to the results")
     ap.add_argument("--quick", action="store_true", help="smoke run: 100 sentences, 1 run each, 64 synthetic")
     ap.add_argument("--no-int8", action="store_true", help="skip the nmt int8 rows")
-    ap.add_argument("--out", default=None, help="results JSON (default: bench/results.json; "
+    ap.add_argument("--out", default=None, help="results JSON (default: build-bench/results.json; "
                                                 "--quick: build-bench/results-quick.json)")
     args = ap.parse_args()
     baselines = [b.strip() for b in args.baselines.split(",") if b.strip()]
@@ -502,8 +523,7 @@ def main():
     if args.synthetic_threads is None:
         args.synthetic_threads = "2" if args.quick else "2,1"
     synth_runs = args.synthetic_runs or args.runs
-    out_json = args.out or (os.path.join(WORK, "results-quick.json") if args.quick
-                            else os.path.join(ROOT, "bench", "results.json"))
+    out_json = args.out or os.path.join(WORK, "results-quick.json" if args.quick else "results.json")
     args.nmt = os.path.abspath(args.nmt)
     peak_bin = args.sgemm_peak or os.path.join(os.path.dirname(args.nmt), "sgemm_peak")
     if not os.path.exists(os.path.join(args.model, "model.json")):
@@ -700,6 +720,7 @@ def main():
         json.dump(history, f, indent=1, ensure_ascii=False)
         f.write("\n")
     os.replace(out_json + ".tmp", out_json)
+    latest = None if args.quick else write_latest(result)
 
     sys.stderr.flush()
     print(table)
@@ -709,6 +730,8 @@ def main():
     print(f"nmt output identical across runs and thread counts: {'yes' if nmt_deterministic else 'NO'}")
     print(f"load average {machine['loadavg_start']:.2f} at start, {machine['loadavg_end']:.2f} at end; "
           f"{result['duration_s']:.0f} s; results appended to {os.path.relpath(out_json, ROOT)}")
+    if latest:
+        print(f"latest figures for this machine: {os.path.relpath(latest, ROOT)}")
 
 
 if __name__ == "__main__":
