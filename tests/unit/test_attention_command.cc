@@ -161,11 +161,11 @@ TEST_CASE("nmt attention --format json keeps only --layer and --head, a row per 
 }
 
 TEST_CASE("nmt attention on two sentences shows the first and says so", "[attention_command]") {
-  const auto r = test::run(attention() + " --format json 'a small dog. the man is walking.'");
+  const auto r = test::run(attention() + " --format json 'A small dog. The man is walking.'");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.err, Contains("2 sentences"));
-  CHECK_THAT(r.err, Contains("\"a small dog.\""));
-  const auto first = test::run(attention() + " --format json 'a small dog.'");
+  CHECK_THAT(r.err, Contains("\"A small dog.\""));
+  const auto first = test::run(attention() + " --format json 'A small dog.'");
   CHECK(first.err.empty());
   CHECK(first.out == r.out);
 }

@@ -120,7 +120,7 @@ TEST_CASE("nmt info prints floats at their own precision, a field per line", "[c
   const std::string out = info(fixture("model"));
   CHECK_THAT(out, Contains("  layer_norm_eps: 1e-05\n"));
   CHECK_THAT(out, Contains("  d_model: 32\n"));
-  CHECK_THAT(out, Contains("  length_penalty: 1\n"));
+  CHECK_THAT(out, Contains("  length_penalty: 1.0\n"));
   CHECK_THAT(out, Contains("  source_spm: source.spm\n"));
   CHECK(out.find('{') == std::string::npos);
   CHECK(out.find("9.99999") == std::string::npos);
