@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
        nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev help2man dpkg-dev parallel \
-       librsvg2-bin
+       librsvg2-bin bash-completion
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 
 .PHONY: all build test test-asan deps deps-tools install deb fixtures model bench fuzz fuzz-smoke stress format clean
@@ -54,7 +54,7 @@ DATA ?= ../shared/data/multi30k
 model:
 	$(PYTHON) tools/train.py --data $(DATA) --out build/train --lr 2e-3 --warmup 800 --epochs 25 --cooldown 0.3 --stop-after 22 --time-budget-min 1000 --bleu-every 0 --average 5 --bf16
 	$(PYTHON) tools/average_checkpoints.py build/train/epoch20.pt build/train/epoch21.pt build/train/epoch22.pt --out build/train/avg20-22.pt
-	$(PYTHON) tools/export.py build/train/avg20-22.pt --out data/multi30k-en-de --dtype f16 --beam 5 --length-penalty 1.5
+	$(PYTHON) tools/export.py build/train/avg20-22.pt --out data/multi30k-en-de --dtype f16 --beam 5 --length-penalty 1.5 --alignment-layer 1
 
 # Speed: nmt vs the PyTorch reference, median of 3 runs; prints a table, writes bench/latest/MACHINE.md.
 # BENCH_ARGS=--quick for a smoke run; --model DIR for another model (see tools/bench.py --help).

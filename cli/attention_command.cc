@@ -1,11 +1,12 @@
 #include "cli/attention_command.h"
 
+#include <algorithm>
 #include <iostream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
+#include "cli/attention_json.h"
 #include "cli/model_path.h"
 #include "cli/output_target.h"
 #include "cli/svg_heatmap.h"
@@ -14,12 +15,14 @@
 #include "cli/utf8.h"
 #include "core/error.h"
 #include "core/threads.h"
+#include "tokenizer/sentence_splitter.h"
 
 namespace cli {
 
 namespace {
 
 constexpr size_t kMaxStdinBytes = 1 << 20;  // far more than one sentence a model takes
+constexpr size_t kMaxDrawnPieces = 300;     // a side of the SVG: beyond it cells are too small to read
 
 // Standard input as one text: lines joined by spaces, outer whitespace trimmed.
 std::string read_stdin_text() {
@@ -38,24 +41,34 @@ std::string read_stdin_text() {
   return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
-// [heads, rows, cols] -> [head][row][col].
-nlohmann::json nested(const std::vector<float>& m, int heads, int rows, int cols) {
-  nlohmann::json out = nlohmann::json::array();
-  for (int h = 0; h < heads; ++h) {
-    nlohmann::json head = nlohmann::json::array();
-    for (int i = 0; i < rows; ++i) {
-      const auto row = m.begin() + (static_cast<size_t>(h) * rows + i) * cols;
-      head.push_back(std::vector<float>(row, row + cols));
+// A piece as a reader sees it: SentencePiece's word marker U+2581 dropped, a lone marker shown as U+2423.
+std::string display_piece(const std::string& piece) {
+  static const std::string kMarker = "\xE2\x96\x81";
+  std::string shown;
+  for (size_t at = 0; at < piece.size();) {
+    if (piece.compare(at, kMarker.size(), kMarker) == 0) {
+      at += kMarker.size();
+    } else {
+      shown += piece[at++];
     }
-    out.push_back(std::move(head));
   }
-  return out;
+  return shown.empty() && !piece.empty() ? "\xE2\x90\xA3" : shown;
 }
 
-nlohmann::json layers(const std::vector<std::vector<float>>& kind, int heads, int rows, int cols) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& layer : kind) out.push_back(nested(layer, heads, rows, cols));
-  return out;
+std::vector<std::string> display_pieces(const std::vector<std::string>& pieces) {
+  std::vector<std::string> shown;
+  for (const std::string& p : pieces) shown.push_back(display_piece(p));
+  return shown;
+}
+
+// The first sentence of `text` as translate splits it; warns when there are more.
+std::string first_sentence(const std::string& text, const std::string& language) {
+  const std::vector<tokenizer::Span> sentences = tokenizer::SentenceSplitter(language).split(text);
+  if (sentences.size() <= 1) return text;
+  const std::string first = text.substr(sentences[0].begin, sentences[0].end - sentences[0].begin);
+  std::cerr << "nmt: warning: the text holds " << sentences.size()
+            << " sentences; attention is shown for the first only: \"" << first << "\"\n";
+  return first;
 }
 
 std::string quoted(const std::string& s) {
@@ -106,36 +119,31 @@ CLI::App* add_attention_command(CLI::App& app, AttentionCommandOptions& o) {
   return cmd;
 }
 
-std::string attention_json(const models::AttentionTranslation& t) {
-  const models::AttentionMatrices& m = t.attention;
-  nlohmann::json j;
-  j["source_tokens"] = t.source_tokens;
-  j["target_tokens"] = t.target_tokens;
-  j["translation"] = t.text;
-  j["cross"] = layers(m.cross, m.n_heads, m.target_len, m.source_len);
-  j["encoder"] = layers(m.encoder, m.n_heads, m.source_len, m.source_len);
-  j["decoder"] = layers(m.decoder, m.n_heads, m.target_len, m.target_len);
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
 std::string attention_svg(const models::AttentionTranslation& t, const std::string& source_text,
                           const AttentionCommandOptions& o) {
   const models::AttentionMatrices& m = t.attention;
   HeatmapFigure f;
   const std::vector<std::vector<float>>* kind = &m.cross;
   std::string name = "Cross-attention";
-  f.row_labels = t.target_tokens;
-  f.column_labels = t.source_tokens;
+  const std::vector<std::string> source = display_pieces(t.source_tokens);
+  const std::vector<std::string> target = display_pieces(t.target_tokens);
+  f.row_labels = target;
+  f.column_labels = source;
   if (o.kind == "encoder") {
     kind = &m.encoder;
     name = "Encoder self-attention";
-    f.row_labels = t.source_tokens;
+    f.row_labels = source;
   } else if (o.kind == "decoder") {
     kind = &m.decoder;
     name = "Decoder self-attention";
     // Query i chose target token i; key j is the token fed at step j: the start token, then the choices.
     f.column_labels = {"<s>"};
-    f.column_labels.insert(f.column_labels.end(), t.target_tokens.begin(), t.target_tokens.end() - 1);
+    f.column_labels.insert(f.column_labels.end(), target.begin(), target.end() - 1);
+  }
+  if (f.row_labels.size() > kMaxDrawnPieces || f.column_labels.size() > kMaxDrawnPieces) {
+    throw core::UsageError("the SVG draws at most " + std::to_string(kMaxDrawnPieces) +
+                           " pieces a side; this sentence has " + std::to_string(f.column_labels.size()) +
+                           " x " + std::to_string(f.row_labels.size()) + ": use --format json");
   }
   f.caption = name + ": " + quoted(source_text) + " \xE2\x86\x92 " + quoted(t.text);
   const int rows = static_cast<int>(f.row_labels.size()), cols = static_cast<int>(f.column_labels.size());
@@ -172,9 +180,14 @@ int run_attention(const AttentionCommandOptions& options) {
   core::set_num_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   const models::Translator translator(o.model_dir);
   const models::ModelConfig& c = translator.model().config();
-  const int n_layers = o.kind == "encoder" ? c.encoder_layers : c.decoder_layers;
+  const bool json = o.format == "json";
+  // JSON writes every kind, so --layer must exist in each.
+  const int n_layers = json                  ? std::min(c.encoder_layers, c.decoder_layers)
+                       : o.kind == "encoder" ? c.encoder_layers
+                                             : c.decoder_layers;
   if (o.layer >= n_layers) {
-    throw core::UsageError("--layer " + std::to_string(o.layer) + ": the model's " + o.kind +
+    throw core::UsageError("--layer " + std::to_string(o.layer) + ": the model's " +
+                           (json ? std::string("encoder and decoder") : o.kind) +
                            " attention has layers 0.." + std::to_string(n_layers - 1));
   }
   if (o.head >= c.n_heads) {
@@ -185,13 +198,19 @@ int run_attention(const AttentionCommandOptions& options) {
   flags.beam_size = o.beam_size;
   flags.split_sentences = false;
   const models::TranslateOptions translate = resolve_translate_flags(flags, translator);
-  models::AttentionRequest request;
-  request.cross = request.decoder = request.encoder = true;
+  text = first_sentence(text, translate.source_lang);
+  models::AttentionRequest request;  // the SVG draws one kind: only that one is recorded
+  request.cross = json || o.kind == "cross";
+  request.encoder = json || o.kind == "encoder";
+  request.decoder = json || o.kind == "decoder";
   const models::AttentionTranslation t =
       models::translate_with_attention(translator, text, translate, request);
-  const std::string document = o.format == "json" ? attention_json(t) : attention_svg(t, text, o);
-  std::istringstream lines(document);
-  for (std::string line; std::getline(lines, line);) output.write_line(line, LineEnding::kLf);
+  if (json) {
+    write_attention_json(t, {o.layer, o.head}, output);
+  } else {
+    std::istringstream lines(attention_svg(t, text, o));
+    for (std::string line; std::getline(lines, line);) output.write_line(line, LineEnding::kLf);
+  }
   output.commit();
   return 0;
 }

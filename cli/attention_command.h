@@ -24,10 +24,8 @@ struct AttentionCommandOptions {
 CLI::App* add_attention_command(CLI::App& app, AttentionCommandOptions& options);
 int run_attention(const AttentionCommandOptions& options);
 
-// The JSON form: {"source_tokens", "target_tokens", "translation", "cross": [layer][head][target][source],
-// "encoder": [layer][head][source][source], "decoder": [layer][head][target][target]}.
-std::string attention_json(const models::AttentionTranslation& t);
-// The SVG form of one kind of attention.
+// The SVG form of one kind of attention (the JSON form: cli/attention_json.h). UsageError when a side has
+// more than 300 pieces.
 std::string attention_svg(const models::AttentionTranslation& t, const std::string& source_text,
                           const AttentionCommandOptions& options);
 

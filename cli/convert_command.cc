@@ -1,6 +1,7 @@
 #include "cli/convert_command.h"
 
 #include <iostream>
+#include <utility>
 
 #include "core/error.h"
 #include "models/convert/convert_error.h"
@@ -23,6 +24,8 @@ std::string flag_for(const std::string& option) {
   if (option == "convert_marian_npz") return "--from marian-npz";
   return option;
 }
+
+std::string or_unknown(const std::string& language) { return language.empty() ? "(unknown)" : language; }
 
 // Runs the chosen converter; library messages name options by field, users see flags.
 models::ConvertReport convert(const ConvertCommandOptions& options, const models::ConvertOptions& co) {
@@ -72,6 +75,10 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
                   "scale per row, the rest f32; default: f16 if the source is all f16, else f32)")
       ->check(CLI::IsMember({"f32", "f16", "int8"}));
   cmd->add_flag("--force", o.force, "Write into a non-empty output directory, replacing its model files");
+  cmd->add_option("--source-lang", o.source_lang,
+                  "The model's source language (BCP 47: en, pt-BR), for releases that do not state it "
+                  "(tokenizer_config.json, README.md); sentence splitting uses it");
+  cmd->add_option("--target-lang", o.target_lang, "The model's target language, as --source-lang");
   cmd->add_option("--npz", o.marian.npz,
                   "marian-npz: the .npz model (default: decoder.yml's, else the only *.npz)");
   cmd->add_option("--vocab", o.vocab, "marian-npz: vocabulary for both sides (.yml, .json or .spm)");
@@ -94,6 +101,14 @@ int run_convert(const ConvertCommandOptions& options) {
              : options.dtype == "f16"  ? models::ConvertDType::kF16
              : options.dtype == "int8" ? models::ConvertDType::kI8
                                        : models::ConvertDType::kKeep;
+  for (const auto& [flag, tag] :
+       {std::pair{"--source-lang", &options.source_lang}, std::pair{"--target-lang", &options.target_lang}}) {
+    if (!tag->empty() && !models::is_language_tag(*tag))
+      throw core::UsageError(std::string(flag) + " '" + *tag +
+                             "' is not a language tag (such as en, de, pt-BR)");
+  }
+  co.source_lang = options.source_lang;
+  co.target_lang = options.target_lang;
   const models::MarianFiles& m = options.marian;
   const bool marian_options = !m.npz.empty() || !options.vocab.empty() || !m.source_vocab.empty() ||
                               !m.target_vocab.empty() || !m.source_spm.empty() || !m.target_spm.empty();
@@ -112,7 +127,14 @@ int run_convert(const ConvertCommandOptions& options) {
   std::cout << "converted " << options.source_dir << " -> " << options.output_dir << ": " << report.tensors
             << " tensors, " << report.parameters << " parameters (" << models::dtype_name(report.dtype)
             << "), d_model " << c.d_model << ", " << c.encoder_layers << "+" << c.decoder_layers
-            << " layers, vocab " << c.src_vocab_size << "/" << c.tgt_vocab_size << "\n";
+            << " layers, vocab " << c.src_vocab_size << "/" << c.tgt_vocab_size << ", languages "
+            << or_unknown(report.description.source_lang) << " -> "
+            << or_unknown(report.description.target_lang) << "\n";
+  if (report.description.source_lang.empty()) {
+    std::cerr << "nmt: warning: " << options.source_dir
+              << " does not state its source language: sentence splitting will use no abbreviation list; "
+                 "give it with --source-lang\n";
+  }
   return 0;
 }
 

@@ -17,6 +17,8 @@ struct ConvertCommandOptions {
   bool force = false;
   models::MarianFiles marian;  // marian-npz only
   std::string vocab;           // marian-npz: --vocab (both sides)
+  std::string source_lang;     // "": what the release says
+  std::string target_lang;
 };
 
 CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& options);

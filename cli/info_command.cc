@@ -8,6 +8,7 @@
 
 #include "cli/model_path.h"
 #include "models/checkpoint.h"
+#include "models/parameter_count.h"
 
 namespace cli {
 
@@ -16,6 +17,18 @@ namespace {
 uint64_t file_size(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+// One "  key: value" line per field of a description section, strings unquoted, null as "(none)".
+void print_section(std::ostream& out, const char* title, const nlohmann::json& section) {
+  out << title << ":\n";
+  for (const auto& [key, value] : section.items()) {
+    out << "  " << key << ": "
+        << (value.is_string() ? value.get<std::string>()
+            : value.is_null() ? "(none)"
+                              : value.dump())
+        << "\n";
+  }
 }
 
 }  // namespace
@@ -33,12 +46,9 @@ int run_info(const std::string& dir_arg) {
   const std::string dir = dir_arg.empty() ? default_model_dir() : dir_arg;
   const models::Checkpoint ckpt(dir);
   const models::ModelDescription& d = ckpt.description();
-  uint64_t params = 0;
+  const uint64_t params = models::parameter_count(ckpt);
   std::string dtypes;
   for (const auto& t : ckpt.tensors()) {
-    uint64_t n = 1;
-    for (int64_t x : t.shape) n *= static_cast<uint64_t>(x);
-    params += n;
     const char* name = models::dtype_name(t.dtype);
     if (dtypes.find(name) == std::string::npos) dtypes += dtypes.empty() ? name : std::string("+") + name;
   }
@@ -53,11 +63,12 @@ int run_info(const std::string& dir_arg) {
             << "languages: " << or_unknown(d.source_lang) << " -> " << or_unknown(d.target_lang) << "\n"
             << "parameters: " << params << " (" << std::fixed << std::setprecision(1) << params / 1e6 << "M, "
             << dtypes << ")\n"
-            << "size on disk: " << std::setprecision(1) << disk / 1048576.0 << " MiB\n"
-            << "config: " << models::description_to_json(d)["config"].dump() << "\n"
-            << "tokens: " << models::description_to_json(d)["tokens"].dump() << "\n"
-            << "decoding defaults: " << models::description_to_json(d)["decoding"].dump() << "\n"
-            << "tokenizer: " << models::description_to_json(d)["tokenizer"].dump() << "\n";
+            << "size on disk: " << std::setprecision(1) << disk / 1048576.0 << " MiB\n";
+  const nlohmann::json j = models::description_to_json(d);
+  print_section(std::cout, "config", j["config"]);
+  print_section(std::cout, "tokens", j["tokens"]);
+  print_section(std::cout, "decoding defaults", j["decoding"]);
+  print_section(std::cout, "tokenizer", j["tokenizer"]);
   return 0;
 }
 

@@ -211,6 +211,11 @@ int run_translate(const TranslateCommandOptions& options) {
   const BatchFit fit =
       fit_batch_to_memory(translator, o.translate, current_budget(max_memory), core::num_threads());
   if (!fit.warning.empty() && !o.quiet) std::cerr << "nmt: warning: " << fit.warning << "\n";
+  if (o.translate.split_sentences && o.translate.source_lang.empty() && !o.quiet) {
+    std::cerr << "nmt: warning: " << o.model_dir
+              << " does not state its source language: sentences are split without abbreviations "
+                 "(Mr., Dr.); give it with --source-lang\n";
+  }
   o.translate.batch_size = fit.batch_size;
   const auto loaded = std::chrono::steady_clock::now();
 

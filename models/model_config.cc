@@ -1,6 +1,8 @@
 #include "models/model_config.h"
 
 #include <cctype>
+#include <cstdio>
+#include <cstdlib>
 
 #include "models/json_fields.h"
 #include "models/model_error.h"
@@ -187,6 +189,21 @@ const char* activation_name(core::Activation a) {
   return "?";
 }
 
+namespace {
+
+// The double that prints as the shortest decimal reading back as `f` (1e-05f, not 9.999999747378752e-06):
+// model.json and `nmt info` show a float at its own precision.
+double shortest_double(float f) {
+  char text[32];
+  for (int digits = 1; digits < 9; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(f));
+    if (std::strtof(text, nullptr) == f) return std::strtod(text, nullptr);
+  }
+  return f;
+}
+
+}  // namespace
+
 nlohmann::json description_to_json(const ModelDescription& d) {
   const ModelConfig& c = d.config;
   nlohmann::json j;
@@ -200,7 +217,7 @@ nlohmann::json description_to_json(const ModelDescription& d) {
                  {"activation", activation_name(c.activation)},
                  {"norm", c.pre_norm ? "pre" : "post"},
                  {"final_norm", c.final_norm},
-                 {"layer_norm_eps", c.layer_norm_eps},
+                 {"layer_norm_eps", shortest_double(c.layer_norm_eps)},
                  {"positions", positions_name(c.positions)},
                  {"max_positions", c.max_positions},
                  {"scale_embedding", c.scale_embedding},
@@ -213,9 +230,12 @@ nlohmann::json description_to_json(const ModelDescription& d) {
                  {"unk", d.tokens.unk},
                  {"eos", d.tokens.eos},
                  {"decoder_start", d.tokens.decoder_start}};
-  j["decoding"] = {{"beam_size", d.decoding.beam_size},       {"length_penalty", d.decoding.length_penalty},
-                   {"max_length_a", d.decoding.max_length_a}, {"max_length_b", d.decoding.max_length_b},
-                   {"max_length", d.decoding.max_length},     {"ban_unk", d.decoding.ban_unk},
+  j["decoding"] = {{"beam_size", d.decoding.beam_size},
+                   {"length_penalty", shortest_double(d.decoding.length_penalty)},
+                   {"max_length_a", shortest_double(d.decoding.max_length_a)},
+                   {"max_length_b", d.decoding.max_length_b},
+                   {"max_length", d.decoding.max_length},
+                   {"ban_unk", d.decoding.ban_unk},
                    {"renormalize", d.decoding.renormalize}};
   if (d.decoding.alignment_layer >= 0) j["decoding"]["alignment_layer"] = d.decoding.alignment_layer;
   auto name_or_null = [](const std::string& s) {

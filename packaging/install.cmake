@@ -10,12 +10,14 @@ add_custom_command(
   OUTPUT ${NMT_MAN_PAGE} ${NMT_MAN_PAGE}.gz
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/packaging/man_include.sh $<TARGET_FILE:nmt>
           ${CMAKE_CURRENT_SOURCE_DIR}/packaging/nmt.h2m ${CMAKE_CURRENT_BINARY_DIR}/nmt.h2m
+          ${CMAKE_CURRENT_SOURCE_DIR}/README.md
   COMMAND ${HELP2MAN} --no-info --section=1 --source=nmt
           "--name=neural machine translation on the CPU"
           --include=${CMAKE_CURRENT_BINARY_DIR}/nmt.h2m
           --output=${NMT_MAN_PAGE} $<TARGET_FILE:nmt>
   COMMAND ${GZIP} -9nkf ${NMT_MAN_PAGE}
   DEPENDS nmt ${CMAKE_CURRENT_SOURCE_DIR}/packaging/nmt.h2m ${CMAKE_CURRENT_SOURCE_DIR}/packaging/man_include.sh
+          ${CMAKE_CURRENT_SOURCE_DIR}/README.md
   COMMENT "Generating the man page nmt.1 with help2man"
   VERBATIM)
 add_custom_target(nmt_man ALL DEPENDS ${NMT_MAN_PAGE})

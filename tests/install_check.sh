@@ -9,6 +9,10 @@ cmake --install "$build" --prefix "$prefix" > /dev/null
 test -x "$prefix/bin/nmt"
 test -s "$prefix/share/man/man1/nmt.1"
 grep -q -- '--beam-size' "$prefix/share/man/man1/nmt.1"
+# Every command, the environment and the exit codes (the README's tables).
+for wanted in 'COMMAND ATTENTION' 'COMMAND CONVERT' NMT_CPU NMT_MODEL 'jsonl met malformed lines' 'temporary files removed'; do
+  grep -q -- "$wanted" "$prefix/share/man/man1/nmt.1" || { echo "nmt.1 lacks '$wanted'"; exit 1; }
+done
 bash -n "$prefix/share/bash-completion/completions/nmt"
 test -f "$prefix/share/nmt/multi30k-en-de/model.json"
 # The installed binary finds the installed model, not the source tree's.

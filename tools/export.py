@@ -85,7 +85,7 @@ def model_config(cfg):
 
 
 def export(pt_path, out_dir, spm_path, dtype="f32", beam=5, length_penalty=1.0,
-           max_length_a=1.5, max_length_b=10, max_length=512, source_lang="en", target_lang="de"):
+           max_length_a=1.5, max_length_b=10, max_length=512, source_lang="en", target_lang="de", alignment_layer=None):
     ckpt = torch.load(pt_path, map_location="cpu")
     cfg = ckpt["config"]
     config = model_config(cfg)
@@ -96,6 +96,8 @@ def export(pt_path, out_dir, spm_path, dtype="f32", beam=5, length_penalty=1.0,
                 "max_length": min(max_length, MAX_POSITIONS),
                 # train.py's validation greedy bans pad before the softmax: renormalize = the same thing
                 "ban_unk": False, "renormalize": True}
+    if alignment_layer is not None:  # measured after training: tools/alignment_check.py --gold
+        decoding["alignment_layer"] = alignment_layer
     spm_name = os.path.basename(spm_path)
     tokenizer = {"source_spm": spm_name, "target_spm": spm_name, "source_vocab": None,
                  "target_vocab": None, "add_eos": True}
@@ -119,11 +121,14 @@ def main():
     ap.add_argument("--max-length", type=int, default=512)
     ap.add_argument("--source-lang", default="en", help="model.json source_lang (sentence splitting rules)")
     ap.add_argument("--target-lang", default="de", help="model.json target_lang")
+    ap.add_argument("--alignment-layer", type=int, default=None,
+                    help="decoding.alignment_layer: the decoder layer --alignment reads (default: the last)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     spm_path = args.spm or os.path.join(os.path.dirname(os.path.abspath(args.checkpoint)), "spm.model")
     meta = export(args.checkpoint, args.out, spm_path, args.dtype, args.beam, args.length_penalty,
-                  args.max_length_a, args.max_length_b, args.max_length, args.source_lang, args.target_lang)
+                  args.max_length_a, args.max_length_b, args.max_length, args.source_lang, args.target_lang,
+                  args.alignment_layer)
     print(f"wrote {args.out}: {len(meta['tensors'])} tensors, {meta['weights']['size']} bytes, "
           f"crc32 {meta['weights']['crc32']}")
 

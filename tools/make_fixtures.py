@@ -173,7 +173,7 @@ DECODER_LOGIT_STEPS = 4
 
 FIXTURES = {
     "opus": dict(
-        seed=101, dtype="f32", spm=("en", "de"), vocab=True, sentences=SENTENCES,
+        seed=101, dtype="f32", spm=("en", "de"), vocab=True, sentences=SENTENCES, languages=("en", "de"),
         config=dict(d_model=32, n_heads=4, encoder_layers=2, decoder_layers=2, ffn_dim=64, activation="swish",
                     norm="post", final_norm=False, layer_norm_eps=1e-5, positions="sinusoidal-concat",
                     max_positions=512, scale_embedding=True, shared_embeddings=True, tied_output=True,
@@ -692,7 +692,9 @@ def build_fixture(name, spec, out, spm_paths, log):
         variants.append(marian_variant(config, tokens, decoding, sources, max_lens))
     knob = tune_eos(variants, tensors, config, tokens, spec["dtype"])
     tensors = apply_eos_knob(tensors, config, tokens, knob)
-    write_checkpoint(model_dir, config, tokens, decoding, tokenizer, tensors, dtype=spec["dtype"])
+    source_lang, target_lang = spec.get("languages", (None, None))
+    write_checkpoint(model_dir, config, tokens, decoding, tokenizer, tensors, dtype=spec["dtype"],
+                     source_lang=source_lang, target_lang=target_lang)
 
     model, meta = ref.Model.load(model_dir)
     g = golden(model, tok, texts, sources, max_lens, ref.search_options(meta, beam_size=1))
@@ -804,6 +806,8 @@ def model_table():
             what += "; ids pad 0 unk 1 start 2 eos 3, source en.model / target de.model (different sizes)"
         else:
             what += "; ids pad 0 unk 1 start 2 eos 3, joint spm with normalization rules"
+        if "languages" in s:
+            what += "; languages %s -> %s" % s["languages"]
         rows.append(f"| `{name}` | {what} |")
     return "\n".join(rows)
 

@@ -12,6 +12,7 @@
 #include "core/regular_file.h"
 #include "models/convert/convert_error.h"
 #include "models/model_error.h"
+#include "models/parameter_count.h"
 
 namespace models {
 
@@ -127,13 +128,14 @@ void check_no_nan(const std::vector<float>& values, const std::string& where, co
   }
 }
 
-ConvertReport make_report(const ModelDescription& description, const std::vector<NamedTensor>& tensors,
-                          DType dtype, std::vector<std::string> warnings) {
+ConvertReport make_report(const ConvertOptions& options, const ModelDescription& description,
+                          const std::vector<NamedTensor>& tensors, DType dtype,
+                          std::vector<std::string> warnings) {
   ConvertReport r;
   r.description = description;
   r.dtype = dtype;
   r.tensors = tensors.size();
-  for (const auto& t : tensors) r.parameters += t.values.size();
+  r.parameters = parameter_count(Checkpoint(options.output_dir));
   r.warnings = std::move(warnings);
   return r;
 }

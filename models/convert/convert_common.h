@@ -20,6 +20,8 @@ struct ConvertOptions {
   std::string output_dir;  // must be new or empty unless `force`
   bool force = false;      // allow a non-empty output directory (its model files are replaced)
   ConvertDType dtype = ConvertDType::kKeep;
+  std::string source_lang;  // the model's languages when the release does not say (or says wrongly); "": keep
+  std::string target_lang;
 };
 
 struct ConvertReport {
@@ -69,8 +71,11 @@ std::string path_inside(const std::string& dir, const std::string& entry, const 
 // Throws ModelError("WHERE: tensor 'NAME' contains NaN") if it does.
 void check_no_nan(const std::vector<float>& values, const std::string& where, const std::string& name);
 
-ConvertReport make_report(const ModelDescription& description, const std::vector<NamedTensor>& tensors,
-                          DType dtype, std::vector<std::string> warnings);
+// The report on the model written to options.output_dir (reopened: its parameters are counted as
+// `nmt info` counts them).
+ConvertReport make_report(const ConvertOptions& options, const ModelDescription& description,
+                          const std::vector<NamedTensor>& tensors, DType dtype,
+                          std::vector<std::string> warnings);
 
 }  // namespace convert_detail
 

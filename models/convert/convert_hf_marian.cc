@@ -32,7 +32,7 @@ ConvertReport write_hf_model(const std::string& src, const HfSource& source, Map
     throw ModelError(source.vocab_path + ": cannot write the vocabulary: " + e.what());
   }
   convert_detail::write_model(options, d, out, dtype, files);
-  return convert_detail::make_report(d, out, dtype, source.warnings);
+  return convert_detail::make_report(options, d, out, dtype, source.warnings);
 }
 
 }  // namespace
@@ -40,7 +40,7 @@ ConvertReport write_hf_model(const std::string& src, const HfSource& source, Map
 // Read config -> map tensors -> write; nothing is written before both reads succeed.
 ConvertReport convert_hf_marian(const std::string& src, const ConvertOptions& options) {
   convert_detail::check_output_dir(options.output_dir, src, options.force);
-  const HfSource source = read_hf_source(src);
+  const HfSource source = read_hf_source(src, options);
   MappedTensors mapped = map_hf_tensors(src + "/model.safetensors", source.config);
   return write_hf_model(src, source, std::move(mapped), options);
 }

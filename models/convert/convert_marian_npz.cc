@@ -6,6 +6,7 @@
 
 #include "models/convert/marian_npz_tensors.h"
 #include "models/convert/marian_release.h"
+#include "models/convert/release_languages.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -132,7 +133,7 @@ ConvertReport write_marian_model(const MarianRelease& release, ModelDescription 
   parse_description(description_to_json(d), f.npz + " (converted)");
   const DType dtype = convert_detail::choose_dtype(options.dtype, model.all_source_f16);
   convert_detail::write_model(options, d, model.tensors, dtype, files);
-  return convert_detail::make_report(d, model.tensors, dtype, std::move(warnings));
+  return convert_detail::make_report(options, d, model.tensors, dtype, std::move(warnings));
 }
 
 }  // namespace
@@ -146,6 +147,7 @@ ConvertReport convert_marian_npz(const std::string& dir, const MarianFiles& give
   MarianDecoding decoding = read_decoding(release);
   ModelDescription d = describe(model, decoding, release.target_vocab);
   std::tie(d.source_lang, d.target_lang) = languages_from_model_name(std::filesystem::absolute(dir).string());
+  apply_languages(d, languages_from_release_readme(dir + "/README.md"), options);
   return write_marian_model(release, std::move(d), model, std::move(decoding.warnings), options);
 }
 

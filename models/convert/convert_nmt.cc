@@ -6,6 +6,7 @@
 
 #include "core/half.h"
 #include "models/checkpoint.h"
+#include "models/convert/release_languages.h"
 
 namespace models {
 
@@ -48,7 +49,8 @@ ConvertReport convert_nmt(const std::string& source_dir, const ConvertOptions& o
     all_f16 = all_f16 && t.dtype == DType::kF16;
     tensors.push_back({t.name, t.shape, read_values(ckpt, t)});
   }
-  const ModelDescription& d = ckpt.description();
+  ModelDescription d = ckpt.description();
+  apply_languages(d, {}, options);
   convert_detail::OutputFiles files;
   std::set<std::string> names = {d.tokenizer.source_spm, d.tokenizer.target_spm, d.tokenizer.source_vocab,
                                  d.tokenizer.target_vocab};
@@ -56,7 +58,7 @@ ConvertReport convert_nmt(const std::string& source_dir, const ConvertOptions& o
     if (!name.empty()) files.copies.emplace_back(source_dir + "/" + name, name);
   const DType dtype = convert_detail::choose_dtype(options.dtype, all_f16);
   convert_detail::write_model(options, d, tensors, dtype, files);
-  return convert_detail::make_report(d, tensors, dtype, {});
+  return convert_detail::make_report(options, d, tensors, dtype, {});
 }
 
 }  // namespace models

@@ -8,6 +8,7 @@
 
 #include "models/convert/convert_common.h"
 #include "models/convert/convert_error.h"
+#include "models/convert/release_languages.h"
 #include "models/json_fields.h"
 #include "models/model_error.h"
 
@@ -289,7 +290,7 @@ ModelConfig network_config(const HfConfig& c) {
 
 }  // namespace
 
-HfSource read_hf_source(const std::string& src) {
+HfSource read_hf_source(const std::string& src, const ConvertOptions& options) {
   HfSource source;
   source.config_path = src + "/config.json";
   source.vocab_path = src + "/vocab.json";
@@ -308,6 +309,7 @@ HfSource read_hf_source(const std::string& src) {
       languages_from_model_name(cfg.contains("_name_or_path") && cfg["_name_or_path"].is_string()
                                     ? cfg["_name_or_path"].get<std::string>()
                                     : std::filesystem::absolute(src).string());
+  apply_languages(d, languages_from_tokenizer_config(src + "/tokenizer_config.json"), options);
   d.config = network_config(c);
   d.tokens.pad = c.pad;
   d.tokens.eos = c.eos;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/kernels.h"
+#include "models/convert/convert_common.h"
 #include "models/model_config.h"
 
 namespace models {
@@ -35,6 +36,7 @@ struct HfSource {
 };
 
 // Throws ModelError naming the file for anything missing, unusable or unsupported.
-HfSource read_hf_source(const std::string& source_dir);
+// `options` supplies the languages when given (see apply_languages).
+HfSource read_hf_source(const std::string& source_dir, const ConvertOptions& options);
 
 }  // namespace models

@@ -137,3 +137,17 @@ TEST_CASE("alignment layer: another layer, a layer out of range, only with --ali
   const auto alone = test::run(translate() + " --alignment-layer 1", input);
   CHECK(alone.exit_code == cli::kExitUsage);
 }
+
+TEST_CASE("alignment: the bundled model reads layer 1 by default, as the README's example shows",
+          "[cli][alignment]") {
+  const std::string bundled = "'" + test::nmt_binary() + "' translate -m '" + std::string(NMT_TEST_DATA) +
+                              "/multi30k-en-de' --threads 1";
+  // README: echo 'A man rides a bike.' | nmt translate --alignment
+  const auto r = test::run(bundled + " --alignment", "A man rides a bike.\n");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "Ein Mann fährt ein Fahrrad. ||| 0-0 1-1 2-2 4-3 4-4\n");
+  CHECK(r.out == test::run(bundled + " --alignment --alignment-layer 1", "A man rides a bike.\n").out);
+  const auto info =
+      test::run("'" + test::nmt_binary() + "' info '" + std::string(NMT_TEST_DATA) + "/multi30k-en-de'");
+  CHECK_THAT(info.out, Catch::Contains("  alignment_layer: 1\n"));
+}

@@ -137,3 +137,69 @@ TEST_CASE("heatmap SVG: one titled cell per weight, labels escaped", "[attention
   CHECK(svg.find('\x01') == std::string::npos);
   CHECK(cli::xml_escape("a\x01z") == "a\xEF\xBF\xBDz");
 }
+
+TEST_CASE("nmt attention --format json keeps only --layer and --head, a row per line",
+          "[attention_command]") {
+  const auto all = test::run(attention() + " --format json 'the man is walking'");
+  REQUIRE(all.exit_code == 0);
+  const nlohmann::json full = nlohmann::json::parse(all.out);
+  const size_t s = full["source_tokens"].size(), t = full["target_tokens"].size();
+  CHECK(count(all.out, "\n") > 2 * 4 * (t + s + t));  // streamed: each matrix row its own line
+  CHECK(full.find("layer") == full.end());
+  const auto one = test::run(attention() + " --format json --layer 1 --head 2 'the man is walking'");
+  REQUIRE(one.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(one.out);
+  CHECK(j["layer"] == 1);
+  CHECK(j["head"] == 2);
+  check_rows(j["cross"], 1, 1, t, s);
+  check_rows(j["encoder"], 1, 1, s, s);
+  check_rows(j["decoder"], 1, 1, t, t);
+  CHECK(j["cross"][0][0] == full["cross"][1][2]);
+  CHECK(j["encoder"][0][0] == full["encoder"][1][2]);
+  const auto heads = nlohmann::json::parse(test::run(attention() + " --format json --head 3 'a dog'").out);
+  check_rows(heads["cross"], 2, 1, heads["target_tokens"].size(), heads["source_tokens"].size());
+}
+
+TEST_CASE("nmt attention on two sentences shows the first and says so", "[attention_command]") {
+  const auto r = test::run(attention() + " --format json 'A small dog. The man is walking.'");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.err, Contains("2 sentences"));
+  CHECK_THAT(r.err, Contains("\"A small dog.\""));
+  const auto first = test::run(attention() + " --format json 'A small dog.'");
+  CHECK(first.err.empty());
+  CHECK(first.out == r.out);
+}
+
+TEST_CASE("nmt attention labels pieces without the SentencePiece word marker", "[attention_command]") {
+  const auto r = test::run(attention() + " 'the man is walking'");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("\xE2\x96\x81") == std::string::npos);
+  CHECK_THAT(r.out, Contains(">man<"));
+  // The JSON keeps the pieces as the vocabulary spells them.
+  const auto j = test::run(attention() + " --format json 'the man is walking'");
+  CHECK(j.out.find("\xE2\x96\x81") != std::string::npos);
+}
+
+TEST_CASE("nmt attention draws at most 300 pieces a side, JSON has no such bound", "[attention_command]") {
+  std::string text;
+  for (int i = 0; i < 320; ++i) text += i == 0 ? "dog" : " dog";
+  const auto svg = test::run(attention() + " -b 1 '" + text + "'");
+  CHECK(svg.exit_code == 64);
+  CHECK_THAT(svg.err, Contains("at most 300 pieces"));
+  CHECK_THAT(svg.err, Contains("--format json"));
+  const auto json = test::run(attention() + " -b 1 --format json '" + text + "'");
+  CHECK(json.exit_code == 0);
+  CHECK(nlohmann::json::parse(json.out)["source_tokens"].size() > 300);
+}
+
+TEST_CASE("docs/attention.svg draws the bundled model's alignment layer, as nmt draws it now",
+          "[attention_command]") {
+  const std::string data = NMT_TEST_DATA;
+  const auto r = test::run("'" + test::nmt_binary() + "' attention -m '" + data +
+                           "/multi30k-en-de' --layer 1 'A man rides a bike.'");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == test::read_file(data + "/../docs/attention.svg"));
+  // The layer the README's caption describes is the one --alignment reads by default.
+  const auto info = test::run("'" + test::nmt_binary() + "' info '" + data + "/multi30k-en-de'");
+  CHECK_THAT(info.out, Contains("  alignment_layer: 1\n"));
+}

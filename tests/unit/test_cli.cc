@@ -127,7 +127,7 @@ TEST_CASE("info describes the model", "[cli]") {
   const auto r = test::run(nmt() + " info '" + model() + "'");
   REQUIRE(r.exit_code == 0);
   REQUIRE_THAT(r.out, Contains("parameters:"));
-  REQUIRE_THAT(r.out, Contains("\"d_model\""));
+  REQUIRE_THAT(r.out, Contains("  d_model: "));
 }
 
 TEST_CASE("NMT_MODEL is the default model; -m and info's argument come first", "[cli]") {
