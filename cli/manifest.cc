@@ -149,8 +149,11 @@ Manifest::Manifest(std::string output_dir, std::string own_name, const std::vect
     : output_dir_(std::move(output_dir)), own_name_(std::move(own_name)) {
   const std::string lock_path = output_dir_ + "/" + own_name_ + ".lock";
   lock_ = core::UniqueFd(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666));
-  if (!lock_.valid()) throw_io_error(lock_path, "cannot create lock file", errno);
-  if (::flock(lock_.get(), LOCK_EX | LOCK_NB) != 0) {
+  if (!lock_.valid() && errno != EACCES && errno != EROFS)
+    throw_io_error(lock_path, "cannot create lock file", errno);
+  // An output directory we cannot write needs no lock: nothing can be written there (a run with
+  // something to do fails at its first output).
+  if (lock_.valid() && ::flock(lock_.get(), LOCK_EX | LOCK_NB) != 0) {
     if (errno == EWOULDBLOCK) {
       throw IoError(printable_path(output_dir_) + ": another nmt run is writing " + own_name_ +
                     " here (same --output-dir and --shard); wait for it to end");
@@ -163,7 +166,6 @@ Manifest::Manifest(std::string output_dir, std::string own_name, const std::vect
   for (const std::string& name : manifest_files(output_dir_)) {
     if (name != own_name_) read_manifest(name, false, escaped);
   }
-  open_journal();
 }
 
 void Manifest::read_manifest(const std::string& name, bool own,
@@ -239,6 +241,7 @@ std::vector<ManifestEntry> Manifest::find(const std::string& relative) const {
 void Manifest::record(const std::string& relative, const ManifestEntry& entry) {
   const std::string escaped = escape_file_name(relative);
   std::string line = entry_line(escaped, entry);
+  if (!journal_.valid()) open_journal();  // on the first record: a run with nothing to do writes nothing
   if (const int err = write_all(journal_.get(), line); err != 0)
     throw_io_error(output_dir_ + "/" + own_name_, "cannot append to resume manifest", err);
   recorded_[escaped] = std::move(line);
@@ -261,8 +264,7 @@ void Manifest::compact() {
   for (const auto& [file, line] : recorded_) out.write(line);
   out.commit();
   recorded_.clear();
-  journal_.reset();
-  open_journal();
+  journal_.reset();  // the compacted file is a new one: the next record reopens it
 }
 
 bool output_matches(const std::string& dst, const ManifestEntry& recorded) {

@@ -165,6 +165,20 @@ TEST_CASE("directory mode: unreadable files and directories are failures", "[cli
   CHECK_THAT(r.err, Contains("failed: " + src + "/d: cannot open directory: Permission denied"));
 }
 
+TEST_CASE("directory mode: a finished run resumes in an output directory it cannot write", "[cli][resume]") {
+  if (::geteuid() != 0) NMT_SKIP_TEST("needs root to drop privileges with setpriv");
+  if (test::run("command -v setpriv").exit_code != 0) NMT_SKIP_TEST("setpriv is not installed");
+  test::TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);
+  const std::string src = dir.file("src"), dst = dir.file("dst");
+  write_tree(src);
+  REQUIRE(test::run(tree(src, dst)).exit_code == 0);
+  test::run("chmod -R a+rX " + q(src) + " " + q(dst));
+  const auto r = test::run("setpriv --reuid=65534 --regid=65534 --clear-groups " + tree(src, dst));
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.err, Contains("0 file(s) translated, 4 already done"));
+}
+
 TEST_CASE("directory mode: a full device stops the run at once, and a rerun finishes it", "[cli][resume]") {
   test::TempDir dir;
   const std::string src = dir.file("src"), dst = dir.file("dst");
