@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <string>
 
 #include "cli/glob_match.h"
@@ -236,4 +237,38 @@ TEST_CASE("directory mode: a symlink in the output tree is not followed", "[cli]
   CHECK(fs::is_empty(outside));
   CHECK_THAT(r.err, Contains(dst + "/d: is a symlink in the output directory; not followed"));
   CHECK_THAT(r.err, Contains("2 file(s) translated") && Contains("2 failed"));
+}
+
+TEST_CASE("directory mode: after any sequence of runs, a final run equals a fresh one", "[cli][resume]") {
+  test::TempDir dir;
+  const std::string src = dir.file("src"), fresh = dir.file("fresh");
+  write_tree(src);
+  REQUIRE(test::run(tree(src, fresh)).exit_code == 0);
+  const auto expected = outputs(fresh);
+  const char* options[] = {"", " --scores", " -b 2", " --n-best 2"};
+  const char* scopes[] = {"", " --shard 0/2", " --shard 1/2", " --glob 'd/*'", " --glob '**/a.txt'"};
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const std::string dst = dir.file("dst" + std::to_string(seed));
+    std::mt19937 rng(seed);
+    auto any_run = [&] { return tree(src, dst) + options[rng() % 4] + scopes[rng() % 5]; };
+    for (int step = 0; step < 8; ++step) {
+      const std::string run = any_run();
+      const unsigned how = rng() % 3;
+      CAPTURE(seed, step, run, how);
+      if (how == 0) {
+        test::run(run);
+      } else if (how == 1) {  // killed at a random point
+        test::run("timeout -s KILL 0." + std::to_string(rng() % 10) + " " + run);
+      } else {  // two at once
+        test::run("(" + run + ") & (" + any_run() + "); wait");
+      }
+    }
+    // The final run with the default options, as the two shards: together they cover every file.
+    CAPTURE(seed);
+    for (const char* shard : {" --shard 0/2", " --shard 1/2"})
+      CHECK(test::run(tree(src, dst) + shard).exit_code == 0);
+    CHECK(outputs(dst) == expected);
+    const auto r = test::run(tree(src, dst));
+    CHECK_THAT(r.err, Contains("0 file(s) translated, 4 already done, 0 retranslated (stale), 0 failed"));
+  }
 }
