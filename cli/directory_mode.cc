@@ -1,7 +1,6 @@
 #include "cli/directory_mode.h"
 
 #include <cerrno>
-#include <chrono>
 #include <iostream>
 #include <numeric>
 #include <type_traits>
@@ -19,15 +18,23 @@
 namespace cli {
 namespace {
 
-// The manifest is rewritten at most this often (and at the end): a run killed in between redoes the
-// files finished since, which is safe, only slower.
-constexpr auto kManifestInterval = std::chrono::seconds(1);
-
 struct Counts {
   std::size_t translated = 0, skipped = 0, stale = 0;
   std::uint64_t malformed_lines = 0;  // --input-format jsonl
   std::vector<std::string> failures;
+  std::vector<std::string> record_errors;  // resume manifest writes (the outputs themselves are fine)
+  std::size_t not_attempted = 0;           // left when the device filled up
 };
+
+// True if a record vouches for the output at `dst`: same source, model and options, and the output is
+// still the one that run wrote.
+bool already_done(const Manifest& manifest, const InputFile& file, const ManifestEntry& now,
+                  const std::string& dst) {
+  for (const ManifestEntry& recorded : manifest.find(file.relative)) {
+    if (recorded.same_origin(now) && output_matches(dst, recorded)) return true;
+  }
+  return false;
+}
 
 // Everything that changes what a file's translation looks like, resolved against the model.
 std::string output_options_key(const TranslateCommandOptions& o) {
@@ -75,9 +82,11 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
   walk.exclude_dir = o.output_dir;
   const WalkResult listing = walk_files(o.input_dir, walk);
   const std::vector<InputFile> files = shard(listing.files, spec.index, spec.count);
-  Manifest manifest(o.output_dir, Manifest::file_name(spec.index, spec.count));
+  std::vector<std::string> relatives;
+  for (const InputFile& f : files) relatives.push_back(f.relative);
+  Manifest manifest(o.output_dir, Manifest::file_name(spec.index, spec.count), relatives);
   const std::string model = model_fingerprint(o.model_dir);
-  const std::string options_key = output_options_key(o);
+  const std::string options = options_fingerprint(output_options_key(o));
 
   ProgressTotals totals;
   totals.files = files.size();
@@ -98,18 +107,25 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
   }
 
   Counts counts;
+  auto fail = [&](std::vector<std::string>& list, const std::string& text) {
+    list.push_back(text);
+    progress.clear();
+    std::cerr << "nmt: error: " << text << "\n";
+  };
+  for (const std::string& f : listing.failures) fail(counts.failures, f);
   std::uint64_t lines_done = 0, bytes_done = 0;
-  auto last_save = std::chrono::steady_clock::now();
-  for (const InputFile& file : files) {
+  bool device_full = false;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const InputFile& file = files[i];
     const std::string dst = o.output_dir + "/" + file.relative;
     try {
       core::UniqueFd fd = open_source(file);
       ManifestEntry entry = fingerprint_source(fd.get(), file.path);
       entry.model = model;
-      entry.options = options_key;
+      entry.options = options;
+      check_output_path(o.output_dir, file.relative);
       const bool exists = output_is_complete(dst);
-      const ManifestEntry* recorded = manifest.find(file.relative);
-      if (!o.overwrite && exists && recorded != nullptr && *recorded == entry) {
+      if (!o.overwrite && exists && already_done(manifest, file, entry, dst)) {
         ++counts.skipped;
       } else {
         LineReader reader = LineReader::adopt(std::move(fd), file.path);
@@ -130,39 +146,51 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
         }
         out.commit();
         lines_done += reader.lines_read();
-        manifest.record(file.relative, entry);
         ++(exists && !o.overwrite ? counts.stale : counts.translated);
-        if (std::chrono::steady_clock::now() - last_save >= kManifestInterval) {
-          manifest.save();
-          last_save = std::chrono::steady_clock::now();
+        entry.output_size = out.bytes_written();
+        entry.output_hash = hex64(out.content_crc64());
+        try {
+          manifest.record(file.relative, entry);
+        } catch (const IoError& e) {
+          fail(counts.record_errors, e.what());  // the output stands; a rerun redoes it
+          device_full = dynamic_cast<const NoSpace*>(&e) != nullptr;
         }
       }
+    } catch (const NoSpace& e) {
+      fail(counts.failures, e.what());
+      device_full = true;
     } catch (const core::Error& e) {
-      counts.failures.push_back(e.what());
+      fail(counts.failures, e.what());
+    }
+    if (device_full) {  // every later write would fail too: stop, keeping what is finished
+      counts.not_attempted = files.size() - i - 1;
       progress.clear();
-      std::cerr << "nmt: error: " << e.what() << "\n";
+      std::cerr << "nmt: error: the device holding " << printable_path(o.output_dir)
+                << " is full: stopping; free space and rerun to resume\n";
+      break;
     }
     bytes_done += file.size;
     progress.update(lines_done, bytes_done);
     progress.file_done();
   }
   try {
-    manifest.save();
+    manifest.compact();
   } catch (const core::Error& e) {
-    counts.failures.push_back(e.what());
-    std::cerr << "nmt: error: " << e.what() << "\n";
+    warn(std::string(e.what()) + " (the resume manifest stays valid, uncompacted)");
   }
   progress.finish();
   std::cerr << "nmt: " << counts.translated << " file(s) translated, " << counts.skipped << " already done, "
             << counts.stale << " retranslated (stale), " << counts.failures.size() << " failed";
   if (listing.links_skipped > 0) std::cerr << ", " << listing.links_skipped << " link(s) skipped";
   if (listing.too_deep > 0) std::cerr << ", " << listing.too_deep << " too-deep director(ies) skipped";
+  if (counts.not_attempted > 0) std::cerr << ", " << counts.not_attempted << " not attempted (device full)";
   if (spec.count > 1)
     std::cerr << " (shard " << spec.index << "/" << spec.count << " of " << listing.files.size() << " files)";
   if (counts.malformed_lines > 0) std::cerr << ", " << counts.malformed_lines << " malformed input line(s)";
   std::cerr << "\n";
   for (const std::string& f : counts.failures) std::cerr << "  failed: " << f << "\n";
-  if (!counts.failures.empty() || counts.malformed_lines > 0) return kExitFailure;
+  if (!counts.failures.empty() || !counts.record_errors.empty() || counts.malformed_lines > 0)
+    return kExitFailure;
   return nothing_matched || listing.too_deep > 0 ? kExitIncomplete : kExitOk;
 }
 

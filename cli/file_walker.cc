@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -13,7 +12,9 @@
 #include <set>
 #include <utility>
 
+#include "cli/glob_match.h"
 #include "cli/io_error.h"
+#include "cli/manifest.h"
 #include "cli/utf8.h"
 #include "core/error.h"
 #include "core/unique_fd.h"
@@ -30,13 +31,13 @@ std::string join(const std::string& dir, const std::string& name) {
   return dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
-bool glob_matches(const std::string& glob, const std::string& relative) {
-  if (glob.empty()) return true;
-  if (glob.find('/') != std::string::npos)
-    return ::fnmatch(glob.c_str(), relative.c_str(), FNM_PATHNAME) == 0;
-  std::size_t slash = relative.rfind('/');
-  std::string base = slash == std::string::npos ? relative : relative.substr(slash + 1);
-  return ::fnmatch(glob.c_str(), base.c_str(), 0) == 0;
+// Our manifest, its lock and the temp file it is compacted through: in an input tree (the output of an
+// earlier run) they are records, not text.
+bool is_own_file_name(const std::string& name) {
+  const std::string_view view = name;
+  const std::size_t n = kManifestPrefix.size();
+  return view.substr(0, n) == kManifestPrefix ||
+         (view.size() > 1 && view[0] == '.' && view.substr(1, n) == kManifestPrefix);
 }
 
 // Up to kSampleBytes from the start of an open file; returns errno in *err on failure.
@@ -105,7 +106,7 @@ class Walker {
     struct stat st;
     if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return warn_errno(path, "cannot open directory", errno);
     const std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
-    if (id == excluded_) return;  // the output directory: its files are not input
+    if (id == excluded_) return warn(path, "the output directory (its files are not input)");
     if (!chain_.insert(id).second) {
       ++result_.links_skipped;
       return warn(path, "symlink loop (leads back to a directory it is inside)");
@@ -129,6 +130,7 @@ class Walker {
       errno = 0;
     }
     if (errno != 0) warn_errno(path, "error while listing directory (some entries missed)", errno);
+    names.erase(std::remove_if(names.begin(), names.end(), is_own_file_name), names.end());
     std::sort(names.begin(), names.end());
     for (const std::string& name : names) add_entry(::dirfd(dir), path, relative, name, depth);
     ::closedir(dir);
@@ -139,8 +141,9 @@ class Walker {
   void warn(const std::string& path, std::string_view why) {
     result_.warnings.push_back(printable_path(path) + ": skipped: " + std::string(why));
   }
+  // An entry that exists but cannot be read: a failure, not a warning (its output would be missing).
   void warn_errno(const std::string& path, std::string_view why, int err) {
-    result_.warnings.push_back(errno_message(path, "skipped: " + std::string(why), err));
+    result_.failures.push_back(errno_message(path, why, err));
   }
 
   void add_entry(int dir_fd, const std::string& dir_path, const std::string& dir_relative,
@@ -211,6 +214,7 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
 
   WalkResult result;
   result.warnings = std::move(listed.warnings);
+  result.failures = std::move(listed.failures);
   result.links_skipped = listed.links_skipped;
   result.too_deep = listed.too_deep;
   std::sort(listed.files.begin(), listed.files.end(),
@@ -220,14 +224,14 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
     int err = 0;
     core::UniqueFd fd = open_regular(file.path, &err);
     if (!fd.valid()) {
-      result.warnings.push_back(errno_message(file.path, "skipped: cannot open", err));
+      result.failures.push_back(errno_message(file.path, "cannot open for reading", err));
       continue;
     }
     const bool gzip = file.path.size() > 3 && file.path.compare(file.path.size() - 3, 3, ".gz") == 0;
     if (options.skip_binary && !gzip) {  // a .gz file is text once LineReader decompresses it
       std::string sample = read_sample(fd.get(), &err);
       if (err != 0) {
-        result.warnings.push_back(errno_message(file.path, "skipped: cannot read", err));
+        result.failures.push_back(errno_message(file.path, "read failed", err));
         continue;
       }
       if (sample_is_binary(sample)) {
@@ -278,6 +282,25 @@ bool is_probably_binary(const std::string& path) {
   std::string sample = read_sample(fd.get(), &err);
   if (err != 0) throw_io_error(path, "read failed", err);
   return sample_is_binary(sample);
+}
+
+void check_output_path(const std::string& output_dir, const std::string& relative) {
+  for (std::size_t end = relative.find('/');; end = relative.find('/', end + 1)) {
+    const bool last = end == std::string::npos;
+    const std::string path = output_dir + "/" + relative.substr(0, last ? relative.size() : end);
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0) {
+      if (errno == ENOENT) return;
+      throw_io_error(path, "cannot check output path", errno);
+    }
+    if (S_ISLNK(st.st_mode)) {
+      throw IoError(
+          printable_path(path) +
+          ": is a symlink in the output directory; not followed (outputs stay inside --output-dir)");
+    }
+    if (last) return;
+    if (!S_ISDIR(st.st_mode)) throw IoError(printable_path(path) + ": exists and is not a directory");
+  }
 }
 
 bool output_is_complete(const std::string& dst) {

@@ -21,9 +21,7 @@ struct InputFile {
 };
 
 struct WalkOptions {
-  // fnmatch() pattern; empty = every file. A pattern with a '/' matches the relative path with
-  // FNM_PATHNAME ('*' stops at '/', like a shell: "docs/*.txt" is docs' direct children only);
-  // a pattern without '/' matches the basename ("*.txt" matches at any depth).
+  // glob_matches() pattern (cli/glob_match.h); empty = every file.
   std::string glob;
   // Never descended into (compared by device and inode, so any spelling of it works). Set it to the
   // output directory: if it lies inside the input directory its files are not input. If it is the
@@ -36,6 +34,7 @@ struct WalkOptions {
 struct WalkResult {
   std::vector<InputFile> files;       // sorted by relative path (byte order)
   std::vector<std::string> warnings;  // one line each: "PATH: skipped: why"
+  std::vector<std::string> failures;  // unreadable files and directories: "PATH: what: strerror"
   int links_skipped = 0;              // symlink loops and symlinks leading out of the tree
   int too_deep = 0;                   // directories below the depth limit, not walked
 };
@@ -44,8 +43,10 @@ struct WalkResult {
 // is listed: a hard link or an in-tree symlink to a file already seen gets its own entry (and so its
 // own output). Symlink loops (a directory reached again inside itself) and symlinks leading out of
 // the tree are skipped with a warning and counted, and so are directories more than 64 levels deep.
-// Dangling symlinks, FIFOs, sockets, devices, unreadable files and directories, and binaries are
-// skipped with a warning. Throws IoError only if `root` itself is missing or not a directory.
+// Dangling symlinks, FIFOs, sockets, devices, binaries and the output directory are skipped with a
+// warning; unreadable files and directories are failures. Our own records (".nmt-manifest*", left by
+// a run whose output is now the input) are not listed. Throws IoError only if `root` itself is
+// missing or not a directory.
 WalkResult walk_files(const std::string& root, const WalkOptions& options = {});
 
 // True if `path` is `dir` or lies below it, comparing resolved paths (symlinks, "." and ".."); a
@@ -61,6 +62,11 @@ bool is_probably_binary(const std::string& path);
 // Opens `path` for reading without blocking (a file swapped for a FIFO after the walk must not hang
 // us) and refuses anything but a regular file (*err = EINVAL). Invalid fd and *err = errno on failure.
 core::UniqueFd open_regular(const std::string& path, int* err);
+
+// Refuses (IoError) an output path below `output_dir` whose directories or final name are symlinks
+// (or, the final name, anything but a regular file), so no output lands outside the output tree.
+// Parts that do not exist yet are fine: ensure_parent_dir creates real directories.
+void check_output_path(const std::string& output_dir, const std::string& relative);
 
 // Resume: dst is done iff it exists as a regular file (outputs are only ever created complete, by
 // rename). Missing -> false; a directory or other non-file there, or a failing stat -> IoError.

@@ -1,5 +1,6 @@
 #include "cli/io_error.h"
 
+#include <cerrno>
 #include <cstring>
 
 #include "core/printable.h"
@@ -32,6 +33,7 @@ std::string errno_message(std::string_view path, std::string_view what, int err)
 }
 
 void throw_io_error(std::string_view path, std::string_view what, int err) {
+  if (err == ENOSPC || err == EDQUOT) throw NoSpace(errno_message(path, what, err));
   throw IoError(errno_message(path, what, err));
 }
 

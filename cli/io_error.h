@@ -23,6 +23,13 @@ class BrokenPipe : public IoError {
   using IoError::IoError;
 };
 
+// The device or quota is full (ENOSPC, EDQUOT): every later write would fail too, so a run of many
+// files stops at the first one (throw_io_error throws it for those errors).
+class NoSpace : public IoError {
+ public:
+  using IoError::IoError;
+};
+
 // A path made safe for a one-line message (core::printable: control bytes, DEL, C1 controls and invalid
 // UTF-8 bytes become \xNN; file names may contain newlines or arbitrary bytes).
 std::string printable_path(std::string_view path);

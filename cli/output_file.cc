@@ -1,6 +1,7 @@
 #include "cli/output_file.h"
 
 #include <fcntl.h>
+#include <isa-l/crc64.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -124,6 +125,8 @@ void AtomicOutputFile::fail(std::string_view what, int err) {
 
 void AtomicOutputFile::flush_buffer() {
   if (buffer_.empty()) return;
+  crc64_ = crc64_ecma_refl(crc64_, reinterpret_cast<const unsigned char*>(buffer_.data()), buffer_.size());
+  bytes_written_ += buffer_.size();
   int err = write_all(fd_.get(), buffer_);
   buffer_.clear();
   if (err != 0) fail("write failed", err);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,9 @@ class AtomicOutputFile {
 
   const std::string& path() const { return path_; }
   const std::string& temp_path() const { return temp_path_; }
+  // What was written so far, so a record can name this exact output (cli/manifest.h).
+  std::uint64_t bytes_written() const { return bytes_written_; }
+  std::uint64_t content_crc64() const { return crc64_; }  // crc64 (ECMA-182, reflected)
   bool committed() const { return committed_; }
 
  private:
@@ -47,6 +51,8 @@ class AtomicOutputFile {
   core::UniqueFd fd_;
   std::string buffer_;
   std::size_t buffer_size_;
+  std::uint64_t bytes_written_ = 0;
+  std::uint64_t crc64_ = 0;
   int signal_slot_ = -1;
   bool committed_ = false;
   bool failed_ = false;

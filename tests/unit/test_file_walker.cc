@@ -15,6 +15,7 @@
 #include "cli/shard.h"
 #include "core/error.h"
 #include "tests/unit/cli_temp_dir.h"
+#include "tests/unit/test_support.h"
 
 namespace {
 
@@ -70,6 +71,8 @@ TEST_CASE("file_walker: glob on basename or relative path", "[cli][file_walker]"
   CHECK(relatives(cli::walk_files(dir.path(), options)) == Names{"docs/b.txt"});
   options.glob = "docs/*/*";
   CHECK(relatives(cli::walk_files(dir.path(), options)) == Names{"docs/deep/c.txt"});
+  options.glob = "**/*.txt";  // any depth, none included
+  CHECK(relatives(cli::walk_files(dir.path(), options)) == Names{"a.txt", "docs/b.txt", "docs/deep/c.txt"});
   options.glob = "*.none";
   CHECK(cli::walk_files(dir.path(), options).files.empty());
 }
@@ -81,7 +84,9 @@ TEST_CASE("file_walker: the output directory inside the input is skipped", "[cli
   dir.write("out/sub/x.txt", "translated\n");
   cli::WalkOptions options;
   options.exclude_dir = dir.path() + "/./out/";  // any spelling of it
-  CHECK(relatives(cli::walk_files(dir.path(), options)) == Names{"in.txt"});
+  const auto result = cli::walk_files(dir.path(), options);
+  CHECK(relatives(result) == Names{"in.txt"});
+  CHECK(result.warnings == Names{dir / "out: skipped: the output directory (its files are not input)"});
   options.exclude_dir = dir / "not-yet-created";
   CHECK(relatives(cli::walk_files(dir.path(), options)).size() == 3);
 }
@@ -167,8 +172,9 @@ TEST_CASE("file_walker: dangling links, FIFOs and binaries are skipped with warn
   CHECK(relatives(cli::walk_files(dir.path(), keep_binary)) == Names{"good.txt", "latin1.txt", "nul.bin"});
 }
 
-TEST_CASE("file_walker: unreadable entries are reported (non-root only)", "[cli][file_walker]") {
-  if (::geteuid() == 0) return;  // root reads everything; the FIFO/dangling cases cover the warning path
+TEST_CASE("file_walker: unreadable entries are failures (non-root only)", "[cli][file_walker]") {
+  // Root reads everything; test_directory_resume.cc drops privileges to cover this as root.
+  if (::geteuid() == 0) NMT_SKIP_TEST("root reads every file");
   cli_test::TempDir dir;
   dir.write("ok.txt", "x\n");
   dir.write("secret.txt", "x\n");
@@ -178,8 +184,19 @@ TEST_CASE("file_walker: unreadable entries are reported (non-root only)", "[cli]
   auto result = cli::walk_files(dir.path());
   ::chmod((dir / "closed").c_str(), 0755);
   CHECK(relatives(result) == Names{"ok.txt"});
-  CHECK(any_warning(result, dir / "secret.txt: skipped: cannot open: Permission denied"));
-  CHECK(any_warning(result, dir / "closed: skipped: cannot open directory: Permission denied"));
+  CHECK(result.failures == Names{dir / "closed: cannot open directory: Permission denied",
+                                 dir / "secret.txt: cannot open for reading: Permission denied"});
+}
+
+TEST_CASE("file_walker: our manifests, locks and their temp files are not input", "[cli][file_walker]") {
+  cli_test::TempDir dir;
+  dir.write("a.txt", "a\n");
+  dir.write(".nmt-manifest.json", "{\"nmt_manifest\":2}\n");
+  dir.write("sub/.nmt-manifest.0-of-2.json", "{\"nmt_manifest\":2}\n");
+  dir.write(".nmt-manifest.json.lock", "");
+  dir.write("..nmt-manifest.json.tmp.0badcafe.1.abcdef", "{\n");
+  dir.write(".nmt-notes.txt", "mine\n");
+  CHECK(relatives(cli::walk_files(dir.path())) == Names{".nmt-notes.txt", "a.txt"});
 }
 
 TEST_CASE("file_walker: a bad root is an error", "[cli][file_walker]") {
