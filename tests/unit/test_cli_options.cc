@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/help_format.h"
 #include "test_support.h"
 
 using Catch::Matchers::Contains;
@@ -101,4 +102,23 @@ TEST_CASE("a source language without an abbreviation list is named in a warning"
   CHECK(r.err.empty());
   r = test::run(translate() + " --source-lang de-AT", "a dog\n");
   CHECK(r.err.empty());
+}
+
+TEST_CASE("wrap_text breaks at spaces under the text it continues", "[cli][options]") {
+  CHECK(cli::wrap_text("one two three four", 9) == "one two\nthree\nfour");
+  CHECK(cli::wrap_text("  NAME  the text goes on", 16) == "  NAME  the text\n        goes on");
+  CHECK(cli::wrap_text("short\n  kept  as is", 80) == "short\n  kept  as is");
+  CHECK(cli::wrap_text("a unbreakablewordhere", 8) == "a\nunbreakablewordhere");
+}
+
+TEST_CASE("nmt attention takes the options it shares with translate from the same table", "[cli][options]") {
+  const std::string attention = nmt() + " attention -m '" + model() + "' 'a dog' ";
+  CHECK(test::run(attention + "-b 3 -b 1 --format json").exit_code == 0);
+  for (const std::string args : {"--max-length 1", "--length-penalty 1e39"}) {
+    CAPTURE(args);
+    const auto a = test::run(attention + args);
+    const auto t = test::run(translate() + " " + args, "a dog\n");
+    CHECK(a.exit_code == 64);
+    CHECK(a.err.substr(0, a.err.find(';')) == t.err.substr(0, t.err.find(';')));
+  }
 }
