@@ -95,10 +95,7 @@ CLI::App* add_attention_command(CLI::App& app, AttentionCommandOptions& o) {
       "Layers and heads count from 0. By default every layer and head of the cross-attention is drawn, with\n"
       "each layer's mean over its heads framed in bold.");
   cmd->add_option("text", o.text, "The sentence to translate (default: standard input)")->type_name("TEXT");
-  cmd->add_option("-m,--model", o.model_dir,
-                  "Model directory (default: $NMT_MODEL, else the bundled " + std::string(kDefaultModelName) +
-                      " model)")
-      ->type_name("DIR");
+  add_model_option(*cmd, o.model_dir);
   cmd->add_option("-o,--output", o.output,
                   "Output file, '-' for stdout; replaced whole when complete, as with translate")
       ->capture_default_str()
@@ -113,9 +110,7 @@ CLI::App* add_attention_command(CLI::App& app, AttentionCommandOptions& o) {
   int_in_range(cmd->add_option("--layer", o.layer, "Only this layer (default: all)"), 0, 1 << 10);
   int_in_range(cmd->add_option("--head", o.head, "Only this head (default: all, and their mean)"), 0,
                1 << 10);
-  int_in_range(
-      cmd->add_option("-b,--beam-size,--beam", o.beam_size, "Beam width; 1 = greedy (default: the model's)"),
-      1, 256);
+  add_option_flags(*cmd, o.flags, /*attention_only=*/true);
   return cmd;
 }
 
@@ -194,9 +189,8 @@ int run_attention(const AttentionCommandOptions& options) {
     throw core::UsageError("--head " + std::to_string(o.head) + ": the model has heads 0.." +
                            std::to_string(c.n_heads - 1));
   }
-  TranslateFlags flags;
-  flags.beam_size = o.beam_size;
-  flags.split_sentences = false;
+  TranslateFlags flags = o.flags;
+  flags.set("split_sentences", false);  // one sentence is drawn
   const models::TranslateOptions translate = resolve_translate_flags(flags, translator);
   text = first_sentence(text, translate.source_lang);
   models::AttentionRequest request;  // the SVG draws one kind: only that one is recorded

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/translate_flags.h"
 #include "models/attention_translation.h"
 
 namespace cli {
@@ -14,11 +15,11 @@ struct AttentionCommandOptions {
   std::string model_dir;
   std::string text;  // "" (not given): read standard input
   std::string output = "-";
-  std::string format = "svg";    // svg | json
-  std::string kind = "cross";    // cross | encoder | decoder (the SVG's panels)
-  int layer = -1;                // -1: every layer
-  int head = -1;                 // -1: every head and their mean
-  std::optional<int> beam_size;  // default: the model's
+  std::string format = "svg";  // svg | json
+  std::string kind = "cross";  // cross | encoder | decoder (the SVG's panels)
+  int layer = -1;              // -1: every layer
+  int head = -1;               // -1: every head and their mean
+  TranslateFlags flags;        // the translation options it shares with translate (-b, ...)
 };
 
 CLI::App* add_attention_command(CLI::App& app, AttentionCommandOptions& options);

@@ -11,6 +11,7 @@
 #include "cli/io_error.h"
 #include "cli/manifest.h"
 #include "cli/output_file.h"
+#include "cli/output_options_key.h"
 #include "cli/progress.h"
 #include "cli/shard.h"
 #include "core/error.h"
@@ -34,27 +35,6 @@ bool already_done(const Manifest& manifest, const InputFile& file, const Manifes
     if (recorded.same_origin(now) && output_matches(dst, recorded)) return true;
   }
   return false;
-}
-
-// Everything that changes what a file's translation looks like, resolved against the model.
-std::string output_options_key(const TranslateCommandOptions& o) {
-  const models::TranslateOptions& t = o.translate;
-  const nlohmann::json j = {
-      {"beam_size", t.beam_size},
-      {"length_penalty", t.length_penalty},
-      {"max_length", t.max_length},
-      {"max_length_a", t.max_length_a},
-      {"max_length_b", t.max_length_b},
-      {"n_best", t.n_best},
-      {"target_lang", t.target_lang},
-      {"scores", o.scores},
-      {"alignment", t.alignment ? nlohmann::json(t.alignment_layer) : nlohmann::json(nullptr)},
-      {"input_format", o.input_format == TextFormat::kJsonl ? "jsonl" : "text"},
-      {"output_format", o.output_format == TextFormat::kJsonl ? "jsonl" : "text"},
-      {"sampling", !t.sampling.enabled ? nlohmann::json(nullptr)
-                                       : nlohmann::json{t.sampling.top_k, t.sampling.top_p,
-                                                        t.sampling.temperature, t.sampling.seed}}};
-  return j.dump();
 }
 
 // Opens the source as a regular file (a FIFO or device put there since the listing fails, never hangs).

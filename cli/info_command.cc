@@ -35,9 +35,7 @@ void print_section(std::ostream& out, const char* title, const nlohmann::json& s
 
 CLI::App* add_info_command(CLI::App& app, std::string& model_dir) {
   CLI::App* cmd = app.add_subcommand("info", "Show a model's configuration, parameter count and size");
-  cmd->add_option("-m,--model", model_dir, "Model directory (default: $NMT_MODEL, else the bundled model)")
-      ->type_name("DIR")
-      ->envname(kModelEnv);
+  add_model_option(*cmd, model_dir);
   cmd->add_option("model", model_dir, "The model directory, as with -m")->type_name("DIR");
   return cmd;
 }

@@ -1,8 +1,10 @@
 #include "cli/jsonl_input.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "models/option_table.h"
 
 namespace cli {
 
@@ -41,15 +43,15 @@ std::string read_request(const nlohmann::json& j, const models::Translator& tran
     }
   }
   if (const auto beam = j.find("beam_size"); beam != j.end()) {
-    const int lowest = o.sampling.enabled ? 1 : o.n_best;
-    const int highest = o.sampling.enabled ? 1 : 256;
-    const std::string range = std::to_string(lowest) + ".." + std::to_string(highest);
-    if (!beam->is_number_integer()) return "\"beam_size\" must be a whole number in " + range;
+    // The range is the table's (as for -b); the bounds from the run's other options come after.
+    const models::OptionSpec& spec = models::option_spec("beam_size");
+    if (!beam->is_number_integer()) return "\"beam_size\" " + models::range_error(spec, std::nan(""));
     const int64_t value = beam->get<int64_t>();
-    if (value < lowest || value > highest) {
-      return "\"beam_size\" must be in " + range + (o.sampling.enabled ? " with sampling" : "") + ", got " +
-             std::to_string(value);
-    }
+    const std::string got = ", got " + std::to_string(value);
+    if (const std::string e = models::range_error(spec, value); !e.empty()) return "\"beam_size\" " + e + got;
+    if (o.sampling.enabled && value != 1) return "\"beam_size\" must be 1 with sampling" + got;
+    if (value < o.n_best)
+      return "\"beam_size\" must be at least --n-best (" + std::to_string(o.n_best) + ")" + got;
     r.controls.beam_size = static_cast<int>(value);
   }
   return "";

@@ -7,6 +7,7 @@
 #include "cli/attention_command.h"
 #include "cli/convert_command.h"
 #include "cli/exit_codes.h"
+#include "cli/help_format.h"
 #include "cli/info_command.h"
 #include "cli/io_error.h"
 #include "cli/output_file.h"
@@ -35,6 +36,10 @@ int print_help(CLI::App& app, int argc, char** argv) {
     std::cout << app.help();
     return cli::kExitOk;
   }
+  if (std::string(argv[2]) == "help") {  // help about help: the app's
+    std::cout << app.help();
+    return cli::kExitOk;
+  }
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
     if (sub->get_name() == argv[2]) {
       std::cout << sub->help("nmt");
@@ -51,7 +56,10 @@ int main(int argc, char** argv) {
   cli::ignore_sigpipe();
   cli::install_termination_handlers();
   CLI::App app{"nmt: neural machine translation on the CPU", "nmt"};
-  app.footer("Run `nmt help COMMAND` or `nmt COMMAND --help` for a command's options.");
+  app.footer(std::string("Run `nmt help COMMAND` or `nmt COMMAND --help` for a command's options.\n") +
+             cli::kEnvironmentHelp);
+  app.formatter(cli::wrapping_formatter(cli::help_width()));                     // commands inherit both
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // -b 5 -b 3: beam 3
   const std::string version = std::string("nmt ") + NMT_VERSION + " (git " + NMT_GIT_REVISION + ")";
   app.set_version_flag("--version", version, "Print the version and git revision, then exit");
   app.require_subcommand(1);
@@ -65,6 +73,9 @@ int main(int argc, char** argv) {
   CLI::App* attention_cmd = cli::add_attention_command(app, attention);
   for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd}) {
     sub->set_version_flag("--version", version, "Print the version and git revision, then exit");
+  }
+  for (CLI::App* sub : {translate_cmd, info_cmd, attention_cmd}) {  // the commands that load a model
+    sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n") + cli::kEnvironmentHelp);
   }
 
   if (argc < 2) return print_help(app, argc, argv);

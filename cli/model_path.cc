@@ -39,4 +39,13 @@ std::string default_model_dir() {
   return candidates.back();
 }
 
+CLI::Option* add_model_option(CLI::App& command, std::string& model_dir) {
+  return command
+      .add_option("-m,--model", model_dir,
+                  "Model directory (default: $" + std::string(kModelEnv) + ", else the bundled " +
+                      std::string(kDefaultModelName) + " model)")
+      ->type_name("DIR")
+      ->envname(kModelEnv);
+}
+
 }  // namespace cli

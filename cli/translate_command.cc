@@ -17,7 +17,6 @@
 #include "cli/model_path.h"
 #include "cli/output_file.h"
 #include "cli/output_target.h"
-#include "cli/sampling_flags.h"
 #include "cli/shard.h"
 #include "cli/usage.h"
 #include "core/error.h"
@@ -42,6 +41,23 @@ void print_stats(const TranslateStats& s, std::chrono::duration<double> load,
   std::cerr << j.dump() << "\n";
 }
 
+// Refuses '' for a path, which would otherwise read as "not given".
+CLI::Validator non_empty() {
+  return CLI::Validator([](std::string& text) { return text.empty() ? "must not be empty" : ""; }, "");
+}
+
+// Text arguments as input lines: each argument one line (line breaks inside become spaces).
+std::string text_arguments(const std::vector<std::string>& texts) {
+  std::string lines;
+  for (std::string text : texts) {
+    for (char& c : text) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    lines += text + "\n";
+  }
+  return lines;
+}
+
 }  // namespace
 
 CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
@@ -49,44 +65,33 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
   cmd->footer(
       "Examples:\n"
       "  nmt translate < in.txt > out.txt\n"
+      "  nmt translate \"A dog runs.\" \"A cat sleeps.\"\n"
       "  echo 'A dog runs.' | nmt translate -b 1\n"
       "  nmt translate --input-dir docs/ --output-dir docs.de/ --glob '*.txt'\n"
       "Unset decoding flags take the model's defaults (see `nmt info`).");
-  cmd->add_option("-m,--model", o.model_dir,
-                  "Model directory (default: $NMT_MODEL, else the bundled " + std::string(kDefaultModelName) +
-                      " model)")
-      ->type_name("DIR")
-      ->envname(kModelEnv);
-  cmd->add_option("-i,--input", o.input, "Input file, '-' for stdin")
-      ->capture_default_str()
+  add_model_option(*cmd, o.model_dir);
+  cmd->add_option("text", o.texts,
+                  "Text to translate, each argument one line (default: -i or standard input)")
+      ->type_name("LINE");
+  cmd->add_option_function<std::string>(
+         "-i,--input",
+         [&o](const std::string& path) {
+           o.input = path;
+           o.input_given = true;
+         },
+         "Input file, '-' for stdin (default: -)")
+      ->check(non_empty())
       ->type_name("FILE");
   cmd->add_option(
          "-o,--output", o.output,
          "Output file, '-' for stdout. A file is replaced whole when complete (mode kept); a FIFO or "
          "device is written through")
       ->capture_default_str()
+      ->check(non_empty())
       ->type_name("FILE");
-  int_in_range(cmd->add_option("-b,--beam-size,--beam", o.flags.beam_size,
-                               "Beam width; 1 = greedy (default: the model's)"),
-               1, 256);
-  number(cmd->add_option("--length-penalty", o.flags.length_penalty,
-                         "Score = log-prob / length^alpha (default: the model's)"));
-  int_in_range(cmd->add_option("--max-length", o.flags.max_length,
-                               "Hard cap on generated tokens, EOS included (default: the model's)"),
-               1, 1 << 20);
-  number_in_range(cmd->add_option("--max-length-a", o.flags.max_length_a,
-                                  "Generated tokens <= a * source tokens + b: a (default: the model's)"),
-                  0.0, 100.0);
-  int_in_range(cmd->add_option("--max-length-b", o.flags.max_length_b, "... and b (default: the model's)"), 0,
-               1 << 20);
-  CLI::Option* batch_size = int_in_range(
-      cmd->add_option("--batch-size", o.flags.batch_size, "Sentences per batch")->capture_default_str(), 1,
-      4096);
-  int_in_range(cmd->add_option("--max-batch-tokens", o.flags.max_batch_tokens,
-                               "Batches of at most N source tokens instead of --batch-size sentences (for "
-                               "inputs whose line lengths vary a lot)")
-                   ->excludes(batch_size),
-               1, 1 << 24);
+  add_option_flags(*cmd, o.flags);
+  cmd->get_option("--max-batch-tokens")->excludes(cmd->get_option("--batch-size"));
+  cmd->get_option("--alignment-layer")->needs(cmd->get_option("--alignment"));
   cmd->add_option(
          "--max-memory", o.max_memory,
          "Memory limit (e.g. 2G): --batch-size is reduced to fit, with a warning (default: a quarter of "
@@ -94,12 +99,6 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
       ->type_name("SIZE");
   int_in_range(cmd->add_option("--threads", o.threads, "CPU threads, 0 = all cores")->capture_default_str(),
                0, 256);
-  int_in_range(
-      cmd->add_option("--n-best", o.flags.n_best,
-                      "Print the N best hypotheses as Marian does: 'LINE ||| text ||| F0= score ||| score'")
-          ->capture_default_str(),
-      1, 256);
-  add_sampling_flags(*cmd, o);
   const auto format_option = [cmd](const std::string& name, TextFormat& format, const std::string& help) {
     cmd->add_option_function<std::string>(
            name,
@@ -118,36 +117,15 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
                 "jsonl: one JSON object per input line with text, score, tokens (target pieces) and, with "
                 "--n-best, an nbest list (default: text)");
   cmd->add_flag("--scores", o.scores, "Prefix each translation with its score and a tab");
-  CLI::Option* alignment = cmd->add_flag(
-      "--alignment", o.flags.alignment,
-      "Append ' ||| ' and word alignments as Marian does: 's-t' pairs, 0-based, source word first");
-  int_in_range(cmd->add_option("--alignment-layer", o.flags.alignment_layer,
-                               "The decoder layer whose cross-attention aligns words, 0-based (default: "
-                               "the last)")
-                   ->needs(alignment),
-               0, 1 << 20);
   cmd->add_flag("--stats", o.stats,
                 "At the end, print timings and counts as one JSON line on stderr (for benchmarks)");
   cmd->add_flag("--progress", o.progress, "Show progress on stderr even when it is not a terminal");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress and no warnings on stderr (errors still)");
-  cmd->add_option(
-         "--target-lang", o.flags.target_lang,
-         "Target language: one of a multilingual model's tags (prepends >>LANG<<), or the model's own")
-      ->type_name("LANG");
-  cmd->add_option("--source-lang", o.flags.source_lang,
-                  "Language of the input for sentence splitting (default: the model's, see `nmt info`)")
-      ->type_name("LANG");
-  cmd->add_flag(
-      "--no-split", [&o](int64_t) { o.flags.split_sentences = false; },
-      "Do not split lines into sentences (input already has one sentence per line)");
-  int_in_range(
-      cmd->add_option("--max-sentence-tokens", o.flags.max_sentence_tokens,
-                      "Sentences over this many tokens are cut at clauses, then spaces (default: 200, "
-                      "at most the model's positions)"),
-      1, 1 << 20);
   cmd->add_option("--input-dir", o.input_dir, "Translate every text file under this directory (recursively)")
+      ->check(non_empty())
       ->type_name("DIR");
   cmd->add_option("--output-dir", o.output_dir, "... into the same relative paths under this directory")
+      ->check(non_empty())
       ->type_name("DIR");
   cmd->add_option("--glob", o.glob, "Directory mode: only files matching this pattern (e.g. '*.txt')")
       ->type_name("PATTERN");
@@ -183,12 +161,21 @@ int run_translate(const TranslateCommandOptions& options) {
   if (o.input_dir.empty() && (!o.glob.empty() || o.shard != "0/1" || o.overwrite)) {
     throw core::UsageError("--glob, --shard and --overwrite need --input-dir/--output-dir");
   }
-  if (o.flags.n_best > 1 && o.scores) throw core::UsageError("--n-best already prints scores: drop --scores");
-  if (o.seed_given && !o.flags.sampling.enabled) {
+  if (!o.texts.empty() && o.input_given) {
+    throw core::UsageError("-i and text arguments are two inputs: give one");
+  }
+  if (!o.texts.empty() && !o.input_dir.empty()) {
+    throw core::UsageError("text arguments and --input-dir are different modes: use one");
+  }
+  const models::TranslateOptions given = o.flags.apply({});
+  if (given.n_best > 1 && o.scores) throw core::UsageError("--n-best already prints scores: drop --scores");
+  if (o.flags.given("sampling.seed") && !given.sampling.enabled) {
     throw core::UsageError("--seed: only sampling uses it: add --sampling-topk, -topp or -temperature");
   }
-  if (!o.seed_given)
-    o.flags.sampling.seed = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  if (!o.flags.given("sampling.seed")) {  // 63 bits: the seed's range, so a rerun can give it back
+    const uint64_t seed = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+    o.flags.set("sampling.seed", static_cast<int64_t>(seed >> 1));
+  }
   if (o.progress && o.quiet) throw core::UsageError("--progress and --quiet contradict each other: use one");
   if (!o.input_dir.empty()) parse_shard(o.shard);  // a bad value fails before the model loads
   const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
@@ -202,12 +189,16 @@ int run_translate(const TranslateCommandOptions& options) {
 
   // Open the input and the output before loading the model, so a typo or a bad target fails fast.
   const bool stream = o.input_dir.empty();
-  LineReader reader = stream ? LineReader::open(o.input) : LineReader::from_string("");
+  LineReader reader = !stream           ? LineReader::from_string("")
+                      : o.texts.empty() ? LineReader::open(o.input)
+                                        : LineReader::from_string(text_arguments(o.texts), "argument");
   std::optional<OutputTarget> output;
   if (stream) output.emplace(OutputTarget::open(o.output));
   const auto start = std::chrono::steady_clock::now();
   models::Translator translator(o.model_dir);
   o.translate = resolve_translate_flags(o.flags, translator);  // checked before any output
+  if (const std::string w = source_lang_warning(o.flags, o.translate); !w.empty() && !o.quiet)
+    std::cerr << "nmt: warning: " << w << "\n";
   const BatchFit fit =
       fit_batch_to_memory(translator, o.translate, current_budget(max_memory), core::num_threads());
   if (!fit.warning.empty() && !o.quiet) std::cerr << "nmt: warning: " << fit.warning << "\n";

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "cli/line_reader.h"
 #include "cli/output_file.h"
@@ -17,7 +18,9 @@ enum class TextFormat { kText, kJsonl };  // --input-format / --output-format
 
 struct TranslateCommandOptions {
   std::string model_dir;
+  std::vector<std::string> texts;  // text arguments: each one input line, instead of -i
   std::string input = "-";
+  bool input_given = false;  // -i (refused with text arguments)
   std::string output = "-";
   std::string input_dir;
   std::string output_dir;
@@ -31,9 +34,8 @@ struct TranslateCommandOptions {
   int threads = 0;        // 0: all cores
   TextFormat input_format = TextFormat::kText;
   TextFormat output_format = TextFormat::kText;
-  bool seed_given = false;  // --seed (else run_translate draws one)
-  std::string max_memory;   // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
-  TranslateFlags flags;     // as given
+  std::string max_memory;  // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
+  TranslateFlags flags;    // as given
   models::TranslateOptions translate;  // the flags resolved against the model, once it loads
 };
 

@@ -1,62 +1,131 @@
 #include "cli/translate_flags.h"
 
-#include <map>
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+
+#include "tokenizer/nonbreaking_prefixes.h"
 
 namespace cli {
 
 namespace {
 
-// The flag that sets each TranslateOptions field, for the library's messages.
-std::string flag_for(const std::string& option) {
-  static const std::map<std::string, std::string> flags = {{"beam_size", "--beam-size"},
-                                                           {"length_penalty", "--length-penalty"},
-                                                           {"max_length_a", "--max-length-a"},
-                                                           {"max_length_b", "--max-length-b"},
-                                                           {"max_length", "--max-length"},
-                                                           {"max_sentence_tokens", "--max-sentence-tokens"},
-                                                           {"source_lang", "--source-lang"},
-                                                           {"target_lang", "--target-lang"},
-                                                           {"n_best", "--n-best"},
-                                                           {"batch_size", "--batch-size"},
-                                                           {"max_batch_tokens", "--max-batch-tokens"},
-                                                           {"sampling.top_k", "--sampling-topk"},
-                                                           {"sampling.top_p", "--sampling-topp"},
-                                                           {"sampling.temperature", "--sampling-temperature"},
-                                                           {"alignment_layer", "--alignment-layer"}};
-  const auto it = flags.find(option);
-  return it == flags.end() ? option : it->second;
+using models::OptionSpec;
+using models::OptionType;
+using models::OptionValue;
+
+// `text` as the spec's type, or nothing when it is not one (range aside).
+std::optional<OptionValue> parse_value(const OptionSpec& spec, const std::string& text) {
+  if (spec.type == OptionType::kText) return OptionValue(text);
+  if (text.empty() || text.find_first_of(" \t") != std::string::npos) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  if (spec.type == OptionType::kInt) {
+    const long long value = std::strtoll(text.c_str(), &end, 10);
+    if (errno != 0 || end != text.c_str() + text.size()) return std::nullopt;
+    return OptionValue(static_cast<int64_t>(value));
+  }
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return std::nullopt;
+  return OptionValue(value);  // out of range (1e999, nan) is the range check's to refuse
+}
+
+// "Beam width; 1 = greedy (default: the model's) (1..256)".
+std::string help_text(const OptionSpec& spec) {
+  std::string help(spec.help);
+  if (spec.type != OptionType::kFlag) help += " (default: " + std::string(spec.default_text) + ")";
+  const std::string range = models::range_text(spec);
+  if (!range.empty()) help += " (" + range + ")";
+  return help;
+}
+
+const char* value_name(OptionType type) {
+  switch (type) {
+    case OptionType::kInt:
+      return "N";
+    case OptionType::kNumber:
+      return "X";
+    default:
+      return "LANG";  // the table's text options are languages
+  }
 }
 
 }  // namespace
 
-models::TranslateOptions resolve_translate_flags(const TranslateFlags& f,
+void TranslateFlags::set(std::string_view field, OptionValue value) {
+  models::option_spec(field);  // a field the table lacks is a programming error
+  values_[std::string(field)] = std::move(value);
+}
+
+models::TranslateOptions TranslateFlags::apply(models::TranslateOptions base) const {
+  for (const auto& [field, value] : values_) models::option_spec(field).set(base, value);
+  return base;
+}
+
+void add_option_flags(CLI::App& cmd, TranslateFlags& flags, bool attention_only) {
+  for (const OptionSpec& spec : models::option_table()) {
+    if (attention_only && !spec.attention) continue;
+    const std::string names(spec.names);
+    const std::string field(spec.field);
+    if (spec.type == OptionType::kFlag) {
+      const bool value = spec.flag_value;
+      cmd.add_flag_function(
+          names, [&flags, field, value](int64_t) { flags.set(field, value); }, help_text(spec));
+      continue;
+    }
+    CLI::Option* option = cmd.add_option_function<std::string>(
+        names, [&flags, &spec](const std::string& text) { flags.set(spec.field, *parse_value(spec, text)); },
+        help_text(spec));
+    option->type_name(value_name(spec.type));
+    option->check(CLI::Validator(
+        [&spec](std::string& text) -> std::string {
+          const std::optional<OptionValue> value = parse_value(spec, text);
+          // NaN breaks every range: an unparsable value gets the same rule as one out of range.
+          const std::string error = models::range_error(spec, value ? *value : OptionValue(std::nan("")));
+          return error.empty() ? "" : error + ", got '" + text + "'";
+        },
+        ""));
+  }
+}
+
+std::string describe_option_error(const models::OptionError& e) {
+  for (const OptionSpec& spec : models::option_table()) {
+    if (spec.field == e.option()) return models::flag_name(spec) + " " + e.rule();
+  }
+  return e.what();
+}
+
+models::TranslateOptions resolve_translate_flags(const TranslateFlags& flags,
                                                  const models::Translator& translator) {
   models::TranslateOptions o = translator.defaults();
-  if (f.sampling.enabled) o.beam_size = 1;  // sampling draws one token at a time
-  if (f.beam_size) o.beam_size = *f.beam_size;
-  if (f.length_penalty) o.length_penalty = *f.length_penalty;
-  if (f.max_length_a) o.max_length_a = *f.max_length_a;
-  if (f.max_length_b) o.max_length_b = *f.max_length_b;
-  if (f.max_length) o.max_length = *f.max_length;
-  if (f.max_sentence_tokens) o.max_sentence_tokens = *f.max_sentence_tokens;
-  if (f.source_lang && !f.source_lang->empty()) o.source_lang = *f.source_lang;
-  o.n_best = f.n_best;
-  o.batch_size = f.batch_size;
-  o.max_batch_tokens = f.max_batch_tokens;
-  o.sampling = f.sampling;
-  o.split_sentences = f.split_sentences;
-  o.alignment = f.alignment;
-  if (f.alignment_layer) o.alignment_layer = *f.alignment_layer;
+  o.target_lang.clear();
+  // Sampling draws one token at a time: its beam is 1 unless given.
+  if (flags.apply({}).sampling.enabled && !flags.given("beam_size")) o.beam_size = 1;
+  o = flags.apply(o);
+  if (o.source_lang.empty()) o.source_lang = translator.defaults().source_lang;
   // A model without language tags has no tag to prepend: naming its own target language is allowed.
-  const bool own_target =
-      translator.language_tags().empty() && f.target_lang == translator.model().description().target_lang;
-  o.target_lang = own_target ? std::string() : f.target_lang;
+  if (translator.language_tags().empty() && o.target_lang == translator.model().description().target_lang)
+    o.target_lang.clear();
   try {
     translator.check(o);
   } catch (const models::OptionError& e) {
-    throw core::UsageError(flag_for(e.option()) + " " + e.rule());
+    throw core::UsageError(describe_option_error(e));
   }
   return o;
+}
+
+std::string source_lang_warning(const TranslateFlags& flags, const models::TranslateOptions& options) {
+  if (!flags.given("source_lang") || options.source_lang.empty()) return "";
+  const std::string primary = options.source_lang.substr(0, options.source_lang.find_first_of("-_"));
+  const std::vector<std::string>& known = tokenizer::nonbreaking_prefix_languages();
+  if (std::find(known.begin(), known.end(), primary) != known.end()) return "";
+  std::string list;
+  for (const std::string& l : known) list += (list.empty() ? "" : ", ") + l;
+  return "--source-lang " + options.source_lang +
+         ": no abbreviation list for this language (there are lists for " + list +
+         "): sentences are split by language-neutral rules";
 }
 
 }  // namespace cli

@@ -1,34 +1,42 @@
-// The decoding flags of `nmt translate` as given: empty when unset, resolved once against the model.
+// The translation options of a command line, registered from the one option table
+// (models/option_table.h): kept as given, resolved once against the model.
 #pragma once
 
-#include <optional>
+#include <CLI/CLI.hpp>
+#include <map>
 #include <string>
+#include <string_view>
 
+#include "models/option_table.h"
 #include "models/translator.h"
 
 namespace cli {
 
-struct TranslateFlags {
-  std::optional<int> beam_size;
-  std::optional<float> length_penalty;
-  std::optional<float> max_length_a;
-  std::optional<int> max_length_b;
-  std::optional<int> max_length;
-  std::optional<int> max_sentence_tokens;
-  std::optional<std::string> source_lang;  // empty: the model's
-  int n_best = 1;
-  int batch_size = 32;
-  int max_batch_tokens = 0;        // 0: batches of batch_size sentences
-  core::SamplingOptions sampling;  // enabled: beam_size defaults to 1 instead of the model's
-  std::string target_lang;         // the model's own target language means no tag
-  bool split_sentences = true;
-  bool alignment = false;              // --alignment
-  std::optional<int> alignment_layer;  // the decoder layer that aligns (default: the last)
+// The options given, by TranslateOptions field; an option given twice keeps its last value.
+class TranslateFlags {
+ public:
+  void set(std::string_view field, models::OptionValue value);
+  bool given(std::string_view field) const { return values_.count(field) > 0; }
+  // The given values put over `base` (top_k, top_p or temperature turn sampling on).
+  models::TranslateOptions apply(models::TranslateOptions base) const;
+
+ private:
+  std::map<std::string, models::OptionValue, std::less<>> values_;
 };
+
+// Registers the table's options on `command` (for `nmt attention`, only those it shares). Each option's
+// help ends in its default and range; a value out of range is refused at parse time with the range.
+void add_option_flags(CLI::App& command, TranslateFlags& flags, bool attention_only = false);
 
 // The model's defaults (Translator::defaults) with every flag given put over them, checked against the
 // model: a value it cannot take is a core::UsageError naming the flag.
 models::TranslateOptions resolve_translate_flags(const TranslateFlags& flags,
                                                  const models::Translator& translator);
+
+// The user's words for an OptionError: the flag that sets the field, then the rule.
+std::string describe_option_error(const models::OptionError& error);
+
+// A warning for a --source-lang the sentence splitter has no abbreviation list for, else "".
+std::string source_lang_warning(const TranslateFlags& flags, const models::TranslateOptions& options);
 
 }  // namespace cli

@@ -9,27 +9,12 @@
 namespace cli {
 namespace {
 
-std::string format_number(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
 bool parse_long(const std::string& text, long* value) {
   if (text.empty()) return false;
   char* end = nullptr;
   errno = 0;
   *value = std::strtol(text.c_str(), &end, 10);
   return errno == 0 && end == text.c_str() + text.size() && text.find_first_of(" \t") == std::string::npos;
-}
-
-bool parse_double(const std::string& text, double* value) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  errno = 0;
-  *value = std::strtod(text.c_str(), &end);
-  return errno == 0 && end == text.c_str() + text.size() && text.find_first_of(" \t") == std::string::npos &&
-         *value == *value;  // not NaN
 }
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -68,39 +53,14 @@ CLI::Option* int_in_range(CLI::Option* option, long lo, long hi) {
   return option;
 }
 
-CLI::Option* number_in_range(CLI::Option* option, double lo, double hi) {
-  const std::string range = format_number(lo) + ".." + format_number(hi);
-  option->description(option->get_description() + " (" + range + ")");
-  option->type_name("X");
-  option->check(CLI::Validator(
-      [lo, hi, range](std::string& text) -> std::string {
-        double value = 0;
-        if (parse_double(text, &value) && value >= lo && value <= hi) return "";
-        return "must be a finite number in " + range + ", got '" + text + "'";
-      },
-      ""));
-  return option;
-}
-
-CLI::Option* number(CLI::Option* option) {
-  option->type_name("X");
-  option->check(CLI::Validator(
-      [](std::string& text) -> std::string {
-        double value = 0;
-        // -inf would read as "the model's default" to the translator; NaN compares false with everything.
-        return parse_double(text, &value) && std::isfinite(value)
-                   ? ""
-                   : "must be a finite number, got '" + text + "'";
-      },
-      ""));
-  return option;
-}
-
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  // A guess must keep part of what was typed: "-x" is no typo of "-h", nor "x" of "h".
+  const std::size_t letters = word.size() - std::min(word.size(), word.find_first_not_of('-'));
   for (const std::string& c : candidates) {
     const std::size_t d = edit_distance(word, c);
+    if (d >= letters) continue;
     if (d < best_distance) {
       best = c;
       best_distance = d;

@@ -8,13 +8,9 @@
 
 namespace cli {
 
-// An integer option shown as `N` whose help ends in "(LO..HI)"; anything else is refused with
-// "must be a whole number in LO..HI, got 'abc'".
+// An integer option outside the options table (models/option_table.h) shown as `N` whose help ends in
+// "(LO..HI)"; anything else is refused with "must be a whole number in LO..HI, got 'abc'".
 CLI::Option* int_in_range(CLI::Option* option, long lo, long hi);
-// The same for a decimal number shown as `X`.
-CLI::Option* number_in_range(CLI::Option* option, double lo, double hi);
-// A decimal number shown as `X`, any value.
-CLI::Option* number(CLI::Option* option);
 
 // The candidate closest to `word` by edit distance, if close enough to be a likely typo; else "".
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);

@@ -14,6 +14,7 @@
 #include "models/decoder_state.h"
 #include "models/line_alignment.h"
 #include "models/model_error.h"
+#include "models/option_table.h"
 
 namespace models {
 
@@ -90,37 +91,20 @@ TranslateOptions Translator::defaults() const {
 }
 
 void Translator::check(const TranslateOptions& o) const {
-  if (o.beam_size < 1 || o.beam_size > 256) throw OptionError("beam_size", "must be in 1..256");
-  if (o.sampling.enabled) {
-    const core::SamplingOptions& s = o.sampling;
-    if (o.beam_size != 1)
-      throw OptionError("beam_size", "must be 1 with sampling (it draws one token at a time)");
-    if (o.n_best < 1 || o.n_best > 256) throw OptionError("n_best", "must be in 1..256");
-    if (s.top_k < 0) throw OptionError("sampling.top_k", "must be >= 0 (0 = the whole vocabulary)");
-    if (!(s.top_p > 0.0f && s.top_p <= 1.0f)) throw OptionError("sampling.top_p", "must be in (0, 1]");
-    if (!(s.temperature > 0.0f && std::isfinite(s.temperature)))
-      throw OptionError("sampling.temperature", "must be a finite number > 0");
-  } else if (o.n_best < 1 || o.n_best > o.beam_size) {
+  check_option_ranges(o);  // every option's range, declared once in models/option_table.cc
+  if (o.sampling.enabled && o.beam_size != 1)
+    throw OptionError("beam_size", "must be 1 with sampling (it draws one token at a time)");
+  if (!o.sampling.enabled && o.n_best > o.beam_size)
     throw OptionError("n_best", "must be in 1..beam size (" + std::to_string(o.beam_size) + ")");
-  }
-  if (o.batch_size < 1 || o.batch_size > 4096) throw OptionError("batch_size", "must be in 1..4096");
-  if (o.max_batch_tokens < 0 || o.max_batch_tokens > (1 << 24))
-    throw OptionError("max_batch_tokens", "must be in 0..16777216 (0 = batches of batch_size sentences)");
-  if (o.max_length < 1) throw OptionError("max_length", "must be at least 1");
   const int layers = model_->config().decoder_layers;
-  if (o.alignment_layer < -1 || o.alignment_layer >= layers) {
+  if (o.alignment && o.alignment_layer >= layers) {
     throw OptionError("alignment_layer",
                       "must be in 0.." + std::to_string(layers - 1) + " (the decoder's layers)");
   }
-  if (!std::isfinite(o.length_penalty)) throw OptionError("length_penalty", "must be a finite number");
-  if (!std::isfinite(o.max_length_a) || o.max_length_a < 0) {
-    throw OptionError("max_length_a", "must be a finite number >= 0");
-  }
-  if (o.max_length_b < 0) throw OptionError("max_length_b", "must be at least 0");
   const int positions = model_->config().max_positions;
-  if (o.max_sentence_tokens < 8 || o.max_sentence_tokens > positions) {
+  if (o.max_sentence_tokens > positions) {
     throw OptionError("max_sentence_tokens",
-                      "must be in 8.." + std::to_string(positions) + " (the model's positions)");
+                      "must be at most " + std::to_string(positions) + " (the model's positions)");
   }
   if (!o.source_lang.empty() && !is_language_tag(o.source_lang)) {
     throw OptionError("source_lang", "'" + o.source_lang + "' is not a language tag (such as en, de, pt-BR)");

@@ -30,4 +30,15 @@ NonbreakingPrefixes nonbreaking_prefixes(std::string_view language) {
   return p;
 }
 
+const std::vector<std::string>& nonbreaking_prefix_languages() {
+  static const std::vector<std::string> languages = [] {
+    std::vector<std::string> found;
+    for (const char* candidate : {"de", "en", "fr"}) {
+      if (!nonbreaking_prefixes(candidate).always.empty()) found.push_back(candidate);
+    }
+    return found;
+  }();
+  return languages;
+}
+
 }  // namespace tokenizer

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <vector>
 
 namespace tokenizer {
 
@@ -18,5 +19,7 @@ struct NonbreakingPrefixes {
 
 // The lists for `language`'s primary subtag (en, de, fr); empty lists for others.
 NonbreakingPrefixes nonbreaking_prefixes(std::string_view language);
+// The primary subtags that have lists ("en", "de", "fr"), for messages.
+const std::vector<std::string>& nonbreaking_prefix_languages();
 
 }  // namespace tokenizer

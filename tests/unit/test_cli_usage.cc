@@ -72,7 +72,7 @@ TEST_CASE("every command line error is one line starting with nmt: in our words"
   for (const std::string args :
        {"-b abc", "-b 0", "-b 300", "--length-penalty x", "--max-length-a 200", "--threads -1", "-b",
         "--no-such-flag", "--shard 3/2 --input-dir a --output-dir b", "--input-dir a", "--glob '*.txt'",
-        "--progress -q", "-b 2 --n-best 3", "extra-argument"}) {
+        "--progress -q", "-b 2 --n-best 3", "-i - extra-argument"}) {
     CAPTURE(args);
     const auto r = test::run(translate + args, "x\n");
     CHECK(r.exit_code == 64);

@@ -55,22 +55,23 @@ TEST_CASE("language flags are checked against the model", "[languages]") {
   REQUIRE(cli::resolve_translate_flags(f, translator).source_lang == "en");
   REQUIRE(cli::resolve_translate_flags(f, translator).max_sentence_tokens ==
           models::kDefaultMaxSentenceTokens);
-  f.source_lang = "fr";
+  f.set("source_lang", std::string("fr"));
   REQUIRE(cli::resolve_translate_flags(f, translator).source_lang == "fr");
-  f.source_lang = "not a tag";
+  f.set("source_lang", std::string("not a tag"));
   REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator),
                       Catch::StartsWith("--source-lang 'not a tag'"));
-  f.source_lang.reset();
-  f.target_lang = "fr";
+  f = cli::TranslateFlags();
+  f.set("target_lang", std::string("fr"));
   REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator), Catch::Contains("'de' only"));
-  f.target_lang = "de";
+  f.set("target_lang", std::string("de"));
   REQUIRE(cli::resolve_translate_flags(f, translator).target_lang.empty());  // its only target: no tag
-  f.target_lang.clear();
-  f.max_sentence_tokens = 4;
-  REQUIRE_THROWS_AS(cli::resolve_translate_flags(f, translator), core::UsageError);
-  f.max_sentence_tokens = 5000;
+  f = cli::TranslateFlags();
+  f.set("max_sentence_tokens", int64_t{4});
   REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator),
-                      Catch::StartsWith("--max-sentence-tokens") && Catch::Contains("8..1024"));
+                      Catch::StartsWith("--max-sentence-tokens must be a whole number in 8..1048576"));
+  f.set("max_sentence_tokens", int64_t{5000});
+  REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator),
+                      Catch::StartsWith("--max-sentence-tokens must be at most 1024"));
 }
 
 TEST_CASE("the library checks options by their own names, never a flag's", "[languages][translator]") {
@@ -90,7 +91,7 @@ TEST_CASE("the library checks options by their own names, never a flag's", "[lan
   CHECK_THROWS_AS(translator.check(o), models::OptionError);
   CHECK_THROWS_AS(translator.translate({"A dog."}, o), models::OptionError);
   cli::TranslateFlags f;
-  f.length_penalty = o.length_penalty;
+  f.set("length_penalty", double{o.length_penalty});
   CHECK_THROWS_WITH(cli::resolve_translate_flags(f, translator),
                     Catch::StartsWith("--length-penalty must be"));
 }

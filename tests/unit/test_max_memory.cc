@@ -67,8 +67,8 @@ TEST_CASE("max-memory: the estimate grows with batch, beam and length; the fit i
 TEST_CASE("max-memory: the batch size is kept, reduced with a warning, or the run refused", "[memory]") {
   const models::Translator translator(model_dir());
   cli::TranslateFlags flags;
-  flags.beam_size = 256;
-  flags.batch_size = 4096;
+  flags.set("beam_size", int64_t{256});
+  flags.set("batch_size", int64_t{4096});
   const models::TranslateOptions o = cli::resolve_translate_flags(flags, translator);
   cli::MemoryBudget budget;
   budget.max_memory = uint64_t{1} << 50;

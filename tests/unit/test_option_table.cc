@@ -1,0 +1,127 @@
+// The one options table: every output-changing option keys the resume manifest, every command taking -m
+// takes it alike, and the flags it registers read, refuse and explain values the same way everywhere.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+#include "cli/output_options_key.h"
+#include "cli/translate_flags.h"
+#include "models/option_table.h"
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+std::string model() { return test::fixtures_dir() + "/opus/model"; }
+std::string nmt() { return "'" + test::nmt_binary() + "'"; }
+std::string translate() { return nmt() + " translate -m '" + model() + "' --threads 1"; }
+std::string q(const std::string& path) { return "'" + path + "'"; }
+
+// A value of the spec's type, valid, and different from `current`.
+models::OptionValue another_value(const models::OptionSpec& spec, const models::OptionValue& current) {
+  switch (spec.type) {
+    case models::OptionType::kFlag:
+      return !std::get<bool>(current);
+    case models::OptionType::kText:
+      return std::get<std::string>(current) + "x";
+    case models::OptionType::kInt: {
+      const int64_t v = static_cast<int64_t>(spec.lo) + 1;
+      return std::get<int64_t>(current) == v ? models::OptionValue(v + 1) : models::OptionValue(v);
+    }
+    case models::OptionType::kNumber:
+      break;
+  }
+  const double v = spec.lo + (spec.hi - spec.lo) / 3;
+  return std::get<double>(current) == v ? models::OptionValue(v / 2) : models::OptionValue(v);
+}
+
+}  // namespace
+
+TEST_CASE("every output-changing option of the table keys the resume manifest", "[options]") {
+  cli::TranslateCommandOptions base;
+  base.translate.sampling.enabled = true;  // so that every option applies
+  base.translate.alignment = true;
+  const std::string key = cli::output_options_key(base);
+  int output_changing = 0;
+  for (const models::OptionSpec& spec : models::option_table()) {
+    CAPTURE(spec.field);
+    cli::TranslateCommandOptions changed = base;
+    const models::OptionValue value = another_value(spec, spec.get(base.translate));
+    REQUIRE(models::range_error(spec, value).empty());
+    spec.set(changed.translate, value);
+    changed.translate.sampling.enabled = base.translate.sampling.enabled;
+    REQUIRE(spec.get(changed.translate) != spec.get(base.translate));
+    CHECK((cli::output_options_key(changed) != key) == spec.changes_output);
+    output_changing += spec.changes_output;
+  }
+  CHECK(output_changing >= 16);
+  for (auto change : {+[](cli::TranslateCommandOptions& o) { o.scores = true; },
+                      +[](cli::TranslateCommandOptions& o) { o.input_format = cli::TextFormat::kJsonl; },
+                      +[](cli::TranslateCommandOptions& o) { o.output_format = cli::TextFormat::kJsonl; },
+                      +[](cli::TranslateCommandOptions& o) { o.translate.sampling.enabled = false; }}) {
+    cli::TranslateCommandOptions changed = base;
+    change(changed);
+    CHECK(cli::output_options_key(changed) != key);
+  }
+}
+
+TEST_CASE("the table: names, ranges and defaults read as help shows them", "[options]") {
+  for (const models::OptionSpec& spec : models::option_table()) {
+    CAPTURE(spec.field);
+    CHECK_THAT(cli::describe_option_error(models::OptionError(std::string(spec.field), "x")),
+               StartsWith("--"));
+    CHECK(spec.get != nullptr);
+    CHECK(spec.set != nullptr);
+    if (spec.type == models::OptionType::kInt || spec.type == models::OptionType::kNumber) {
+      CHECK(spec.lo < spec.hi);
+      CHECK(models::range_text(spec).size() < 20);
+      if (spec.default_from == models::DefaultFrom::kFixed && spec.field != "sampling.seed")
+        CHECK(models::range_error(spec, spec.get(models::TranslateOptions{})).empty());
+    }
+  }
+  CHECK(models::range_text(models::option_spec("sampling.seed")) == "0..2^63-1");
+  CHECK(models::range_text(models::option_spec("sampling.top_p")) == "above 0 up to 1");
+}
+
+TEST_CASE("resume retranslates when --no-split, --source-lang or --max-sentence-tokens change",
+          "[options][cli]") {
+  test::TempDir dir;
+  const std::string src = dir.file("src"), dst = dir.file("dst");
+  fs::create_directories(src);
+  test::write_file(src + "/a.txt", "the man walks. the dog runs.\n");
+  const std::string cmd = translate() + " --input-dir " + q(src) + " --output-dir " + q(dst);
+  REQUIRE(test::run(cmd).exit_code == 0);
+  for (const std::string flags : {" --no-split", " --source-lang fr", " --max-sentence-tokens 9"}) {
+    CAPTURE(flags);
+    auto r = test::run(cmd + flags);
+    CHECK_THAT(r.err, Contains("1 retranslated (stale)"));
+    r = test::run(cmd + flags);
+    CHECK_THAT(r.err, Contains("1 already done"));
+    r = test::run(cmd);
+    CHECK_THAT(r.err, Contains("1 retranslated (stale)"));
+  }
+  CHECK(test::read_file(dst + "/a.txt") == test::run(translate(), "the man walks. the dog runs.\n").out);
+}
+
+TEST_CASE("every command that takes -m takes $NMT_MODEL like translate", "[options][cli]") {
+  int commands = 0;
+  for (const std::string command : {"translate", "attention", "info", "convert"}) {
+    CAPTURE(command);
+    if (test::run(nmt() + " " + command + " --help").out.find("-m,--model") == std::string::npos) continue;
+    ++commands;
+    const std::string args = command == "info" ? "" : " 'a dog'";
+    const auto good = test::run("NMT_MODEL='" + model() + "' " + nmt() + " " + command + args);
+    CHECK(good.exit_code == 0);
+    const auto missing = test::run("NMT_MODEL=/no/such/model " + nmt() + " " + command + args);
+    CHECK(missing.exit_code != 0);
+    CHECK_THAT(missing.err, Contains("/no/such/model"));
+    const auto given =
+        test::run("NMT_MODEL=/no/such/model " + nmt() + " " + command + " -m '" + model() + "'" + args);
+    CHECK(given.exit_code == 0);
+  }
+  CHECK(commands == 3);
+}
