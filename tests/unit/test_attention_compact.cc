@@ -180,7 +180,7 @@ TEST_CASE("compact one-row attention matches a double-precision loop on every pa
 }
 
 TEST_CASE(
-    "an int8 checkpoint keeps int8 caches; f16 and int8 caches' logits stay within a tolerance of f32's",
+    "an int8 checkpoint keeps int8 caches, f16 and int8 caches' logits stay within a tolerance of f32's",
     "[int8][transformer][attention]") {
   auto base = test::small_description();
   auto odd = base;  // d_model not a multiple of the panel: q, k and v unstacked

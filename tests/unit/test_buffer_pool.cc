@@ -33,7 +33,7 @@ TEST_CASE("a released buffer is reused by the next request that fits", "[buffer_
   REQUIRE(c.data() != first);
 }
 
-TEST_CASE("moving a pooled buffer moves ownership; the moved-from one is empty", "[buffer_pool]") {
+TEST_CASE("moving a pooled buffer moves ownership, the moved-from one is empty", "[buffer_pool]") {
   core::PooledBuffer a(kSmall);
   float* p = a.data();
   core::PooledBuffer b(std::move(a));

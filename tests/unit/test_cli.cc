@@ -66,7 +66,7 @@ TEST_CASE("same translation for a line alone and inside a larger input", "[cli]"
   REQUIRE(lines[2] + "\n" == alone.out);
 }
 
-TEST_CASE("threads split a short input between them; output and order as with one thread", "[cli]") {
+TEST_CASE("threads split a short input between them, output and order as with one thread", "[cli]") {
   // Fewer lines than a batch: with 3 threads they run as 3 batches (one per thread) instead of one.
   const std::string input =
       "a\nthe dog\nthe man is walking\n\nsomething much longer than the others here\nb\n";
@@ -130,7 +130,7 @@ TEST_CASE("info describes the model", "[cli]") {
   REQUIRE_THAT(r.out, Contains("  d_model: "));
 }
 
-TEST_CASE("NMT_MODEL is the default model; -m and info's argument come first", "[cli]") {
+TEST_CASE("NMT_MODEL is the default model, -m and info's argument come first", "[cli]") {
   const std::string env = "NMT_MODEL='" + model() + "' ";
   const auto t = test::run(env + nmt() + " translate --threads 1", "a small dog\n");
   CHECK(t.exit_code == 0);

@@ -313,7 +313,7 @@ TEST_CASE("directory mode: a source replaced by a FIFO after the listing fails, 
   CHECK_THAT(r.err, Contains("1 file(s) translated") && Contains("1 failed"));
 }
 
-TEST_CASE("progress on a terminal: bytes and % for a file, lines for a pipe; --quiet silences it",
+TEST_CASE("progress on a terminal: bytes and % for a file, lines for a pipe, --quiet silences it",
           "[cli][files][progress]") {
   test::TempDir dir;
   const std::string in = dir.file("in.txt");

@@ -484,7 +484,7 @@ TEST_CASE("convert hf-marian refuses unsupported configurations by name", "[conv
   REQUIRE(contains(msg, "config.json: not valid JSON"));
 }
 
-TEST_CASE("convert hf-marian accepts swish, silu, gelu and relu; absent means gelu", "[convert]") {
+TEST_CASE("convert hf-marian accepts swish, silu, gelu and relu, absent means gelu", "[convert]") {
   const std::vector<std::pair<json, core::Activation>> cases = {{"swish", core::Activation::kSwish},
                                                                 {"silu", core::Activation::kSwish},
                                                                 {"gelu", core::Activation::kGelu},

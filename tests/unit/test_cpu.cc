@@ -69,7 +69,7 @@ TEST_CASE("the probe's features are consistent, and the packed kernel follows th
 #endif
 }
 
-TEST_CASE("an unknown NMT_CPU value is a usage error naming it; every known one translates", "[cpu][cli]") {
+TEST_CASE("an unknown NMT_CPU value is a usage error naming it, every known one translates", "[cpu][cli]") {
   const std::string model = test::fixtures_dir() + "/opus/model";
   const auto bad =
       test::run("NMT_CPU=sse4 '" + test::nmt_binary() + "' translate -m '" + model + "'", "a man\n");

@@ -14,8 +14,7 @@
 #include "cli/io_error.h"
 #include "cli/shard.h"
 #include "core/error.h"
-#include "tests/unit/cli_temp_dir.h"
-#include "tests/unit/test_support.h"
+#include "test_support.h"
 
 namespace {
 
@@ -39,7 +38,7 @@ using Names = std::vector<std::string>;
 }  // namespace
 
 TEST_CASE("file_walker: nested folders in sorted relative-path order", "[cli][file_walker]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   dir.write("z.txt", "z\n");
   dir.write("b/d/e.txt", "e\n");
   dir.write("b/c.txt", "c\n");
@@ -47,19 +46,19 @@ TEST_CASE("file_walker: nested folders in sorted relative-path order", "[cli][fi
   dir.write("a-c", "x\n");
   dir.write("a/b", "x\n");
   dir.write("empty.txt", "");
-  fs::create_directories(dir / "b/empty_dir");
+  fs::create_directories(dir.file("b/empty_dir"));
   auto result = cli::walk_files(dir.path());
   CHECK(relatives(result) == Names{"a-c", "a.txt", "a/b", "b/c.txt", "b/d/e.txt", "empty.txt", "z.txt"});
   CHECK(result.warnings.empty());
-  CHECK(result.files[3].path == dir / "b/c.txt");
+  CHECK(result.files[3].path == dir.file("b/c.txt"));
   CHECK(result.files[3].size == 2);
   // A trailing slash on the root changes nothing.
   CHECK(relatives(cli::walk_files(dir.path() + "/")) == relatives(result));
-  CHECK(cli::walk_files(dir.path() + "/").files[0].path == dir / "a-c");
+  CHECK(cli::walk_files(dir.path() + "/").files[0].path == dir.file("a-c"));
 }
 
 TEST_CASE("file_walker: glob on basename or relative path", "[cli][file_walker]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   dir.write("a.txt", "a\n");
   dir.write("a.md", "a\n");
   dir.write("docs/b.txt", "b\n");
@@ -78,7 +77,7 @@ TEST_CASE("file_walker: glob on basename or relative path", "[cli][file_walker]"
 }
 
 TEST_CASE("file_walker: the output directory inside the input is skipped", "[cli][file_walker]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   dir.write("in.txt", "a\n");
   dir.write("out/in.txt", "translated\n");
   dir.write("out/sub/x.txt", "translated\n");
@@ -86,48 +85,48 @@ TEST_CASE("file_walker: the output directory inside the input is skipped", "[cli
   options.exclude_dir = dir.path() + "/./out/";  // any spelling of it
   const auto result = cli::walk_files(dir.path(), options);
   CHECK(relatives(result) == Names{"in.txt"});
-  CHECK(result.warnings == Names{dir / "out: skipped: the output directory (its files are not input)"});
-  options.exclude_dir = dir / "not-yet-created";
+  CHECK(result.warnings == Names{dir.file("out") + ": skipped: the output directory (its files are not input)"});
+  options.exclude_dir = dir.file("not-yet-created");
   CHECK(relatives(cli::walk_files(dir.path(), options)).size() == 3);
 }
 
-TEST_CASE("file_walker: every distinct path is listed; loops and links out of the tree are skipped",
+TEST_CASE("file_walker: every distinct path is listed, loops and links out of the tree are skipped",
           "[cli][file_walker]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   dir.write("real/f.txt", "f\n");
   dir.write("real/g.txt", "g\n");
-  fs::create_directory_symlink("..", dir / "real/up");         // loop back to the root
-  fs::create_directory_symlink(dir.path(), dir / "real/abs");  // same, absolute
-  fs::create_directory_symlink("real", dir / "alias");         // an in-tree directory under another name
-  fs::create_symlink("real/f.txt", dir / "f-link.txt");        // the same file again
-  fs::create_hard_link(dir / "real/g.txt", dir / "real/g-hard.txt");
-  fs::create_symlink("self", dir / "self");  // a symlink pointing at itself
+  fs::create_directory_symlink("..", dir.file("real/up"));         // loop back to the root
+  fs::create_directory_symlink(dir.path(), dir.file("real/abs"));  // same, absolute
+  fs::create_directory_symlink("real", dir.file("alias"));         // an in-tree directory under another name
+  fs::create_symlink("real/f.txt", dir.file("f-link.txt"));        // the same file again
+  fs::create_hard_link(dir.file("real/g.txt"), dir.file("real/g-hard.txt"));
+  fs::create_symlink("self", dir.file("self"));  // a symlink pointing at itself
   auto result = cli::walk_files(dir.path());
   // Each name gets its own entry (and so its own output).
   CHECK(relatives(result) == Names{"alias/f.txt", "alias/g-hard.txt", "alias/g.txt", "f-link.txt",
                                    "real/f.txt", "real/g-hard.txt", "real/g.txt"});
   for (const char* loop : {"real/up", "real/abs", "alias/up", "alias/abs"}) {
     CAPTURE(loop);
-    CHECK(any_warning(result, dir / (std::string(loop) + ": skipped: symlink loop")));
+    CHECK(any_warning(result, dir.file(std::string(loop) + ": skipped: symlink loop")));
   }
-  CHECK(any_warning(result, dir / "self: skipped: symlink loop"));
+  CHECK(any_warning(result, dir.file("self: skipped: symlink loop")));
   CHECK(result.warnings.size() == 5);
   CHECK(result.links_skipped == 5);
 
   // Links leading out of the tree are not input: skipped, named, counted.
-  cli_test::TempDir outside;
+  test::TempDir outside;
   outside.write("o.txt", "o\n");
-  fs::create_directory_symlink(outside.path(), dir / "ext");
-  fs::create_symlink(outside / "o.txt", dir / "ext-file.txt");
+  fs::create_directory_symlink(outside.path(), dir.file("ext"));
+  fs::create_symlink(outside.file("o.txt"), dir.file("ext-file.txt"));
   result = cli::walk_files(dir.path());
   CHECK(relatives(result).size() == 7);
-  CHECK(any_warning(result, dir / "ext: skipped: symlink leads outside the input directory"));
-  CHECK(any_warning(result, dir / "ext-file.txt: skipped: symlink leads outside the input directory"));
+  CHECK(any_warning(result, dir.file("ext: skipped: symlink leads outside the input directory")));
+  CHECK(any_warning(result, dir.file("ext-file.txt: skipped: symlink leads outside the input directory")));
   CHECK(result.links_skipped == 7);
 }
 
 TEST_CASE("file_walker: directories below the depth limit are skipped and counted", "[cli][file_walker]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   std::string deep;
   for (int i = 0; i < 70; ++i) deep += "d/";
   dir.write("top.txt", "t\n");
@@ -141,30 +140,30 @@ TEST_CASE("file_walker: directories below the depth limit are skipped and counte
 
 TEST_CASE("file_walker: open_regular refuses what stopped being a regular file, without blocking",
           "[cli][file_walker]") {
-  cli_test::TempDir dir;
-  REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);  // no writer: a blocking open would hang
+  test::TempDir dir;
+  REQUIRE(::mkfifo((dir.file("fifo")).c_str(), 0644) == 0);  // no writer: a blocking open would hang
   int err = 0;
-  CHECK_FALSE(cli::open_regular(dir / "fifo", &err).valid());
+  CHECK_FALSE(cli::open_regular(dir.file("fifo"), &err).valid());
   CHECK(err == EINVAL);
   CHECK(cli::open_regular(dir.write("f.txt", "x"), &err).valid());
   CHECK(err == 0);
 }
 
 TEST_CASE("file_walker: dangling links, FIFOs and binaries are skipped with warnings", "[cli][file_walker]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   dir.write("good.txt", "hello\n");
   dir.write("latin1.txt",
             "caf\xE9 cr\xE8me br\xFBl\xE9"
             "e, na\xEFve fa\xE7"
             "ade\n");
   dir.write("nul.bin", std::string("ab\0cd", 5));
-  fs::create_symlink("nowhere", dir / "dangling.txt");
-  REQUIRE(::mkfifo((dir / "fifo.txt").c_str(), 0644) == 0);  // opening it would block forever
+  fs::create_symlink("nowhere", dir.file("dangling.txt"));
+  REQUIRE(::mkfifo((dir.file("fifo.txt")).c_str(), 0644) == 0);  // opening it would block forever
   auto result = cli::walk_files(dir.path());
   CHECK(relatives(result) == Names{"good.txt", "latin1.txt"});
-  CHECK(any_warning(result, dir / "dangling.txt: skipped: dangling symlink"));
-  CHECK(any_warning(result, dir / "fifo.txt: skipped: not a regular file"));
-  CHECK(any_warning(result, dir / "nul.bin: skipped: looks like a binary file"));
+  CHECK(any_warning(result, dir.file("dangling.txt: skipped: dangling symlink")));
+  CHECK(any_warning(result, dir.file("fifo.txt: skipped: not a regular file")));
+  CHECK(any_warning(result, dir.file("nul.bin: skipped: looks like a binary file")));
   CHECK(result.warnings.size() == 3);
 
   cli::WalkOptions keep_binary;
@@ -172,24 +171,33 @@ TEST_CASE("file_walker: dangling links, FIFOs and binaries are skipped with warn
   CHECK(relatives(cli::walk_files(dir.path(), keep_binary)) == Names{"good.txt", "latin1.txt", "nul.bin"});
 }
 
-TEST_CASE("file_walker: unreadable entries are failures (non-root only)", "[cli][file_walker]") {
-  // Root reads everything; test_directory_resume.cc drops privileges to cover this as root.
-  if (::geteuid() == 0) NMT_SKIP_TEST("root reads every file");
-  cli_test::TempDir dir;
+TEST_CASE("file_walker: unreadable entries are failures", "[cli][file_walker]") {
+  // Root reads everything: as root (as CI runs), the walk runs as nobody over a tree nobody owns.
+  test::TempDir dir;
   dir.write("ok.txt", "x\n");
   dir.write("secret.txt", "x\n");
   dir.write("closed/inner.txt", "x\n");
-  ::chmod((dir / "secret.txt").c_str(), 0);
-  ::chmod((dir / "closed").c_str(), 0);
-  auto result = cli::walk_files(dir.path());
-  ::chmod((dir / "closed").c_str(), 0755);
-  CHECK(relatives(result) == Names{"ok.txt"});
-  CHECK(result.failures == Names{dir / "closed: cannot open directory: Permission denied",
-                                 dir / "secret.txt: cannot open for reading: Permission denied"});
+  if (::geteuid() == 0) {
+    REQUIRE(::chown(dir.path().c_str(), test::kNobody, test::kNobody) == 0);
+    for (const auto& entry : fs::recursive_directory_iterator(dir.path()))
+      REQUIRE(::lchown(entry.path().c_str(), test::kNobody, test::kNobody) == 0);
+  }
+  const std::string seen = test::run_unprivileged([&] {
+    ::chmod(dir.file("secret.txt").c_str(), 0);
+    ::chmod(dir.file("closed").c_str(), 0);
+    const auto result = cli::walk_files(dir.path());
+    ::chmod(dir.file("closed").c_str(), 0755);
+    std::string out;
+    for (const auto& name : relatives(result)) out += "file " + name + "\n";
+    for (const auto& failure : result.failures) out += "failure " + failure + "\n";
+    return out;
+  });
+  CHECK(seen == "file ok.txt\nfailure " + dir.file("closed") + ": cannot open directory: Permission denied\n" +
+                    "failure " + dir.file("secret.txt") + ": cannot open for reading: Permission denied\n");
 }
 
 TEST_CASE("file_walker: our manifests, locks and their temp files are not input", "[cli][file_walker]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   dir.write("a.txt", "a\n");
   dir.write(".nmt-manifest.json", "{\"nmt_manifest\":2}\n");
   dir.write("sub/.nmt-manifest.0-of-2.json", "{\"nmt_manifest\":2}\n");
@@ -200,15 +208,15 @@ TEST_CASE("file_walker: our manifests, locks and their temp files are not input"
 }
 
 TEST_CASE("file_walker: a bad root is an error", "[cli][file_walker]") {
-  cli_test::TempDir dir;
-  CHECK_THROWS_WITH(cli::walk_files(dir / "missing"),
-                    dir / "missing: cannot read input directory: No such file or directory");
+  test::TempDir dir;
+  CHECK_THROWS_WITH(cli::walk_files(dir.file("missing")),
+                    dir.file("missing: cannot read input directory: No such file or directory"));
   dir.write("file.txt", "x");
-  CHECK_THROWS_WITH(cli::walk_files(dir / "file.txt"), dir / "file.txt: not a directory");
+  CHECK_THROWS_WITH(cli::walk_files(dir.file("file.txt")), dir.file("file.txt: not a directory"));
 }
 
 TEST_CASE("is_probably_binary", "[cli][file_walker]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   std::mt19937 rng(7);
   std::string noise(8192, '\0');
   for (char& c : noise) c = static_cast<char>(1 + rng() % 255);  // random, but without NUL
@@ -223,8 +231,8 @@ TEST_CASE("is_probably_binary", "[cli][file_walker]") {
   CHECK(cli::is_probably_binary(dir.write("nul", std::string("text\0", 5))));
   CHECK(cli::is_probably_binary(dir.write("noise", noise)));
   CHECK(cli::is_probably_binary(dir.write("utf16", std::string("h\0i\0\n\0", 6))));
-  CHECK_THROWS_WITH(cli::is_probably_binary(dir / "missing"),
-                    Catch::StartsWith(dir / "missing: cannot open"));
+  CHECK_THROWS_WITH(cli::is_probably_binary(dir.file("missing")),
+                    Catch::StartsWith(dir.file("missing: cannot open")));
 }
 
 TEST_CASE("shard: every file in exactly one shard, bytes balanced, same split everywhere", "[cli][shard]") {
@@ -286,21 +294,21 @@ TEST_CASE("parse_shard", "[cli][shard]") {
 }
 
 TEST_CASE("output_is_complete", "[cli][file_walker]") {
-  cli_test::TempDir dir;
-  CHECK_FALSE(cli::output_is_complete(dir / "out.txt"));
+  test::TempDir dir;
+  CHECK_FALSE(cli::output_is_complete(dir.file("out.txt")));
   dir.write(".out.txt.tmp.0123abcd.123.AbCdEf", "partial");  // a crashed run's temp file is not output
-  CHECK_FALSE(cli::output_is_complete(dir / "out.txt"));
+  CHECK_FALSE(cli::output_is_complete(dir.file("out.txt")));
   dir.write("out.txt", "");
-  CHECK(cli::output_is_complete(dir / "out.txt"));  // empty input, empty output: done
-  CHECK_FALSE(cli::output_is_complete(dir / "missing/out.txt"));
-  fs::create_directory(dir / "d");
-  CHECK_THROWS_WITH(cli::output_is_complete(dir / "d"),
-                    dir / "d: output path exists but is not a regular file");
-  CHECK_THROWS_AS(cli::output_is_complete(dir / "out.txt/x"), cli::IoError);  // ENOTDIR
+  CHECK(cli::output_is_complete(dir.file("out.txt")));  // empty input, empty output: done
+  CHECK_FALSE(cli::output_is_complete(dir.file("missing/out.txt")));
+  fs::create_directory(dir.file("d"));
+  CHECK_THROWS_WITH(cli::output_is_complete(dir.file("d")),
+                    dir.file("d: output path exists but is not a regular file"));
+  CHECK_THROWS_AS(cli::output_is_complete(dir.file("out.txt/x")), cli::IoError);  // ENOTDIR
 }
 
 TEST_CASE("file_walker: output dir equal to the input dir is a usage error", "[cli][file_walker]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   dir.write("a.txt", "a\n");
   cli::WalkOptions options;
   options.exclude_dir = dir.path() + "/.";
@@ -308,17 +316,17 @@ TEST_CASE("file_walker: output dir equal to the input dir is a usage error", "[c
 }
 
 TEST_CASE("path_is_within", "[cli][file_walker]") {
-  cli_test::TempDir dir;
-  fs::create_directories(dir / "in/sub");
-  fs::create_directory_symlink(dir / "in", dir / "link");
-  CHECK(cli::path_is_within(dir / "in", dir / "in"));
-  CHECK(cli::path_is_within(dir / "in/sub", dir / "in"));
-  CHECK(cli::path_is_within(dir / "link/sub", dir / "in"));  // through a symlink
-  CHECK(cli::path_is_within(dir / "in/sub/../sub/", dir / "link/"));
-  CHECK(cli::path_is_within(dir / "in/new/deeper", dir / "in"));  // not created yet
-  CHECK(cli::path_is_within(dir / "in/new/..", dir / "in"));
-  CHECK_FALSE(cli::path_is_within(dir / "in", dir / "in/sub"));
-  CHECK_FALSE(cli::path_is_within(dir / "in2", dir / "in"));  // a prefix is not a parent
-  CHECK_FALSE(cli::path_is_within(dir / "in/new/../..", dir / "in"));
-  CHECK(cli::path_is_within(dir / "anything", "/"));
+  test::TempDir dir;
+  fs::create_directories(dir.file("in/sub"));
+  fs::create_directory_symlink(dir.file("in"), dir.file("link"));
+  CHECK(cli::path_is_within(dir.file("in"), dir.file("in")));
+  CHECK(cli::path_is_within(dir.file("in/sub"), dir.file("in")));
+  CHECK(cli::path_is_within(dir.file("link/sub"), dir.file("in")));  // through a symlink
+  CHECK(cli::path_is_within(dir.file("in/sub/../sub/"), dir.file("link/")));
+  CHECK(cli::path_is_within(dir.file("in/new/deeper"), dir.file("in")));  // not created yet
+  CHECK(cli::path_is_within(dir.file("in/new/.."), dir.file("in")));
+  CHECK_FALSE(cli::path_is_within(dir.file("in"), dir.file("in/sub")));
+  CHECK_FALSE(cli::path_is_within(dir.file("in2"), dir.file("in")));  // a prefix is not a parent
+  CHECK_FALSE(cli::path_is_within(dir.file("in/new/../.."), dir.file("in")));
+  CHECK(cli::path_is_within(dir.file("anything"), "/"));
 }

@@ -21,7 +21,7 @@ std::string line_pairs(const models::LineLayout& layout, const std::vector<model
 
 }  // namespace
 
-TEST_CASE("segments' words are offset by the words before them; a word cut in two counts once",
+TEST_CASE("segments' words are offset by the words before them, a word cut in two counts once",
           "[alignment]") {
   // "abcdef ghi jkl" cut as "abc" | "def ghi" | "jkl": the first cut is inside "abcdef".
   const models::LineLayout layout = layout_of({"", " ", ""});

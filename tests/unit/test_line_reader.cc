@@ -10,7 +10,7 @@
 
 #include "cli/io_error.h"
 #include "cli/line_reader.h"
-#include "tests/unit/cli_temp_dir.h"
+#include "test_support.h"
 
 namespace {
 
@@ -234,7 +234,7 @@ TEST_CASE("line_reader: a leading BOM is stripped and reported", "[cli][line_rea
 }
 
 TEST_CASE("line_reader: a 10 MB line from a file", "[cli][line_reader]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   std::string big(10 * 1000 * 1000, 'x');
   big[12345] = '\xC3';  // one invalid byte somewhere in the middle
   std::string path = dir.write("big.txt", "short\n" + big + "\r\nend\n");
@@ -335,12 +335,12 @@ TEST_CASE("line_reader: fd and FILE* sources", "[cli][line_reader]") {
 }
 
 TEST_CASE("line_reader: open errors name the path", "[cli][line_reader]") {
-  cli_test::TempDir dir;
-  std::string missing = dir / "missing.txt";
+  test::TempDir dir;
+  std::string missing = dir.file("missing.txt");
   CHECK_THROWS_WITH(cli::LineReader::open(missing),
                     missing + ": cannot open for reading: No such file or directory");
   CHECK_THROWS_WITH(cli::LineReader::open(dir.path()), dir.path() + ": is a directory, not a text file");
-  std::string odd = dir / "new\nline";
+  std::string odd = dir.file("new\nline");
   CHECK_THROWS_WITH(cli::LineReader::open(odd), Catch::StartsWith(dir.path() + "/new\\x0aline: "));
 }
 
@@ -394,7 +394,7 @@ TEST_CASE("line_reader: a batch from a pipe does not wait for lines nobody has w
   ::close(fds[0]);
 
   // A regular file is always ready: full batches, independent of timing.
-  cli_test::TempDir dir;
+  test::TempDir dir;
   std::string many;
   for (int i = 0; i < 1000; ++i) many += "x\n";
   auto file_reader = cli::LineReader::open(dir.write("many.txt", many), {5});

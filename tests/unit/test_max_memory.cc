@@ -40,7 +40,7 @@ TEST_CASE("max-memory: sizes in binary units", "[memory]") {
   CHECK_THROWS_WITH(cli::parse_memory_size("12Q"), Contains("--max-memory") && Contains("'12Q'"));
 }
 
-TEST_CASE("max-memory: the estimate grows with batch, beam and length; the fit is the largest that fits",
+TEST_CASE("max-memory: the estimate grows with batch, beam and length, the fit is the largest that fits",
           "[memory]") {
   models::ModelConfig c;
   c.d_model = 512;
@@ -102,7 +102,7 @@ TEST_CASE("max-memory: the batch size is kept, reduced with a warning, or the ru
   CHECK_THROWS_AS(cli::fit_batch_to_memory(translator, o, budget, 1), core::UsageError);
 }
 
-TEST_CASE("max-memory end to end: same translations at a reduced batch; refusal exits 64", "[memory][e2e]") {
+TEST_CASE("max-memory end to end: same translations at a reduced batch, refusal exits 64", "[memory][e2e]") {
   const std::string nmt = "'" + test::nmt_binary() + "' translate -m '" + model_dir() + "' --threads 1";
   std::string input;
   for (int i = 0; i < 40; ++i) input += "A dog runs " + std::to_string(i) + " times.\n";

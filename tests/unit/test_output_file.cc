@@ -14,7 +14,7 @@
 #include "cli/io_error.h"
 #include "cli/line_reader.h"
 #include "cli/output_file.h"
-#include "tests/unit/cli_temp_dir.h"
+#include "test_support.h"
 
 namespace {
 
@@ -36,8 +36,8 @@ std::string drain(int fd) {
 }  // namespace
 
 TEST_CASE("output_file: commit makes the file appear complete, temp file gone", "[cli][output_file]") {
-  cli_test::TempDir dir;
-  std::string path = dir / "out.txt";
+  test::TempDir dir;
+  std::string path = dir.file("out.txt");
   {
     cli::AtomicOutputFile out(path, /*buffer_size=*/3);
     // ".NAME.tmp.HOST.PID.XXXXXX": HOST 8 hex digits, XXXXXX random
@@ -57,13 +57,13 @@ TEST_CASE("output_file: commit makes the file appear complete, temp file gone", 
     CHECK_THROWS_AS(out.commit(), std::logic_error);
     CHECK_THROWS_AS(out.write("x"), std::logic_error);
   }
-  CHECK(cli_test::read_file(path) == "a\r\nb\nrawc");
+  CHECK(test::read_file(path) == "a\r\nb\nrawc");
   CHECK(list_dir(dir.path()) == std::set<std::string>{"out.txt"});
 }
 
 TEST_CASE("output_file: without commit there is no final file and no temp file", "[cli][output_file]") {
-  cli_test::TempDir dir;
-  std::string path = dir / "out.txt";
+  test::TempDir dir;
+  std::string path = dir.file("out.txt");
   {
     cli::AtomicOutputFile out(path);
     out.write(std::string(200000, 'x'));  // some of it reached the disk
@@ -72,40 +72,40 @@ TEST_CASE("output_file: without commit there is no final file and no temp file",
 
   dir.write("keep.txt", "old");
   {
-    cli::AtomicOutputFile out(dir / "keep.txt");
+    cli::AtomicOutputFile out(dir.file("keep.txt"));
     out.write("new");
   }
-  CHECK(cli_test::read_file(dir / "keep.txt") == "old");  // an abandoned run never clobbers
+  CHECK(test::read_file(dir.file("keep.txt")) == "old");  // an abandoned run never clobbers
   {
-    cli::AtomicOutputFile out(dir / "keep.txt");
+    cli::AtomicOutputFile out(dir.file("keep.txt"));
     out.write("new");
     out.commit();
   }
-  CHECK(cli_test::read_file(dir / "keep.txt") == "new");
+  CHECK(test::read_file(dir.file("keep.txt")) == "new");
   CHECK(list_dir(dir.path()) == std::set<std::string>{"keep.txt"});
 }
 
 TEST_CASE("output_file: two writers for one name use different temp files", "[cli][output_file]") {
-  cli_test::TempDir dir;
-  cli::AtomicOutputFile a(dir / "x");
-  cli::AtomicOutputFile b(dir / "x");
+  test::TempDir dir;
+  cli::AtomicOutputFile a(dir.file("x"));
+  cli::AtomicOutputFile b(dir.file("x"));
   CHECK(a.temp_path() != b.temp_path());
   std::string long_name(255, 'n');  // the temp name must still fit in NAME_MAX
-  cli::AtomicOutputFile c(dir / long_name);
+  cli::AtomicOutputFile c(dir.file(long_name));
   c.write("ok");
   c.commit();
-  CHECK(cli_test::read_file(dir / long_name) == "ok");
+  CHECK(test::read_file(dir.file(long_name)) == "ok");
 }
 
 TEST_CASE("output_file: line endings round-trip byte for byte", "[cli][output_file]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   const std::string input = "first\r\nsecond\n\r\n  \nno newline";
   auto reader = cli::LineReader::from_string(input, "<in>", {3});
-  cli::AtomicOutputFile out(dir / "copy.txt");
+  cli::AtomicOutputFile out(dir.file("copy.txt"));
   cli::Line line;
   while (reader.next(line)) out.write_line(line.text, line.ending);
   out.commit();
-  CHECK(cli_test::read_file(dir / "copy.txt") == input);
+  CHECK(test::read_file(dir.file("copy.txt")) == input);
 }
 
 TEST_CASE("output_file: a newline inside a translation cannot split the line", "[cli][output_file]") {
@@ -115,36 +115,47 @@ TEST_CASE("output_file: a newline inside a translation cannot split the line", "
 }
 
 TEST_CASE("output_file: errors name the final path and the reason", "[cli][output_file]") {
-  cli_test::TempDir dir;
-  std::string missing_dir = dir / "no/such/dir/out.txt";
+  test::TempDir dir;
+  std::string missing_dir = dir.file("no/such/dir/out.txt");
   CHECK_THROWS_WITH(cli::AtomicOutputFile(missing_dir), missing_dir + ": cannot create temporary file in " +
                                                             dir.path() +
                                                             "/no/such/dir: No such file or directory");
   dir.write("file", "x");
-  CHECK_THROWS_WITH(cli::AtomicOutputFile(dir / "file/out.txt"),
-                    Catch::Contains("Not a directory") && Catch::StartsWith(dir / "file/out.txt: "));
-  CHECK_THROWS_WITH(cli::AtomicOutputFile(dir / "dir/"), dir / "dir/: not a file name");
+  CHECK_THROWS_WITH(cli::AtomicOutputFile(dir.file("file/out.txt")),
+                    Catch::Contains("Not a directory") && Catch::StartsWith(dir.file("file/out.txt: ")));
+  CHECK_THROWS_WITH(cli::AtomicOutputFile(dir.file("dir/")), dir.file("dir/: not a file name"));
   // commit() onto a directory fails at the rename, and the temp file is cleaned up
-  std::filesystem::create_directory(dir / "taken");
-  std::filesystem::create_directory(dir / "taken/sub");
+  std::filesystem::create_directory(dir.file("taken"));
+  std::filesystem::create_directory(dir.file("taken/sub"));
   {
-    cli::AtomicOutputFile out(dir / "taken");
+    cli::AtomicOutputFile out(dir.file("taken"));
     out.write("x");
-    CHECK_THROWS_WITH(out.commit(), Catch::StartsWith(dir / "taken: cannot rename "));
+    CHECK_THROWS_WITH(out.commit(), Catch::StartsWith(dir.file("taken: cannot rename ")));
   }
   CHECK(list_dir(dir.path()) == std::set<std::string>{"file", "taken"});
-  if (::geteuid() != 0) {  // root ignores permissions
-    std::filesystem::create_directory(dir / "ro");
-    std::filesystem::permissions(dir / "ro",
-                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
-    CHECK_THROWS_WITH(cli::AtomicOutputFile(dir / "ro/out.txt"), Catch::Contains("Permission denied"));
+  // A read-only directory. Root ignores permissions: as root, nobody owns it and tries.
+  std::filesystem::create_directory(dir.file("ro"));
+  if (::geteuid() == 0) {
+    REQUIRE(::chown(dir.path().c_str(), test::kNobody, test::kNobody) == 0);
+    REQUIRE(::chown(dir.file("ro").c_str(), test::kNobody, test::kNobody) == 0);
   }
+  std::filesystem::permissions(dir.file("ro"),
+                               std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  const std::string refused = test::run_unprivileged([&] {
+    try {
+      cli::AtomicOutputFile out(dir.file("ro/out.txt"));
+      return std::string("opened");
+    } catch (const cli::IoError& e) {
+      return std::string(e.what());
+    }
+  });
+  CHECK_THAT(refused, Catch::StartsWith(dir.file("ro/out.txt: ")) && Catch::Contains("Permission denied"));
 }
 
 TEST_CASE("output_file: a failing write (file size limit) throws and is never committed",
           "[cli][output_file]") {
-  cli_test::TempDir dir;
-  std::string path = dir / "big.txt";
+  test::TempDir dir;
+  std::string path = dir.file("big.txt");
   rlimit old_limit;
   REQUIRE(::getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
   auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // so write() returns EFBIG instead of killing us
@@ -162,9 +173,9 @@ TEST_CASE("output_file: a failing write (file size limit) throws and is never co
 }
 
 TEST_CASE("stdout_writer: a full device gives ENOSPC as IoError", "[cli][output_file]") {
-  if (::geteuid() != 0) return;  // mknod needs root (CI runs the tests as root)
-  cli_test::TempDir dir;
-  const std::string full = dir / "full";  // a private node with /dev/full's numbers, never /dev/full
+  if (::geteuid() != 0) return test::skip("needs root to mknod a private full device");
+  test::TempDir dir;
+  const std::string full = dir.file("full");  // a private node with /dev/full's numbers, never /dev/full
   REQUIRE(::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0);
   int fd = ::open(full.c_str(), O_WRONLY | O_CLOEXEC);
   REQUIRE(fd >= 0);
@@ -215,11 +226,12 @@ TEST_CASE("stdout_writer: writes reach the fd on flush and on destruction", "[cl
 }
 
 TEST_CASE("ensure_parent_dir creates missing directories", "[cli][output_file]") {
-  cli_test::TempDir dir;
-  cli::ensure_parent_dir(dir / "a/b/c/out.txt");
-  CHECK(std::filesystem::is_directory(dir / "a/b/c"));
-  cli::ensure_parent_dir(dir / "a/b/c/out.txt");  // already there: fine
-  cli::ensure_parent_dir("relative-file.txt");    // no directory part: nothing to do
+  test::TempDir dir;
+  cli::ensure_parent_dir(dir.file("a/b/c/out.txt"));
+  CHECK(std::filesystem::is_directory(dir.file("a/b/c")));
+  cli::ensure_parent_dir(dir.file("a/b/c/out.txt"));  // already there: fine
+  cli::ensure_parent_dir("relative-file.txt");        // no directory part: nothing to do
   dir.write("f", "x");
-  CHECK_THROWS_WITH(cli::ensure_parent_dir(dir / "f/g/out.txt"), dir / "f: exists and is not a directory");
+  CHECK_THROWS_WITH(cli::ensure_parent_dir(dir.file("f/g/out.txt")),
+                    dir.file("f: exists and is not a directory"));
 }

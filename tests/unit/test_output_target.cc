@@ -15,7 +15,7 @@
 #include "cli/io_error.h"
 #include "cli/output_target.h"
 #include "cli/temp_files.h"
-#include "tests/unit/cli_temp_dir.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 
@@ -52,7 +52,7 @@ pid_t dead_pid() {
 
 TEST_CASE("output_target: a regular file is replaced whole, its mode and owner kept",
           "[cli][output_target]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   const std::string path = dir.write("out.txt", "old\n");
   REQUIRE(::chmod(path.c_str(), 0640) == 0);
   const bool root = ::geteuid() == 0;
@@ -60,7 +60,7 @@ TEST_CASE("output_target: a regular file is replaced whole, its mode and owner k
   auto out = cli::OutputTarget::open(path);
   CHECK_FALSE(out.writes_through());
   write_two_lines(out);
-  CHECK(cli_test::read_file(path) == "one\ntwo\n");
+  CHECK(test::read_file(path) == "one\ntwo\n");
   const struct stat st = lstat_of(path);
   CHECK(S_ISREG(st.st_mode));
   CHECK((st.st_mode & 07777) == 0640);
@@ -72,34 +72,34 @@ TEST_CASE("output_target: a regular file is replaced whole, its mode and owner k
 }
 
 TEST_CASE("output_target: a symlink stays a symlink and its target is written", "[cli][output_target]") {
-  cli_test::TempDir dir;
-  fs::create_directory(dir / "real");
+  test::TempDir dir;
+  fs::create_directory(dir.file("real"));
   const std::string target = dir.write("real/target.txt", "old\n");
   REQUIRE(::chmod(target.c_str(), 0600) == 0);
-  fs::create_symlink("real/target.txt", dir / "link");  // relative, from the link's directory
-  auto out = cli::OutputTarget::open(dir / "link");
-  CHECK(out.resolved_path() == dir / "real/target.txt");
+  fs::create_symlink("real/target.txt", dir.file("link"));  // relative, from the link's directory
+  auto out = cli::OutputTarget::open(dir.file("link"));
+  CHECK(out.resolved_path() == dir.file("real/target.txt"));
   write_two_lines(out);
-  CHECK(S_ISLNK(lstat_of(dir / "link").st_mode));
-  CHECK(cli_test::read_file(target) == "one\ntwo\n");
+  CHECK(S_ISLNK(lstat_of(dir.file("link")).st_mode));
+  CHECK(test::read_file(target) == "one\ntwo\n");
   CHECK((lstat_of(target).st_mode & 07777) == 0600);
   // A dangling symlink: the file is created where it points.
-  fs::create_symlink(dir / "real/new.txt", dir / "dangling");
-  auto fresh = cli::OutputTarget::open(dir / "dangling");
+  fs::create_symlink(dir.file("real/new.txt"), dir.file("dangling"));
+  auto fresh = cli::OutputTarget::open(dir.file("dangling"));
   write_two_lines(fresh);
-  CHECK(S_ISLNK(lstat_of(dir / "dangling").st_mode));
-  CHECK(cli_test::read_file(dir / "real/new.txt") == "one\ntwo\n");
+  CHECK(S_ISLNK(lstat_of(dir.file("dangling")).st_mode));
+  CHECK(test::read_file(dir.file("real/new.txt")) == "one\ntwo\n");
   // A loop is an error naming the path.
-  fs::create_symlink(dir / "loop_b", dir / "loop_a");
-  fs::create_symlink(dir / "loop_a", dir / "loop_b");
-  CHECK_THROWS_WITH(cli::OutputTarget::open(dir / "loop_a"),
-                    Catch::StartsWith(dir / "loop_a") && Catch::Contains("symbolic links"));
+  fs::create_symlink(dir.file("loop_b"), dir.file("loop_a"));
+  fs::create_symlink(dir.file("loop_a"), dir.file("loop_b"));
+  CHECK_THROWS_WITH(cli::OutputTarget::open(dir.file("loop_a")),
+                    Catch::StartsWith(dir.file("loop_a")) && Catch::Contains("symbolic links"));
 }
 
 TEST_CASE("output_target: a FIFO is written through, in order, per batch, and stays a FIFO",
           "[cli][output_target]") {
-  cli_test::TempDir dir;
-  const std::string fifo = dir / "fifo";
+  test::TempDir dir;
+  const std::string fifo = dir.file("fifo");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   std::string received;
   std::thread reader([&] {
@@ -123,8 +123,8 @@ TEST_CASE("output_target: a FIFO is written through, in order, per batch, and st
 TEST_CASE("output_target: a FIFO whose reader left is an error naming it, not a quiet exit",
           "[cli][output_target]") {
   cli::ignore_sigpipe();  // as nmt's main does: the write must see EPIPE, not kill the test
-  cli_test::TempDir dir;
-  const std::string fifo = dir / "fifo";
+  test::TempDir dir;
+  const std::string fifo = dir.file("fifo");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   std::thread reader([&] { ::close(::open(fifo.c_str(), O_RDONLY)); });  // opens and leaves at once
   auto out = cli::OutputTarget::open(fifo);
@@ -141,9 +141,10 @@ TEST_CASE("output_target: a FIFO whose reader left is an error naming it, not a 
 }
 
 TEST_CASE("output_target: character devices are written through, never replaced", "[cli][output_target]") {
-  if (::geteuid() != 0) return;  // mknod needs root (CI runs the tests as root)
-  cli_test::TempDir dir;
-  const std::string null_node = dir / "null", full_node = dir / "full";  // private nodes, never /dev/*
+  if (::geteuid() != 0) return test::skip("needs root to mknod private null and full devices");
+  test::TempDir dir;
+  const std::string null_node = dir.file("null"),
+                    full_node = dir.file("full");  // private nodes, never /dev/*
   REQUIRE(::mknod(null_node.c_str(), S_IFCHR | 0620, makedev(1, 3)) == 0);
   REQUIRE(::chmod(null_node.c_str(), 0620) == 0);  // exactly, whatever the umask
   REQUIRE(::mknod(full_node.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0);
@@ -162,19 +163,20 @@ TEST_CASE("output_target: character devices are written through, never replaced"
 
 TEST_CASE("output_target: a directory, a missing parent, an unwritable place fail at open",
           "[cli][output_target]") {
-  cli_test::TempDir dir;
-  fs::create_directory(dir / "sub");
-  CHECK_THROWS_WITH(cli::OutputTarget::open(dir / "sub"), Catch::StartsWith(dir / "sub: is a directory"));
-  CHECK_THROWS_WITH(cli::OutputTarget::open(dir / "no/such/out.txt"),
-                    Catch::StartsWith(dir / "no/such/out.txt: cannot write here") &&
+  test::TempDir dir;
+  fs::create_directory(dir.file("sub"));
+  CHECK_THROWS_WITH(cli::OutputTarget::open(dir.file("sub")),
+                    Catch::StartsWith(dir.file("sub: is a directory")));
+  CHECK_THROWS_WITH(cli::OutputTarget::open(dir.file("no/such/out.txt")),
+                    Catch::StartsWith(dir.file("no/such/out.txt: cannot write here")) &&
                         Catch::Contains("No such file or directory"));
   dir.write("file", "x");
-  CHECK_THROWS_WITH(cli::OutputTarget::open(dir / "file/out.txt"), Catch::Contains("Not a directory"));
+  CHECK_THROWS_WITH(cli::OutputTarget::open(dir.file("file/out.txt")), Catch::Contains("Not a directory"));
   CHECK(list_dir(dir.path()) == std::set<std::string>{"file", "sub"});
 }
 
 TEST_CASE("temp_files: names, O_EXCL, stale detection by host and dead pid", "[cli][output_target]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   std::string a, b;
   core::UniqueFd fa = cli::create_temp_file(dir.path(), "x.txt", &a);
   core::UniqueFd fb = cli::create_temp_file(dir.path(), "x.txt", &b);
@@ -204,13 +206,13 @@ TEST_CASE("temp_files: names, O_EXCL, stale detection by host and dead pid", "[c
   CHECK(list_dir(dir.path()) == std::set<std::string>{own, b.substr(dir.path().size() + 1), "keep.txt"});
   // O_EXCL|O_NOFOLLOW: a symlink planted under a temp name is never followed (create_temp_file picks
   // random names, so plant one and check open() with the same flags refuses it).
-  fs::create_symlink(dir / "keep.txt", dir / ".planted");
-  CHECK(::open((dir / ".planted").c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600) < 0);
-  CHECK(cli_test::read_file(dir / "keep.txt") == "mine");
+  fs::create_symlink(dir.file("keep.txt"), dir.file(".planted"));
+  CHECK(::open((dir.file(".planted")).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600) < 0);
+  CHECK(test::read_file(dir.file("keep.txt")) == "mine");
 }
 
 TEST_CASE("temp_files: registered files are removed by the signal path", "[cli][output_target]") {
-  cli_test::TempDir dir;
+  test::TempDir dir;
   const std::string a = dir.write("a", "x"), b = dir.write("b", "y");
   const int slot_a = cli::register_temp_file(a);
   const int slot_b = cli::register_temp_file(b);

@@ -225,7 +225,7 @@ TEST_CASE("f16 panels give the same bits as f32 panels of the same values", "[ke
   });
 }
 
-TEST_CASE("a PackedMatrix packed in pieces equals one packed whole; mixed blocks make f32 panels",
+TEST_CASE("a PackedMatrix packed in pieces equals one packed whole, mixed blocks make f32 panels",
           "[kernels][packed]") {
   if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
   const int out = 37, in = 24, rows = 9;

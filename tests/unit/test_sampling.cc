@@ -112,7 +112,7 @@ TEST_CASE("sampling with top-k 1 equals greedy, tokens and scores", "[sampling]"
   }
 }
 
-TEST_CASE("the same seed samples the same; another seed differs", "[sampling]") {
+TEST_CASE("the same seed samples the same, another seed differs", "[sampling]") {
   core::SearchOptions o = sampling(0, 1.0f, 1.5f, 7, 5);
   o.n_best = 4;
   const auto a = tokens_of(run(o, 5)), b = tokens_of(run(o, 5));

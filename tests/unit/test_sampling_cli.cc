@@ -18,7 +18,7 @@ const char* kInput =
 
 }  // namespace
 
-TEST_CASE("sampling: same seed, same output, whatever the threads and batches; another seed differs",
+TEST_CASE("sampling: same seed, same output, whatever the threads and batches, another seed differs",
           "[cli][sampling]") {
   const std::string sample = translate() + " --sampling-topk 0 --sampling-temperature 1.5 --n-best 3";
   const auto a = test::run(sample + " --seed 7 --threads 1", kInput);

@@ -190,7 +190,7 @@ TEST_CASE("the last allowed step forces EOS", "[search]") {
   }
 }
 
-TEST_CASE("banned ids are never produced; renormalize rescales the rest", "[search]") {
+TEST_CASE("banned ids are never produced, renormalize rescales the rest", "[search]") {
   Script script;
   script.table[{}] = {0.1, 0.2, 0.1, 0.1, 0.1, 0.4};        // pad would win
   script.table[{1}] = {0.5, 0.1, 0.1, 0.05, 0.05, 0.2};     // EOS wins either way
@@ -501,7 +501,7 @@ TEST_CASE("a sentence decodes the same alone and inside a batch", "[search]") {
   }
 }
 
-TEST_CASE("finished sentences leave the batch; banned ids never appear", "[search]") {
+TEST_CASE("finished sentences leave the batch, banned ids never appear", "[search]") {
   const RandomCase c = random_case(20, 99);
   for (int beam_size : {1, 2, 4}) {
     SearchOptions o = make_options(beam_size, beam_size, 1.0f);

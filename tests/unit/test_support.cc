@@ -1,11 +1,15 @@
 #include "test_support.h"
 
+#include <grp.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -32,6 +36,59 @@ TempDir::TempDir() {
 TempDir::~TempDir() {
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
+}
+
+std::string TempDir::write(const std::string& relative, const std::string& content) const {
+  const std::string full = file(relative);
+  std::filesystem::create_directories(std::filesystem::path(full).parent_path());
+  write_file(full, content);
+  return full;
+}
+
+void skip(const std::string& reason) { std::cout << NMT_TEST_SKIP_MARKER << " " << reason << std::endl; }
+
+std::string run_unprivileged(const std::function<std::string()>& body) {
+  if (::geteuid() != 0) return body();
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(fds[0]);
+    int code = 0;
+    std::string result;
+    try {
+      // Groups first: without root, setgroups and setresgid are refused.
+      if (::setgroups(0, nullptr) != 0 || ::setresgid(kNobody, kNobody, kNobody) != 0 ||
+          ::setresuid(kNobody, kNobody, kNobody) != 0)
+        throw std::runtime_error(std::string("dropping root: ") + std::strerror(errno));
+      result = body();
+    } catch (const std::exception& e) {
+      result = e.what();
+      code = 1;
+    }
+    for (size_t done = 0; done < result.size();) {
+      const ssize_t n = ::write(fds[1], result.data() + done, result.size() - done);
+      if (n <= 0) ::_exit(2);
+      done += static_cast<size_t>(n);
+    }
+    ::_exit(code);  // no atexit handlers or Catch2 reporting in the child
+  }
+  ::close(fds[1]);
+  std::string out;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    out.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("unprivileged child failed (status " + std::to_string(status) + "): " + out);
+  return out;
 }
 
 models::ModelDescription small_description() {

@@ -1,6 +1,7 @@
 // Helpers shared by the tests: temporary directories, tiny random models, running the nmt binary.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -8,27 +9,41 @@
 #include "models/convert/checkpoint_writer.h"
 #include "models/model_config.h"
 
-// Ends a test that cannot run here; ctest reports it as skipped with the reason (CMakeLists.txt
-// matches "SKIPPED: "), never as passed.
-#define NMT_SKIP_TEST(reason)      \
-  do {                             \
-    WARN("SKIPPED: " << (reason)); \
-    return;                        \
+// Ends a test that cannot run here; ctest reports it as skipped with the reason (test::skip), never as
+// passed.
+#define NMT_SKIP_TEST(reason) \
+  do {                        \
+    test::skip(reason);       \
+    return;                   \
   } while (0)
 
 namespace test {
 
-// A fresh directory under $TMPDIR, removed (recursively) on destruction.
+// A fresh directory under $TMPDIR (or /tmp), removed (recursively) on destruction.
 class TempDir {
  public:
   TempDir();
   ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
   const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  std::string file(const std::string& relative) const { return path_ + "/" + relative; }
+  // Writes `content` to `relative`, creating its parent directories; returns the full path.
+  std::string write(const std::string& relative, const std::string& content) const;
 
  private:
   std::string path_;
 };
+
+// Catch2 v2 has no skip: a test that cannot run here returns `skip(reason)`, which prints the marker
+// that CMakeLists.txt gives ctest as SKIP_REGULAR_EXPRESSION, so ctest reports the test skipped.
+void skip(const std::string& reason);
+
+// Runs `body` in a child process as user and group 65534 (nobody) when this process is root, else here;
+// gives what `body` returns, or throws with what it threw. For behaviour root never sees (EACCES).
+std::string run_unprivileged(const std::function<std::string()>& body);
+constexpr unsigned kNobody = 65534;
 
 // n floats uniform in [-1, 1), reproducible from the seed.
 std::vector<float> random_values(size_t n, unsigned seed);

@@ -1,8 +1,11 @@
 // Model invariants on random tiny models in every configuration: batching does not change a sentence's
 // encoding, decoding with shared and reordered KV caches equals each row decoded alone.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <random>
 
+#include "core/cpu.h"
 #include "models/decoder_state.h"
 #include "models/positions.h"
 #include "models/transformer.h"
@@ -47,8 +50,7 @@ std::vector<models::ModelDescription> variants() {
 }
 
 // variants() and one with heads of 32 floats, whose decoder attention takes core/attend_avx512.cc on CPUs
-// with AVX-512. (Kept out of variants(): on the BLAS path its wider encoder products differ by batch
-// composition in the last bits, beyond that test's 1e-6.)
+// with AVX-512.
 std::vector<models::ModelDescription> variants_with_wide_heads() {
   std::vector<models::ModelDescription> out = variants();
   auto wide_heads = out.front();
@@ -115,7 +117,13 @@ TEST_CASE("sinusoid tables hold sin/cos of each angle, to the float", "[transfor
 }
 
 TEST_CASE("a sentence's encoding does not depend on the rest of its batch", "[transformer]") {
-  for (const auto& d : variants()) {
+  // Our packed kernels sum each row's products in one order whatever the other rows, so a row equals
+  // itself encoded alone, bit for bit. OpenBLAS picks its kernel and blocking by the matrix's shape, so on
+  // the BLAS path a row's sums run in another order beside other rows: last-bit differences that the
+  // layers grow (6e-5 for d_model 64 on OpenBLAS 0.3.21, AVX2), far below what a row mixed with another
+  // or a wrong mask gives (order 0.1).
+  const float tolerance = core::cpu_choice().f32_on_blas ? 1e-3f : 0.0f;
+  for (const auto& d : variants_with_wide_heads()) {
     test::TempDir dir;
     test::write_random_model(dir.path(), d, 11);
     models::Transformer model(dir.path());
@@ -123,12 +131,15 @@ TEST_CASE("a sentence's encoding does not depend on the rest of its batch", "[tr
     std::vector<std::vector<int32_t>> batch;
     for (int n : {7, 1, 12, 3}) batch.push_back(random_ids(rng, n, d.config.src_vocab_size, d.tokens.eos));
     const auto together = model.encode(batch);
+    float largest_difference = 0.0f;
     for (size_t i = 0; i < batch.size(); ++i) {
       const auto alone = model.encode({batch[i]});
       const float* row = together.memory.data() + together.offsets[i] * d.config.d_model;
       for (size_t j = 0; j < alone.memory.size(); ++j)
-        REQUIRE(row[j] == Approx(alone.memory[j]).margin(1e-6));
+        largest_difference = std::max(largest_difference, std::abs(row[j] - alone.memory[j]));
     }
+    CAPTURE(d.config.d_model, d.config.n_heads, d.config.encoder_layers);
+    REQUIRE(largest_difference <= tolerance);
   }
 }
 

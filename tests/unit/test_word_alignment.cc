@@ -36,7 +36,7 @@ TEST_CASE("each target word takes the source word with the most attention summed
   CHECK(models::format_alignment(links) == "0-0 1-1 2-2");
 }
 
-TEST_CASE("ties go to the lower source word; no source words, no links", "[alignment]") {
+TEST_CASE("ties go to the lower source word, no source words, no links", "[alignment]") {
   const std::vector<float> weights = {0.5f, 0.5f};
   CHECK(models::format_alignment(models::align_words(weights, 2, {0}, {0, 1})) == "0-0");
   CHECK(models::align_words(weights, 2, {0}, {-1, -1}).empty());
