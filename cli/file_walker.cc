@@ -13,6 +13,7 @@
 #include <set>
 #include <utility>
 
+#include "cli/input_encoding.h"
 #include "cli/io_error.h"
 #include "cli/utf8.h"
 #include "core/error.h"
@@ -20,8 +21,6 @@
 
 namespace cli {
 namespace {
-
-constexpr std::size_t kSampleBytes = 8192;
 
 constexpr int kMaxDepth = 64;
 
@@ -39,9 +38,9 @@ bool glob_matches(const std::string& glob, const std::string& relative) {
   return ::fnmatch(glob.c_str(), base.c_str(), 0) == 0;
 }
 
-// Up to kSampleBytes from the start of an open file; returns errno in *err on failure.
+// Up to kEncodingSampleBytes from the start of an open file; returns errno in *err on failure.
 std::string read_sample(int fd, int* err) {
-  std::string sample(kSampleBytes, '\0');
+  std::string sample(kEncodingSampleBytes, '\0');
   std::size_t got = 0;
   *err = 0;
   while (got < sample.size()) {
@@ -56,18 +55,6 @@ std::string read_sample(int fd, int* err) {
   }
   sample.resize(got);
   return sample;
-}
-
-bool sample_is_binary(std::string_view sample) {
-  if (sample.empty()) return false;
-  if (sample.find('\0') != std::string_view::npos) return true;
-  std::size_t bad = count_invalid_utf8_bytes(sample, /*ignore_truncated_tail=*/true);
-  for (unsigned char c : sample) {
-    bool text_control =
-        c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == '\b' || c == 0x1B;
-    if ((c < 0x20 && !text_control) || c == 0x7F) ++bad;
-  }
-  return bad * 10 > sample.size() * 3;
 }
 
 }  // namespace
@@ -223,14 +210,13 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
       result.warnings.push_back(errno_message(file.path, "skipped: cannot open", err));
       continue;
     }
-    const bool gzip = file.path.size() > 3 && file.path.compare(file.path.size() - 3, 3, ".gz") == 0;
-    if (options.skip_binary && !gzip) {  // a .gz file is text once LineReader decompresses it
+    if (options.skip_binary) {
       std::string sample = read_sample(fd.get(), &err);
       if (err != 0) {
         result.warnings.push_back(errno_message(file.path, "skipped: cannot read", err));
         continue;
       }
-      if (sample_is_binary(sample)) {
+      if (detect_input_encoding(sample) == InputEncoding::kBinary) {
         result.warnings.push_back(printable_path(file.path) + ": skipped: looks like a binary file");
         continue;
       }
@@ -277,7 +263,7 @@ bool is_probably_binary(const std::string& path) {
   if (!fd.valid()) throw_io_error(path, "cannot open", err);
   std::string sample = read_sample(fd.get(), &err);
   if (err != 0) throw_io_error(path, "read failed", err);
-  return sample_is_binary(sample);
+  return detect_input_encoding(sample) == InputEncoding::kBinary;
 }
 
 bool output_is_complete(const std::string& dst) {
