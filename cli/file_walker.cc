@@ -13,7 +13,7 @@
 #include <set>
 #include <utility>
 
-#include "cli/input_encoding.h"
+#include "cli/input_decoder.h"
 #include "cli/io_error.h"
 #include "cli/utf8.h"
 #include "core/error.h"
@@ -216,7 +216,7 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
         result.warnings.push_back(errno_message(file.path, "skipped: cannot read", err));
         continue;
       }
-      if (detect_input_encoding(sample) == InputEncoding::kBinary) {
+      if (detect_text_encoding(sample) == InputEncoding::kBinary) {
         result.warnings.push_back(printable_path(file.path) + ": skipped: looks like a binary file");
         continue;
       }
@@ -263,7 +263,7 @@ bool is_probably_binary(const std::string& path) {
   if (!fd.valid()) throw_io_error(path, "cannot open", err);
   std::string sample = read_sample(fd.get(), &err);
   if (err != 0) throw_io_error(path, "read failed", err);
-  return detect_input_encoding(sample) == InputEncoding::kBinary;
+  return detect_text_encoding(sample) == InputEncoding::kBinary;
 }
 
 bool output_is_complete(const std::string& dst) {

@@ -55,6 +55,25 @@ struct InputDecoder::Inflater {
   ~Inflater() { inflateEnd(&z); }
 };
 
+InputEncoding detect_text_encoding(std::string_view sample) {
+  const InputEncoding outer = detect_input_encoding(sample);
+  if (outer != InputEncoding::kGzip) return outer;
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 16) != Z_OK) throw std::bad_alloc();
+  std::string text(kEncodingSampleBytes, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(sample.data()));
+  z.avail_in = static_cast<uInt>(sample.size());
+  z.next_out = reinterpret_cast<Bytef*>(text.data());
+  z.avail_out = static_cast<uInt>(text.size());
+  const int rc = inflate(&z, Z_NO_FLUSH);
+  text.resize(text.size() - z.avail_out);
+  inflateEnd(&z);
+  if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) return InputEncoding::kGzip;  // reading says why
+  const InputEncoding inner = detect_input_encoding(text);
+  return inner == InputEncoding::kBinary || inner == InputEncoding::kGzip ? InputEncoding::kBinary
+                                                                          : InputEncoding::kGzip;
+}
+
 InputDecoder::InputDecoder(std::string name) : name_(std::move(name)) {}
 InputDecoder::~InputDecoder() = default;
 InputDecoder::InputDecoder(InputDecoder&&) noexcept = default;

@@ -13,6 +13,11 @@
 
 namespace cli {
 
+// detect_input_encoding() of the text an input holds: for gzip, of what `sample` (its first bytes)
+// inflates to, kBinary when that is not text and kGzip when it is (or is corrupt: reading says so).
+// Directory mode skips what this calls binary; InputDecoder refuses the same.
+InputEncoding detect_text_encoding(std::string_view sample);
+
 // Where the raw bytes come from; passed on each call so the decoder holds no pointer into its owner.
 struct RawInput {
   std::function<std::size_t(char* dst, std::size_t size)> read;  // 0 at end of input

@@ -8,6 +8,8 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "cli/file_walker.h"
+#include "cli/input_decoder.h"
 #include "cli/input_encoding.h"
 #include "cli/io_error.h"
 #include "cli/line_reader.h"
@@ -95,8 +97,12 @@ TEST_CASE("line reader: gzip by content, UTF-16/32 by BOM, binary refused", "[cl
   test::write_file(dir.file("noise.txt"), noise);
   CHECK_THROWS_WITH(cli::LineReader::open(dir.file("noise.txt")),
                     dir.file("noise.txt") + ": " + std::string(cli::kBinaryInputMessage));
-  write_gzip(dir.file("noise.gz"), noise);  // binary inside gzip is binary too
+  write_gzip(dir.file("noise.gz"), noise);  // binary inside gzip is binary too, for the walker as well
   CHECK_THROWS_AS(cli::LineReader::open(dir.file("noise.gz")), cli::IoError);
+  CHECK(cli::detect_text_encoding(test::read_file(dir.file("noise.gz"))) == cli::InputEncoding::kBinary);
+  CHECK(cli::is_probably_binary(dir.file("noise.gz")));
+  CHECK(cli::detect_text_encoding(test::read_file(dir.file("no_extension"))) == cli::InputEncoding::kGzip);
+  CHECK_FALSE(cli::is_probably_binary(dir.file("no_extension")));
 }
 
 TEST_CASE("translate: gzip on stdin or without .gz, UTF-16 input, binary refused", "[cli][input_encoding]") {
