@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "cli/glob_match.h"
+#include "cli/input_decoder.h"
 #include "cli/io_error.h"
 #include "cli/manifest.h"
 #include "cli/utf8.h"
@@ -21,8 +22,6 @@
 
 namespace cli {
 namespace {
-
-constexpr std::size_t kSampleBytes = 8192;
 
 constexpr int kMaxDepth = 64;
 
@@ -40,9 +39,9 @@ bool is_own_file_name(const std::string& name) {
          (view.size() > 1 && view[0] == '.' && view.substr(1, n) == kManifestPrefix);
 }
 
-// Up to kSampleBytes from the start of an open file; returns errno in *err on failure.
+// Up to kEncodingSampleBytes from the start of an open file; returns errno in *err on failure.
 std::string read_sample(int fd, int* err) {
-  std::string sample(kSampleBytes, '\0');
+  std::string sample(kEncodingSampleBytes, '\0');
   std::size_t got = 0;
   *err = 0;
   while (got < sample.size()) {
@@ -57,18 +56,6 @@ std::string read_sample(int fd, int* err) {
   }
   sample.resize(got);
   return sample;
-}
-
-bool sample_is_binary(std::string_view sample) {
-  if (sample.empty()) return false;
-  if (sample.find('\0') != std::string_view::npos) return true;
-  std::size_t bad = count_invalid_utf8_bytes(sample, /*ignore_truncated_tail=*/true);
-  for (unsigned char c : sample) {
-    bool text_control =
-        c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == '\b' || c == 0x1B;
-    if ((c < 0x20 && !text_control) || c == 0x7F) ++bad;
-  }
-  return bad * 10 > sample.size() * 3;
 }
 
 }  // namespace
@@ -227,14 +214,13 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
       result.failures.push_back(errno_message(file.path, "cannot open for reading", err));
       continue;
     }
-    const bool gzip = file.path.size() > 3 && file.path.compare(file.path.size() - 3, 3, ".gz") == 0;
-    if (options.skip_binary && !gzip) {  // a .gz file is text once LineReader decompresses it
+    if (options.skip_binary) {
       std::string sample = read_sample(fd.get(), &err);
       if (err != 0) {
         result.failures.push_back(errno_message(file.path, "read failed", err));
         continue;
       }
-      if (sample_is_binary(sample)) {
+      if (detect_text_encoding(sample) == InputEncoding::kBinary) {
         result.warnings.push_back(printable_path(file.path) + ": skipped: looks like a binary file");
         continue;
       }
@@ -281,7 +267,7 @@ bool is_probably_binary(const std::string& path) {
   if (!fd.valid()) throw_io_error(path, "cannot open", err);
   std::string sample = read_sample(fd.get(), &err);
   if (err != 0) throw_io_error(path, "read failed", err);
-  return sample_is_binary(sample);
+  return detect_text_encoding(sample) == InputEncoding::kBinary;
 }
 
 void check_output_path(const std::string& output_dir, const std::string& relative) {

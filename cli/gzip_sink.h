@@ -1,5 +1,5 @@
-// A translate_lines sink that writes gzip into an AtomicOutputFile: directory mode gives "x.txt.gz" a
-// compressed "x.txt.gz" translation.
+// A translate_lines sink that writes gzip into an AtomicOutputFile: an output named "*.gz" (-o, and
+// "x.txt.gz" in directory mode) is compressed, as its name says.
 #pragma once
 
 #include <memory>

@@ -4,7 +4,6 @@
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -31,7 +30,7 @@ std::string_view line_ending_chars(LineEnding ending) {
 }
 
 LineReader::LineReader(Source source, std::string name, LineReaderOptions options)
-    : source_(source), name_(std::move(name)), options_(options) {
+    : source_(source), name_(std::move(name)), options_(options), decoder_(name_) {
   if (options_.buffer_size == 0) throw std::invalid_argument("LineReader: buffer_size must be > 0");
   buffer_.resize(options_.buffer_size);
 }
@@ -47,29 +46,27 @@ LineReader::LineReader(std::FILE* file, std::string name, LineReaderOptions opti
 }
 
 LineReader LineReader::open(const std::string& path, LineReaderOptions options) {
-  if (path == "-") return LineReader(STDIN_FILENO, "<stdin>", options);
+  if (path == "-") {
+    LineReader reader(STDIN_FILENO, "<stdin>", options);
+    struct stat st;
+    if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) reader.check_encoding();
+    return reader;
+  }
   core::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd.valid()) throw_io_error(path, "cannot open for reading", errno);
   struct stat st;
   if (::fstat(fd.get(), &st) != 0) throw_io_error(path, "cannot stat", errno);
   if (S_ISDIR(st.st_mode)) throw IoError(printable_path(path) + ": is a directory, not a text file");
-  return adopt(std::move(fd), path, options);
-}
-
-LineReader LineReader::adopt(core::UniqueFd fd, std::string name, LineReaderOptions options) {
-  if (name.size() > 3 && name.compare(name.size() - 3, 3, ".gz") == 0) {
-    LineReader reader(Source::kGzip, name, options);
-    reader.gzip_.reset(gzdopen(fd.get(), "rb"));  // owns the descriptor from here on
-    if (!reader.gzip_) throw_io_error(name, "cannot open for reading", errno ? errno : ENOMEM);
-    fd.release();
-    return reader;
-  }
-  LineReader reader(fd.get(), name, options);
-  reader.owned_fd_ = std::move(fd);
+  LineReader reader = adopt(std::move(fd), path, options);
+  if (S_ISREG(st.st_mode)) reader.check_encoding();  // a file is all there: no waiting for a writer
   return reader;
 }
 
-void LineReader::GzipCloser::operator()(gzFile_s* file) const { gzclose(file); }
+LineReader LineReader::adopt(core::UniqueFd fd, std::string name, LineReaderOptions options) {
+  LineReader reader(fd.get(), std::move(name), options);
+  reader.owned_fd_ = std::move(fd);
+  return reader;
+}
 
 LineReader LineReader::from_string(std::string data, std::string name, LineReaderOptions options) {
   LineReader reader(Source::kMemory, std::move(name), options);
@@ -77,7 +74,7 @@ LineReader LineReader::from_string(std::string data, std::string name, LineReade
   return reader;
 }
 
-std::size_t LineReader::read_some(char* dst, std::size_t size) {
+std::size_t LineReader::read_raw(char* dst, std::size_t size) {
   switch (source_) {
     case Source::kMemory: {
       std::size_t n = std::min(size, memory_.size() - memory_pos_);
@@ -99,25 +96,6 @@ std::size_t LineReader::read_some(char* dst, std::size_t size) {
       }
       return n;
     }
-    case Source::kGzip: {
-      const int n = gzread(gzip_.get(), dst, static_cast<unsigned>(std::min<std::size_t>(size, 1 << 30)));
-      if (n < 0) {
-        int code = 0;
-        const char* message = gzerror(gzip_.get(), &code);
-        if (code == Z_ERRNO) throw_io_error(name_, "read failed", errno);
-        const std::string what = message ? message : "";  // zlib prefixes its own name for the file
-        const size_t colon = what.rfind(": ");
-        throw IoError(printable_path(name_) + ": corrupt gzip data (" +
-                      (colon == std::string::npos ? what : what.substr(colon + 2)) + ")");
-      }
-      if (n == 0) {  // end of input; a stream cut short says so only here
-        int code = 0;
-        gzerror(gzip_.get(), &code);
-        if (code != Z_OK)
-          throw IoError(printable_path(name_) + ": truncated gzip data (unexpected end of file)");
-      }
-      return static_cast<std::size_t>(n);
-    }
     case Source::kFd:
       break;
   }
@@ -134,9 +112,23 @@ std::size_t LineReader::read_some(char* dst, std::size_t size) {
   }
 }
 
+RawInput LineReader::raw_input() {
+  return {[this](char* dst, std::size_t size) { return read_raw(dst, size); },
+          [this] {
+            if (source_ != Source::kFd) return true;  // memory never blocks; FILE* buffers are opaque
+            pollfd pfd{fd_, POLLIN, 0};
+            while (::poll(&pfd, 1, 0) < 0) {
+              if (errno != EINTR) return true;  // let read() report the problem
+            }
+            return pfd.revents != 0;
+          }};
+}
+
+void LineReader::check_encoding() { decoder_.start(raw_input()); }
+
 bool LineReader::fill() {
   if (eof_) return false;
-  std::size_t n = read_some(buffer_.data(), buffer_.size());
+  std::size_t n = decoder_.read(buffer_.data(), buffer_.size(), raw_input());
   if (n == 0) {
     eof_ = true;
     return false;
@@ -247,16 +239,12 @@ bool LineReader::next(Line& line) {
 }
 
 bool LineReader::next_line_ready() {
-  if (eof_ || source_ != Source::kFd) return true;  // memory never blocks; FILE* buffers are opaque
+  if (eof_ || source_ != Source::kFd || decoder_.has_buffered()) return true;
   // A line ending with a byte after it (a CR needs one to tell CR from CRLF) is a whole line.
   const char* line_end = find_line_end(buffer_.data() + pos_, end_ - pos_);
   if (line_end != nullptr && line_end + 1 < buffer_.data() + end_) return true;
   if (line_end != nullptr && *line_end == '\n') return true;
-  pollfd pfd{fd_, POLLIN, 0};
-  while (::poll(&pfd, 1, 0) < 0) {
-    if (errno != EINTR) return true;  // let read() report the problem
-  }
-  return pfd.revents != 0;  // data, end of file (POLLHUP) or an error read() will report
+  return raw_input().ready();  // data, end of file (POLLHUP) or an error read() will report
 }
 
 std::vector<Line> LineReader::next_batch(std::size_t max_lines, std::size_t max_bytes) {

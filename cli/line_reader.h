@@ -10,10 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/input_decoder.h"
 #include "cli/utf8.h"  // sanitize_utf8(), exposed here for reuse and fuzzing
 #include "core/unique_fd.h"
-
-struct gzFile_s;  // zlib's stream
 
 namespace cli {
 
@@ -50,6 +49,8 @@ struct LineReaderOptions {
 };
 
 // Reads lines one at a time. Memory is the buffer plus the current line, never the whole input.
+// Every source goes through InputDecoder: gzip (by its magic bytes, whatever the name) is inflated,
+// UTF-16/32 with a BOM becomes UTF-8, binary input throws IoError on the first read.
 // Not thread-safe. Movable, not copyable.
 class LineReader {
  public:
@@ -58,11 +59,10 @@ class LineReader {
   LineReader(int fd, std::string name, LineReaderOptions options = {});
   // Reads a FILE* it does not own, via getc so that data already buffered in it is not lost.
   LineReader(std::FILE* file, std::string name, LineReaderOptions options = {});
-  // Opens and owns `path`; "-" means stdin (fd 0). A name ending in ".gz" is read through zlib
-  // (gzip, also several members; a file that is not gzip is read as it is). Throws IoError (missing,
-  // unreadable, directory, corrupt compressed data).
+  // Opens and owns `path`; "-" means stdin (fd 0). Throws IoError (missing, unreadable, directory;
+  // for a regular file also binary or corrupt compressed data, checked now, before any work).
   static LineReader open(const std::string& path, LineReaderOptions options = {});
-  // Reads and owns an open descriptor, named `name`; a name ending in ".gz" is read through zlib.
+  // Reads and owns an open descriptor, named `name`.
   static LineReader adopt(core::UniqueFd fd, std::string name, LineReaderOptions options = {});
   // Reads from a copy of `data` (tests, fuzzing), in buffer_size chunks like a file.
   static LineReader from_string(std::string data, std::string name = "<memory>",
@@ -70,6 +70,9 @@ class LineReader {
 
   LineReader(LineReader&&) = default;
   LineReader& operator=(LineReader&&) = default;
+
+  // Reads the input's first bytes and decides its encoding now (InputDecoder::start()).
+  void check_encoding();
 
   // Next line into `line`; false (line untouched) at end of input. Empty input gives no lines; a
   // final newline does not start an extra empty line. Throws IoError on read errors and on a line
@@ -95,14 +98,12 @@ class LineReader {
   bool had_bom() const { return had_bom_; }
 
  private:
-  enum class Source { kFd, kFile, kMemory, kGzip };
-  struct GzipCloser {
-    void operator()(gzFile_s* file) const;
-  };
+  enum class Source { kFd, kFile, kMemory };
   LineReader(Source source, std::string name, LineReaderOptions options);
+  RawInput raw_input();
   bool fill();             // next chunk into buffer_; false at end of input
   bool next_line_ready();  // next() would not block
-  std::size_t read_some(char* dst, std::size_t size);
+  std::size_t read_raw(char* dst, std::size_t size);
   void emit(std::string_view raw, LineEnding ending, Line& line, bool continues = false);
   void emit_piece(Line& line);  // the first piece of partial_, cut by cut_long_line
   [[noreturn]] void throw_too_long() const;
@@ -113,7 +114,7 @@ class LineReader {
   core::UniqueFd owned_fd_;  // set when we opened the file ourselves
   int fd_ = -1;
   std::FILE* file_ = nullptr;
-  std::unique_ptr<gzFile_s, GzipCloser> gzip_;
+  InputDecoder decoder_;
   std::string memory_;
   std::size_t memory_pos_ = 0;
 

@@ -1,6 +1,10 @@
 // nmt: neural machine translation on the CPU. Subcommands: translate, info, convert (and help).
 // The only place where exceptions become exit codes (see cli/exit_codes.h).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstring>
 #include <iostream>
 
@@ -49,6 +53,19 @@ int print_help(CLI::App& app, int argc, char** argv) {
   return unknown_command(argv[2]);
 }
 
+// Whatever went to std::cout must have arrived: a full disk or a closed stdout fails the command.
+int with_stdout_written(int rc) {
+  const bool failed_before = !std::cout;  // then errno still tells why, unless a later call changed it
+  if (!failed_before) errno = 0;
+  if (std::cout.flush()) return rc;
+  int err = errno;
+  const int flags = ::fcntl(STDOUT_FILENO, F_GETFL);
+  if (flags != -1 && (flags & O_ACCMODE) == O_RDONLY) err = EBADF;  // closed: open_missing_standard_fds()
+  if (err == EPIPE) return cli::kExitBrokenPipe;                    // the reader is gone, as in translate
+  std::cerr << "nmt: error: " << cli::write_error_message("<stdout>", err) << "\n";
+  return rc == cli::kExitOk ? cli::kExitFailure : rc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -78,9 +95,9 @@ int main(int argc, char** argv) {
     sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n") + cli::kEnvironmentHelp);
   }
 
-  if (argc < 2) return print_help(app, argc, argv);
+  if (argc < 2) return with_stdout_written(print_help(app, argc, argv));
   const std::string first = argv[1];
-  if (first == "help") return print_help(app, argc, argv);
+  if (first == "help") return with_stdout_written(print_help(app, argc, argv));
   CLI::App* command = &app;
   if (!first.empty() && first[0] == '-' && first != "-h" && first != "--help" && first != "--version") {
     const std::string guess = cli::closest_match(first, {"--help", "--version"});
@@ -98,16 +115,16 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
-    return app.exit(e);
+    return with_stdout_written(app.exit(e));
   } catch (const CLI::ParseError& e) {
     std::cerr << "nmt: " << cli::describe_parse_error(e, *command) << "\n";
     return cli::kExitUsage;
   }
   try {
-    if (*translate_cmd) return cli::run_translate(translate);
-    if (*info_cmd) return cli::run_info(info_dir);
-    if (*convert_cmd) return cli::run_convert(convert);
-    if (*attention_cmd) return cli::run_attention(attention);
+    if (*translate_cmd) return with_stdout_written(cli::run_translate(translate));
+    if (*info_cmd) return with_stdout_written(cli::run_info(info_dir));
+    if (*convert_cmd) return with_stdout_written(cli::run_convert(convert));
+    if (*attention_cmd) return with_stdout_written(cli::run_attention(attention));
   } catch (const cli::BrokenPipe&) {
     return cli::kExitBrokenPipe;  // the reader is gone: nothing to say, nobody to say it to
   } catch (const core::UsageError& e) {

@@ -190,7 +190,13 @@ void StdoutWriter::flush() {
     broken_ = true;
     throw BrokenPipe(printable_path(name_) + ": broken pipe (the reader went away)");
   }
-  if (err != 0) throw_io_error(name_, "write failed", err);
+  if (err != 0) throw IoError(write_error_message(name_, err));
+}
+
+std::string write_error_message(std::string_view name, int err) {
+  if (err == EBADF) return printable_path(name) + ": is closed: the output has nowhere to go";
+  if (err == 0) return printable_path(name) + ": write failed";
+  return errno_message(name, "write failed", err);
 }
 
 void ignore_sigpipe() { std::signal(SIGPIPE, SIG_IGN); }

@@ -82,6 +82,10 @@ class StdoutWriter {
   bool broken_ = false;
 };
 
+// "NAME: write failed: REASON" for errno `err` (0: unknown); a descriptor that is closed (EBADF: the
+// read-only stand-in open_missing_standard_fds() puts there) says so.
+std::string write_error_message(std::string_view name, int err);
+
 // main calls this first: SIGPIPE would kill the process before StdoutWriter can see EPIPE.
 void ignore_sigpipe();
 

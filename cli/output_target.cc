@@ -76,7 +76,7 @@ OutputTarget OutputTarget::open(const std::string& path) {
   if (::stat(t.resolved_.c_str(), &st) != 0) {
     if (errno != ENOENT) throw_io_error(path, "cannot check the output path", errno);
     check_new_file_place(t.resolved_);
-    t.file_ = std::make_unique<AtomicOutputFile>(t.resolved_);
+    t.open_file();
     return t;
   }
   if (S_ISDIR(st.st_mode)) {
@@ -84,7 +84,7 @@ OutputTarget OutputTarget::open(const std::string& path) {
   }
   if (S_ISREG(st.st_mode)) {
     check_new_file_place(t.resolved_);
-    t.file_ = std::make_unique<AtomicOutputFile>(t.resolved_);
+    t.open_file();
     return t;
   }
   // FIFO, device, socket: the node is someone else's; write into it, never replace it.
@@ -94,8 +94,15 @@ OutputTarget OutputTarget::open(const std::string& path) {
   return t;
 }
 
+void OutputTarget::open_file() {
+  file_ = std::make_unique<AtomicOutputFile>(resolved_);
+  if (is_gzip_path(resolved_)) gzip_ = std::make_unique<GzipFileSink>(*file_);
+}
+
 void OutputTarget::write_line(std::string_view text, LineEnding ending) {
-  if (file_) {
+  if (gzip_) {
+    gzip_->write_line(text, ending);
+  } else if (file_) {
     file_->write_line(text, ending);
   } else {
     stream_->write_line(text, ending);
@@ -107,6 +114,7 @@ void OutputTarget::flush() {
 }
 
 void OutputTarget::commit() {
+  if (gzip_) gzip_->finish();
   if (file_) {
     file_->commit();
   } else {

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "cli/gzip_sink.h"
 #include "cli/line_reader.h"  // LineEnding
 #include "cli/output_file.h"
 
@@ -13,10 +14,10 @@ namespace cli {
 
 // "-": stdout. A name for an open descriptor (/dev/stdout, /dev/fd/N, /proc/PID/fd/N): written through
 // with O_APPEND. A regular file or a new name: AtomicOutputFile (temp file, rename; mode and, as root,
-// owner kept). A symlink: resolved (also when dangling), and the same at its target, so the link
-// stays a link. A FIFO, character device or socket: opened without O_TRUNC and written through, in
-// order, flushed per batch (its node is never replaced). A directory, a missing parent directory or
-// an unwritable place: IoError from open(), before any work.
+// owner kept), gzip-compressed when the name ends in ".gz", as in directory mode. A symlink: resolved (also
+// when dangling), and the same at its target, so the link stays a link. A FIFO, character device or socket:
+// opened without O_TRUNC and written through, in order, flushed per batch (its node is never replaced). A
+// directory, a missing parent directory or an unwritable place: IoError from open(), before any work.
 class OutputTarget {
  public:
   static OutputTarget open(const std::string& path);
@@ -33,9 +34,11 @@ class OutputTarget {
 
  private:
   OutputTarget() = default;
+  void open_file();  // file_ (and gzip_ for a ".gz" name) at resolved_
 
   std::string resolved_;
   std::unique_ptr<AtomicOutputFile> file_;
+  std::unique_ptr<GzipFileSink> gzip_;  // into *file_, so declared after it
   core::UniqueFd owned_fd_;
   std::unique_ptr<StdoutWriter> stream_;
 };

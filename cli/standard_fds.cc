@@ -10,8 +10,9 @@ namespace cli {
 bool open_missing_standard_fds() {
   for (int fd = 0; fd <= 2; ++fd) {
     if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    // open() returns the lowest free number, which is `fd`: the lower ones are valid by now.
-    const int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    // open() returns the lowest free number, which is `fd`: the lower ones are valid by now. Stdout
+    // is opened read-only, so that writing output to it fails (EBADF) rather than vanish.
+    const int opened = ::open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
     if (opened < 0) return false;
     if (opened != fd) {
       ::close(opened);

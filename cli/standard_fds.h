@@ -5,7 +5,9 @@
 
 namespace cli {
 
-// Opens /dev/null onto each closed standard descriptor. False if that fails (nothing is safe to open).
+// Opens /dev/null onto each closed standard descriptor: stdin reads nothing, stderr discards, and
+// stdout cannot be written, so output meant for it is an error (EBADF) rather than lost. False if
+// that fails (nothing is safe to open).
 bool open_missing_standard_fds();
 
 }  // namespace cli

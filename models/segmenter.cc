@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "tokenizer/long_sentence.h"
+#include "tokenizer/readable_text.h"
 
 namespace models {
 
@@ -35,10 +36,19 @@ SegmentedLines segment_lines(const std::vector<std::string>& lines, const Segmen
     layout.first = out.ids.size();
     std::vector<Span> pieces;
     size_t long_sentences = 0, longest = 0;
+    // A piece with nothing to translate is no segment: it stays in the line as it is, between the
+    // translations of its neighbours.
+    const auto translatable = [&](Span s) {
+      return tokenizer::has_letters_or_digits(slice(line, s.begin, s.end));
+    };
+    const auto encode = [&](Span s) {
+      return rules.encode(tokenizer::model_readable(slice(line, s.begin, s.end)));
+    };
     for (const Span& s : sentences(line, rules.splitter)) {
+      if (!translatable(s)) continue;
       const std::string text(slice(line, s.begin, s.end));
       if (text.size() <= byte_cap) {
-        std::vector<int32_t> ids = rules.encode(text);
+        std::vector<int32_t> ids = encode(s);
         if (static_cast<int>(ids.size()) <= rules.max_tokens) {
           pieces.push_back(s);
           out.ids.push_back(std::move(ids));
@@ -50,8 +60,9 @@ SegmentedLines segment_lines(const std::vector<std::string>& lines, const Segmen
       longest = std::max(longest, text.size());
       for (const Span& p : tokenizer::split_long_sentence(text, rules.max_tokens, count)) {
         const Span in_line{s.begin + p.begin, s.begin + p.end};
+        if (!translatable(in_line)) continue;
         pieces.push_back(in_line);
-        out.ids.push_back(rules.encode(std::string(slice(line, in_line.begin, in_line.end))));
+        out.ids.push_back(encode(in_line));
       }
     }
     if (pieces.empty()) {

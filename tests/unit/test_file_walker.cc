@@ -156,9 +156,11 @@ TEST_CASE("file_walker: dangling links, FIFOs and binaries are skipped with warn
             "caf\xE9 cr\xE8me br\xFBl\xE9"
             "e, na\xEFve fa\xE7"
             "ade\n");
-  dir.write("nul.bin", std::string("ab\0cd", 5));
+  dir.write("nul.bin", std::string("\x7F"
+                                   "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0",
+                                   16));  // an ELF header
   fs::create_symlink("nowhere", dir.file("dangling.txt"));
-  REQUIRE(::mkfifo((dir.file("fifo.txt")).c_str(), 0644) == 0);  // opening it would block forever
+  REQUIRE(::mkfifo(dir.file("fifo.txt").c_str(), 0644) == 0);  // opening it would block forever
   auto result = cli::walk_files(dir.path());
   CHECK(relatives(result) == Names{"good.txt", "latin1.txt"});
   CHECK(any_warning(result, dir.file("dangling.txt: skipped: dangling symlink")));
@@ -228,7 +230,10 @@ TEST_CASE("is_probably_binary", "[cli][file_walker]") {
   CHECK_FALSE(cli::is_probably_binary(dir.write("empty", "")));
   CHECK_FALSE(cli::is_probably_binary(dir.write("utf8", utf8_text)));  // 8 KiB cut mid-character is fine
   CHECK_FALSE(cli::is_probably_binary(dir.write("tabs", "a\tb\r\n\x1b[1mbold\x1b[0m\f\n")));
-  CHECK(cli::is_probably_binary(dir.write("nul", std::string("text\0", 5))));
+  CHECK(cli::is_probably_binary(dir.write("nul", std::string("\0\0text\0", 7))));
+  CHECK_FALSE(cli::is_probably_binary(dir.write("stray_nul", std::string("a line of text\0\n", 16))));
+  CHECK_FALSE(cli::is_probably_binary(dir.write("utf16_bom", std::string("\xFF\xFEh\0i\0\n\0", 8))));
+  CHECK_FALSE(cli::is_probably_binary(dir.write("gzip", std::string("\x1F\x8B\x08\0\0\0\0\0", 8))));
   CHECK(cli::is_probably_binary(dir.write("noise", noise)));
   CHECK(cli::is_probably_binary(dir.write("utf16", std::string("h\0i\0\n\0", 6))));
   CHECK_THROWS_WITH(cli::is_probably_binary(dir.file("missing")),
