@@ -82,11 +82,9 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
   ProgressTotals totals;
   totals.files = files.size();
   for (const InputFile& f : files) totals.bytes += f.size;
-  ProgressBar progress(totals, ProgressBar::wanted(o.progress, o.quiet));
+  ProgressBar progress(totals, ProgressBar::style_for(o.progress, o.quiet, false));
   auto warn = [&](const std::string& text) {
-    if (o.quiet) return;
-    progress.clear();
-    std::cerr << "nmt: warning: " << text << "\n";
+    if (!o.quiet) progress.print("nmt: warning: " + text);
   };
   for (const std::string& w : listing.warnings) warn(w);
   for (const std::string& w : manifest.warnings()) warn(w);
@@ -102,6 +100,7 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
   auto last_save = std::chrono::steady_clock::now();
   for (const InputFile& file : files) {
     const std::string dst = o.output_dir + "/" + file.relative;
+    progress.start_file(printable_path(file.relative));
     try {
       core::UniqueFd fd = open_source(file);
       ManifestEntry entry = fingerprint_source(fd.get(), file.path);
@@ -139,18 +138,16 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
       }
     } catch (const core::Error& e) {
       counts.failures.push_back(e.what());
-      progress.clear();
-      std::cerr << "nmt: error: " << e.what() << "\n";
+      progress.print(std::string("nmt: error: ") + e.what());
     }
     bytes_done += file.size;
     progress.update(lines_done, bytes_done);
-    progress.file_done();
   }
   try {
     manifest.save();
   } catch (const core::Error& e) {
     counts.failures.push_back(e.what());
-    std::cerr << "nmt: error: " << e.what() << "\n";
+    progress.print(std::string("nmt: error: ") + e.what());
   }
   progress.finish();
   std::cerr << "nmt: " << counts.translated << " file(s) translated, " << counts.skipped << " already done, "
