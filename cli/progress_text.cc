@@ -36,7 +36,8 @@ std::string decimal(double value) {
   return buf;
 }
 
-std::string compose(const ProgressState& s, const std::string& file_name) {
+// The line for `s`, naming its file `file_name` (perhaps shortened); the rate only `with_rate`.
+std::string compose(const ProgressState& s, const std::string& file_name, bool with_rate) {
   std::string t;
   if (s.total_files > 0) {
     t += s.finished ? "[" + std::to_string(s.total_files) + (s.total_files == 1 ? " file] " : " files] ")
@@ -48,7 +49,8 @@ std::string compose(const ProgressState& s, const std::string& file_name) {
   if (percent >= 0) t += " (" + std::to_string(percent) + "%)";
   if (s.finished) t += "  " + std::to_string(s.lines) + (s.lines == 1 ? " line" : " lines");
   t += "  " + std::to_string(s.sentences) + (s.sentences == 1 ? " sentence" : " sentences");
-  if (s.sentences > 0 && s.seconds > 0) t += "  " + decimal(s.sentences / s.seconds) + " sentences/s";
+  if (with_rate && s.sentences > 0 && s.seconds > 0)
+    t += "  " + decimal(s.sentences / s.seconds) + " sentences/s";
   if (s.finished) {
     t += "  in " + format_duration(s.seconds);
   } else if (percent >= 0 && s.bytes > 0 && s.bytes < s.total_bytes && s.seconds >= 1) {
@@ -101,14 +103,17 @@ int progress_percent(const ProgressState& s) {
 }
 
 std::string progress_text(const ProgressState& state, std::size_t max_columns) {
-  std::string text = compose(state, state.file_name);
+  std::string text = compose(state, state.file_name, true);
   if (max_columns == 0 || columns(text) <= max_columns) return text;
+  // Too wide: the rate goes first (the ETA says more), then the start of the file name, then the end.
+  text = compose(state, state.file_name, false);
+  if (columns(text) <= max_columns) return text;
   const std::size_t excess = columns(text) - max_columns;
   const std::size_t name = columns(state.file_name);
   if (name > 0 && state.total_files > 0 && !state.finished) {
     // Keep the name's end (the file itself), at least a few columns of it.
     const std::size_t keep = name > excess + 3 ? name - excess - 3 : std::min<std::size_t>(name, 8);
-    text = compose(state, "..." + tail_columns(state.file_name, keep));
+    text = compose(state, "..." + tail_columns(state.file_name, keep), false);
   }
   return columns(text) <= max_columns ? text : head_columns(text, max_columns);
 }

@@ -33,7 +33,8 @@ int progress_percent(const ProgressState& state);
 //   "1.2/4.0 MB (30%)  1234 sentences  56.7 sentences/s  ETA 1m23s"
 //   "[file 3/10] a/b.txt  1.2/4.0 MB (30%)  1234 sentences  56.7 sentences/s  ETA 1m23s"
 //   "4.0/4.0 MB (100%)  1200 lines  1500 sentences  3.8 sentences/s  in 6m40s" (finished)
-// With max_columns > 0 the line fits that many columns: the file name loses its start first ("...b.txt").
+// With max_columns > 0 the line fits that many columns: the rate goes first, then the file name's start
+// ("...b.txt"), then the line's end.
 std::string progress_text(const ProgressState& state, std::size_t max_columns = 0);
 
 }  // namespace cli

@@ -118,7 +118,9 @@ TEST_CASE("progress: a line fits the terminal, the file name keeps its end", "[c
   const std::string fitted = cli::progress_text(tree, 100);
   CHECK(fitted.size() == 100);
   CHECK(fitted.find("...") != std::string::npos);
-  CHECK(fitted.find("chapter-01.txt  1.0/2.0 kB (50%)") != std::string::npos);
+  CHECK(fitted.find("chapter-01.txt  1.0/2.0 kB (50%)  5 sentences  ETA 1.0s") != std::string::npos);
+  const std::string no_rate = cli::progress_text(tree, 110);  // dropping the rate is enough
+  CHECK(no_rate == "[file 1/2] " + tree.file_name + "  1.0/2.0 kB (50%)  5 sentences  ETA 1.0s");
   CHECK(cli::progress_text(tree, 20).size() == 20);               // narrower than the counts: cut at the end
   tree.file_name = "\xc3\xa9t\xc3\xa9/" + std::string(100, 'x');  // UTF-8: cut between characters
   const std::string utf8 = cli::progress_text(tree, 60);
