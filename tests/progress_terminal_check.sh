@@ -11,8 +11,10 @@ if ! command -v tmux > /dev/null; then
   exit 77
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/nmt_progress.XXXXXX")
-socket="$work/tmux.socket"  # a server of our own: the user's sessions are never touched
-trap 'tmux -S "$socket" kill-server 2> /dev/null || true; rm -rf "$work"' EXIT
+# Servers of our own, one per case (a new server on a socket just killed may die with the old one); the
+# user's sessions are never touched.
+socket="$work/first.socket"
+trap 'for s in "$work"/*.socket; do tmux -S "$s" kill-server 2> /dev/null || true; done; rm -rf "$work"' EXIT
 unset TMUX
 
 sentences=("A man rides a bike down the street." "Two dogs play in the snow."
@@ -60,6 +62,7 @@ grep -qE '\(100%\)  300 lines  [0-9]+ sentences' <<< "$final" || fail "no final 
 
 # 2. Typed input: the terminal is the user's, no progress line may mix with what they type.
 tmux -S "$socket" kill-server
+socket="$work/second.socket"
 tmux -S "$socket" new-session -d -s nmt -x 150 -y 10 \
   "'$nmt' translate -m '$model' --threads 1 -o '$work/typed.txt'; echo status \$?; sleep 60"
 sleep 1
