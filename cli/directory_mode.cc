@@ -71,11 +71,9 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
   ProgressTotals totals;
   totals.files = files.size();
   for (const InputFile& f : files) totals.bytes += f.size;
-  ProgressBar progress(totals, ProgressBar::wanted(o.progress, o.quiet));
+  ProgressBar progress(totals, ProgressBar::style_for(o.progress, o.quiet, false));
   auto warn = [&](const std::string& text) {
-    if (o.quiet) return;
-    progress.clear();
-    std::cerr << "nmt: warning: " << text << "\n";
+    if (!o.quiet) progress.print("nmt: warning: " + text);
   };
   for (const std::string& w : listing.warnings) warn(w);
   for (const std::string& w : manifest.warnings()) warn(w);
@@ -89,8 +87,7 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
   Counts counts;
   auto fail = [&](std::vector<std::string>& list, const std::string& text) {
     list.push_back(text);
-    progress.clear();
-    std::cerr << "nmt: error: " << text << "\n";
+    progress.print("nmt: error: " + text);
   };
   for (const std::string& f : listing.failures) fail(counts.failures, f);
   std::uint64_t lines_done = 0, bytes_done = 0;
@@ -98,6 +95,7 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
   for (std::size_t i = 0; i < files.size(); ++i) {
     const InputFile& file = files[i];
     const std::string dst = o.output_dir + "/" + file.relative;
+    progress.start_file(printable_path(file.relative));
     try {
       core::UniqueFd fd = open_source(file);
       ManifestEntry entry = fingerprint_source(fd.get(), file.path);
@@ -144,14 +142,12 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
     }
     if (device_full) {  // every later write would fail too: stop, keeping what is finished
       counts.not_attempted = files.size() - i - 1;
-      progress.clear();
-      std::cerr << "nmt: error: the device holding " << printable_path(o.output_dir)
-                << " is full: stopping; free space and rerun to resume\n";
+      progress.print("nmt: error: the device holding " + printable_path(o.output_dir) +
+                     " is full: stopping; free space and rerun to resume");
       break;
     }
     bytes_done += file.size;
     progress.update(lines_done, bytes_done);
-    progress.file_done();
   }
   try {
     manifest.compact();

@@ -1,60 +1,96 @@
-// One-line progress display on stderr: on when stderr is a terminal (never in logs or pipes), forced
-// on with --progress, off with --quiet.
+// Progress on stderr while translate runs: redrawn in place on a terminal, plain lines for a log.
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <thread>
+
+#include "cli/progress_text.h"
+#include "models/translate_progress.h"
 
 namespace cli {
 
 struct ProgressTotals {
   std::uint64_t files = 0;  // 0: one stream, no file count
-  std::uint64_t bytes = 0;  // 0: unknown (stdin, a pipe): lines and rate only, no % or ETA
+  std::uint64_t bytes = 0;  // 0: unknown (stdin, a pipe): no % or ETA
 };
 
-// Stream: "1.2/4.0 MB (30%)  1234 lines  56.7 sentences/s  ETA 1m23s" (stdin: "1234 lines  56.7
-// sentences/s"); directory mode: "[3/10 files] 1.2/4.0 MB (30%)  56.7 sentences/s  ETA 1m23s".
-// Redrawn in place ("\r" + clear to end of line) at most ~10 times a second. Not thread-safe: call
-// from the thread that writes output. Write failures on stderr are ignored (progress must never
-// break a run).
+enum class ProgressStyle {
+  kOff,
+  kRedraw,  // a terminal: one line redrawn in place ("\r", erase to its end) about 4 times a second
+  kLines,   // not a terminal (--progress): plain lines, at each 10% step or every 10 s, no "\r" or escapes
+};
+
+// The display runs on a timer thread of its own, so it moves while a read window is translated: the
+// translator's batches count into window_counter(), and a redraw costs the translation nothing.
+// Everything written to stderr while a bar is up goes through print(), which keeps lines and bar apart.
 class ProgressBar {
  public:
-  ProgressBar(ProgressTotals totals, bool enabled, int fd = 2);
-  // Calls finish().
+  static constexpr std::chrono::milliseconds kTick{250};
+
+  // `tick`: how often the timer thread draws; 0 starts no thread (tests call tick() themselves).
+  ProgressBar(ProgressTotals totals, ProgressStyle style, int fd = 2, std::chrono::milliseconds tick = kTick);
+  // Stops the timer and erases a bar left on the terminal; no final line (that is finish()'s).
   ~ProgressBar();
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
 
-  // Whether to draw on `fd`: forced by --progress, silenced by --quiet, else iff it is a terminal.
-  static bool wanted(bool force, bool quiet, int fd = 2);
+  // --progress forces it, --quiet silences it; else it shows when `fd` is a terminal and the run does not
+  // use the terminal itself (`interactive`: reading typed input, or writing its translations there).
+  static ProgressStyle style_for(bool force, bool quiet, bool interactive, int fd = 2);
+  // Whether stream mode reads from or writes to a terminal ("-" being stdin or stdout).
+  static bool interactive(const std::string& input, const std::string& output);
 
-  // Absolute position: sentences translated and input bytes consumed so far.
+  // Directory mode: the next file (its path under --input-dir), counted from 1.
+  void start_file(const std::string& name);
+  // The read window of input bytes [from, to) goes to the translator, which counts into the returned
+  // counter (set it as TranslateOptions::progress). Shown done in proportion to its tokens translated.
+  models::TranslateProgress* start_window(std::uint64_t from, std::uint64_t to);
+  // Everything up to here is written: `lines` lines, `bytes` of input (the current window's end).
   void update(std::uint64_t lines, std::uint64_t bytes);
-  void file_done();
-  // Erases the bar; call before printing a warning to stderr. The next update redraws it.
-  void clear();
-  // Draws the final state and ends the line; later updates do nothing.
+  // Writes `line` (and a newline) to the bar's fd, erasing the bar first; the next tick redraws it.
+  void print(const std::string& line);
+  // Draws the final state (totals, elapsed time) on a line of its own and stops; later calls do nothing.
   void finish();
 
-  bool enabled() const { return enabled_; }
-  // The text of the bar for the current state (no "\r" or escape codes); for tests.
-  std::string text(double seconds) const;
+  // What the timer thread does every tick, `seconds` after the start: draw when due.
+  void tick(double seconds);
+  // The state the next draw shows, `seconds` after the start.
+  ProgressState state(double seconds) const;
+  ProgressStyle style() const { return style_; }
 
  private:
-  void draw(bool force);
+  ProgressState state_locked(double seconds) const;
+  void draw_locked(double seconds, bool final);
+  void erase_locked();
+  double elapsed() const;
+  void stop_timer();
 
   using Clock = std::chrono::steady_clock;
-  int fd_;
-  bool enabled_;
-  bool visible_ = false;
-  bool finished_ = false;
-  ProgressTotals totals_;
-  std::uint64_t files_done_ = 0;
+  const int fd_;
+  const ProgressStyle style_;
+  const ProgressTotals totals_;
+  const Clock::time_point start_;
+
+  mutable std::mutex mutex_;                  // guards everything below and every write to fd_
+  models::TranslateProgress window_counter_;  // written by the translating threads (atomics)
+  std::uint64_t window_from_ = 0, window_to_ = 0;
+  std::uint64_t bytes_done_ = 0;      // of completed windows and files
+  std::uint64_t sentences_done_ = 0;  // of completed windows
   std::uint64_t lines_ = 0;
-  std::uint64_t bytes_ = 0;
-  Clock::time_point start_;
-  Clock::time_point last_draw_;
+  std::uint64_t file_number_ = 0;
+  std::string file_name_;
+  bool visible_ = false;  // kRedraw: a bar is on the terminal
+  bool finished_ = false;
+  double last_line_ = 0;  // kLines: when the last line went out, and at which 10% step
+  int last_step_ = 0;
+
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread timer_;
 };
 
 }  // namespace cli

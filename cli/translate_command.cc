@@ -213,7 +213,9 @@ int run_translate(const TranslateCommandOptions& options) {
   if (!stream) return run_directory_mode(translator, o);
   core::set_gemm_profiling(o.stats);
   TranslateStats stats;
-  ProgressBar progress(stream_totals(o.input), ProgressBar::wanted(o.progress, o.quiet));
+  ProgressBar progress(
+      stream_totals(o.input),
+      ProgressBar::style_for(o.progress, o.quiet, ProgressBar::interactive(o.input, o.output)));
   ProgressSink<OutputTarget> sink{*output, reader, progress, 0, 0, o.quiet};
   const uint64_t malformed = translate_lines(translator, reader, sink, o, &stats);
   output->commit();

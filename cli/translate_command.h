@@ -50,8 +50,9 @@ struct FileSink {
   void warn(const std::string& text) { std::cerr << "nmt: warning: " << text << "\n"; }
 };
 
-// Forwards to `inner` and, after each batch, reports the reader's position to `progress`, on top of
-// the lines and bytes of earlier files (directory mode).
+// Forwards to `inner` and tells `progress` where the run is: each read window as it goes to the
+// translator, and the reader's position once the window is written, on top of the lines and bytes of
+// earlier files (directory mode).
 template <class Inner>
 struct ProgressSink {
   Inner& inner;
@@ -59,16 +60,20 @@ struct ProgressSink {
   ProgressBar& progress;
   uint64_t lines_before = 0;
   uint64_t bytes_before = 0;
-  bool quiet = false;  // --quiet: warnings are dropped
+  bool quiet = false;          // --quiet: warnings are dropped
+  uint64_t bytes_flushed = 0;  // the reader's position after the last window written
   void write_line(std::string_view text, LineEnding ending) { inner.write_line(text, ending); }
   void warn(const std::string& text) {
-    if (quiet) return;
-    progress.clear();
-    std::cerr << "nmt: warning: " << text << "\n";
+    if (!quiet) progress.print("nmt: warning: " + text);
+  }
+  void start_window(models::TranslateOptions& window_options) {
+    window_options.progress =
+        progress.start_window(bytes_before + bytes_flushed, bytes_before + reader.bytes_read());
   }
   void flush() {
     inner.flush();
-    progress.update(lines_before + reader.lines_read(), bytes_before + reader.bytes_read());
+    bytes_flushed = reader.bytes_read();
+    progress.update(lines_before + reader.lines_read(), bytes_before + bytes_flushed);
   }
 };
 
@@ -78,8 +83,9 @@ struct TranslateStats {
 };
 
 // Translates every line of `reader` into `write_line(text, ending)`, window by window, calling
-// `flush()` after each window and `warn(text)` for a line split because it was too long or a malformed
-// JSON line ("FILE:LINE: ..."). One output line per input line (n-best: n lines), in input order; a
+// `start_window(options)` before translating a window (it may set options.progress), `flush()` after
+// each window and `warn(text)` for a line split because it was too long or a malformed JSON line
+// ("FILE:LINE: ..."). One output line per input line (n-best: n lines), in input order; a
 // malformed line gives one line ({"error": ...} or empty). Returns the number of malformed lines.
 template <class Sink>
 uint64_t translate_lines(const models::Translator& translator, LineReader& reader, Sink& sink,

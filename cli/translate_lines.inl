@@ -75,6 +75,7 @@ uint64_t translate_lines(const models::Translator& translator, LineReader& reade
     models::TranslateOptions window_options = o;
     // Sampling streams follow the line's place in the whole input, not in the window.
     window_options.first_line = line_numbers.front();
+    sink.start_window(window_options);
     std::vector<models::TranslateWarning> warnings;
     const std::vector<models::Translation> out =
         translator.translate(texts, window_options, &warnings, jsonl_in ? &controls : nullptr);

@@ -226,6 +226,12 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
     auto hyps = core::search(state, max_lengths, batch_search);
     if (capture && attention) collect_attention(state, encoded, hyps, order, bounds[b], *attention);
     for (size_t i = bounds[b]; i < bounds[b + 1]; ++i) results[order[i]] = std::move(hyps[i - bounds[b]]);
+    if (o.progress) {
+      size_t tokens = 0;
+      for (const auto& source : batch) tokens += source.size();
+      o.progress->done_tokens.fetch_add(tokens, std::memory_order_relaxed);
+      o.progress->done_sentences.fetch_add(batch.size(), std::memory_order_relaxed);
+    }
   };
   if (within) {
     core::ThreadTeam team(core::num_threads());
@@ -308,6 +314,11 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
   rules.encode = [&](const std::string& text) { return source_ids(text, o); };
   SegmentedLines segmented = segment_lines(lines, rules);
   if (warnings) warnings->insert(warnings->end(), segmented.warnings.begin(), segmented.warnings.end());
+  if (o.progress) {
+    size_t tokens = 0;
+    for (const auto& ids : segmented.ids) tokens += ids.size();
+    o.progress->total_tokens.store(tokens, std::memory_order_relaxed);
+  }
 
   // 2. Translate the segments of all lines together, in length-sorted batches.
   std::optional<AttentionRequest> capture;

@@ -13,6 +13,7 @@
 #include "models/attention_capture.h"
 #include "models/segmenter.h"
 #include "models/transformer.h"
+#include "models/translate_progress.h"
 #include "models/word_alignment.h"
 #include "tokenizer/sentence_splitter.h"
 #include "tokenizer/tokenizer.h"
@@ -43,6 +44,8 @@ struct TranslateOptions {
   uint64_t first_line = 0;
   bool alignment = false;    // Translation::alignments: each hypothesis's word alignment
   int alignment_layer = -1;  // the decoder layer whose cross-attention aligns words; -1: the last
+  // When set, translate() reports its progress there (a display reads it from another thread).
+  TranslateProgress* progress = nullptr;
 };
 
 // One line's own decoding controls (`--input-format jsonl`).

@@ -53,6 +53,7 @@ struct StringSink {
     out += text;
     out += cli::line_ending_chars(ending);
   }
+  void start_window(models::TranslateOptions&) {}
   void flush() {}
   void warn(const std::string& text) { warnings.push_back(text); }
 };
