@@ -32,7 +32,7 @@ struct Counts {
 // Everything that changes what a file's translation looks like, resolved against the model.
 std::string output_options_key(const TranslateCommandOptions& o) {
   const models::TranslateOptions& t = o.translate;
-  const nlohmann::json j = {
+  nlohmann::json j = {
       {"beam_size", t.beam_size},
       {"length_penalty", t.length_penalty},
       {"max_length", t.max_length},
@@ -47,6 +47,10 @@ std::string output_options_key(const TranslateCommandOptions& o) {
       {"sampling", !t.sampling.enabled ? nlohmann::json(nullptr)
                                        : nlohmann::json{t.sampling.top_k, t.sampling.top_p,
                                                         t.sampling.temperature, t.sampling.seed}}};
+  // Only when on, so that runs without them keep their key.
+  if (t.repetition_penalty != 1.0f) j["repetition_penalty"] = t.repetition_penalty;
+  if (t.no_repeat_ngram_size > 0) j["no_repeat_ngram_size"] = t.no_repeat_ngram_size;
+  if (t.word_scores) j["word_scores"] = true;
   return j.dump();
 }
 

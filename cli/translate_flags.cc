@@ -8,21 +8,24 @@ namespace {
 
 // The flag that sets each TranslateOptions field, for the library's messages.
 std::string flag_for(const std::string& option) {
-  static const std::map<std::string, std::string> flags = {{"beam_size", "--beam-size"},
-                                                           {"length_penalty", "--length-penalty"},
-                                                           {"max_length_a", "--max-length-a"},
-                                                           {"max_length_b", "--max-length-b"},
-                                                           {"max_length", "--max-length"},
-                                                           {"max_sentence_tokens", "--max-sentence-tokens"},
-                                                           {"source_lang", "--source-lang"},
-                                                           {"target_lang", "--target-lang"},
-                                                           {"n_best", "--n-best"},
-                                                           {"batch_size", "--batch-size"},
-                                                           {"max_batch_tokens", "--max-batch-tokens"},
-                                                           {"sampling.top_k", "--sampling-topk"},
-                                                           {"sampling.top_p", "--sampling-topp"},
-                                                           {"sampling.temperature", "--sampling-temperature"},
-                                                           {"alignment_layer", "--alignment-layer"}};
+  static const std::map<std::string, std::string> flags = {
+      {"beam_size", "--beam-size"},
+      {"length_penalty", "--length-penalty"},
+      {"max_length_a", "--max-length-a"},
+      {"max_length_b", "--max-length-b"},
+      {"max_length", "--max-length"},
+      {"max_sentence_tokens", "--max-sentence-tokens"},
+      {"source_lang", "--source-lang"},
+      {"target_lang", "--target-lang"},
+      {"n_best", "--n-best"},
+      {"batch_size", "--batch-size"},
+      {"max_batch_tokens", "--max-batch-tokens"},
+      {"sampling.top_k", "--sampling-topk"},
+      {"sampling.top_p", "--sampling-topp"},
+      {"sampling.temperature", "--sampling-temperature"},
+      {"alignment_layer", "--alignment-layer"},
+      {"repetition_penalty", "--repetition-penalty"},
+      {"no_repeat_ngram_size", "--no-repeat-ngram-size"}};
   const auto it = flags.find(option);
   return it == flags.end() ? option : it->second;
 }
@@ -47,6 +50,9 @@ models::TranslateOptions resolve_translate_flags(const TranslateFlags& f,
   o.split_sentences = f.split_sentences;
   o.alignment = f.alignment;
   if (f.alignment_layer) o.alignment_layer = *f.alignment_layer;
+  if (f.repetition_penalty) o.repetition_penalty = *f.repetition_penalty;
+  if (f.no_repeat_ngram_size) o.no_repeat_ngram_size = *f.no_repeat_ngram_size;
+  o.word_scores = f.word_scores;
   // A model without language tags has no tag to prepend: naming its own target language is allowed.
   const bool own_target =
       translator.language_tags().empty() && f.target_lang == translator.model().description().target_lang;

@@ -24,6 +24,9 @@ struct TranslateFlags {
   bool split_sentences = true;
   bool alignment = false;              // --alignment
   std::optional<int> alignment_layer;  // the decoder layer that aligns (default: the last)
+  std::optional<float> repetition_penalty;
+  std::optional<int> no_repeat_ngram_size;
+  bool word_scores = false;  // --word-scores
 };
 
 // The model's defaults (Translator::defaults) with every flag given put over them, checked against the
