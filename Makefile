@@ -60,7 +60,8 @@ DATA ?= ../shared/data/multi30k
 model:
 	$(PYTHON) tools/train.py --data $(DATA) --out build/train --lr 2e-3 --warmup 800 --epochs 25 --cooldown 0.3 --stop-after 22 --time-budget-min 1000 --bleu-every 0 --average 5 --bf16
 	$(PYTHON) tools/average_checkpoints.py build/train/epoch20.pt build/train/epoch21.pt build/train/epoch22.pt --out build/train/avg20-22.pt
-	$(PYTHON) tools/export.py build/train/avg20-22.pt --out data/multi30k-en-de --dtype f16 --beam 5 --length-penalty 1.5 --alignment-layer 1
+	$(PYTHON) tools/export.py build/train/avg20-22.pt --out data/multi30k-en-de --dtype f16 --beam 5 --length-penalty 1.5 --alignment-layer 1 \
+		--no-repeat-ngram-size 4
 
 # Speed: nmt vs the PyTorch reference, median of 3 runs; prints a table, writes bench/latest/MACHINE.md.
 # BENCH_ARGS=--quick for a smoke run; --model DIR for another model (see tools/bench.py --help).

@@ -16,6 +16,12 @@ Json hypothesis_json(const models::Translation& t, size_t k, const tokenizer::To
   j["score"] = std::round(static_cast<double>(t.scores[k]) * 1e6) / 1e6;  // the digits of --scores
   j["tokens"] = tokenizer.target_pieces(t.ids[k]);
   if (!t.alignments.empty()) j["alignment"] = models::format_alignment(t.alignments[k]);
+  if (!t.word_scores.empty()) {
+    Json scores = Json::array();
+    for (float s : t.word_scores[k]) scores.push_back(std::round(static_cast<double>(s) * 1e6) / 1e6);
+    j["word_scores"] = std::move(scores);
+  }
+  if (k < t.flags.size() && !t.flags[k].empty()) j["flags"] = t.flags[k];  // codes of what went wrong
   return j;
 }
 

@@ -1,6 +1,7 @@
 // Template body of cli::translate_lines (included by translate_command.h).
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -30,6 +31,28 @@ inline std::string format_score(float score) {
   return buf;
 }
 
+// " ||| WordScores= -0.12345 -1.00000": hypothesis k's word scores as Marian prints them (5 decimals);
+// "" without --word-scores.
+inline std::string word_scores_suffix(const models::Translation& t, size_t k) {
+  if (t.word_scores.empty()) return "";
+  std::string field = " ||| WordScores=";
+  char buf[32];
+  for (float score : t.word_scores[k]) {
+    std::snprintf(buf, sizeof buf, " %.5f", score);
+    field += buf;
+  }
+  return field;
+}
+
+// What follows a hypothesis's text: its alignment, then its word scores, as Marian orders them.
+inline std::string marian_suffix(const models::Translation& t, size_t k) {
+  return alignment_suffix(t, k) + word_scores_suffix(t, k);
+}
+
+inline bool has_flag(const models::Translation& t, size_t k, const std::string& flag) {
+  return k < t.flags.size() && std::find(t.flags[k].begin(), t.flags[k].end(), flag) != t.flags[k].end();
+}
+
 // "PATH:LINE" for messages about an input line; LINE counts from 1 over the whole input.
 inline std::string input_position(const LineReader& reader, uint64_t line_number) {
   const std::string name = reader.name() == "<stdin>" ? "stdin" : printable_path(reader.name());
@@ -44,7 +67,8 @@ uint64_t translate_lines(const models::Translator& translator, LineReader& reade
   const bool jsonl_out = options.output_format == TextFormat::kJsonl;
   // A line over the window's cap streams through in pieces; the n-best, scores, alignment and JSON formats
   // need it whole, and sampling keys its streams by whole lines.
-  if (o.n_best == 1 && !options.scores && !o.alignment && !jsonl_in && !jsonl_out && !o.sampling.enabled) {
+  if (o.n_best == 1 && !options.scores && !o.alignment && !o.word_scores && !jsonl_in && !jsonl_out &&
+      !o.sampling.enabled) {
     reader.set_long_lines(std::min(reader.max_line_bytes(), kWindowBytes),
                           long_line_cutter(o.source_lang, o.split_sentences));
   }
@@ -85,26 +109,31 @@ uint64_t translate_lines(const models::Translator& translator, LineReader& reade
     for (size_t i = 0; i < window.size(); ++i) {
       const models::Translation& t = out[i];
       const LineEnding ending = window[i].ending;
+      if (errors[i].empty() && has_flag(t, 0, "length-limit")) {
+        sink.warn(input_position(reader, line_numbers[i]) +
+                  ": the translation stopped at the length limit (--max-length-a/-b, --max-length), not at "
+                  "an end of sentence: it may be cut short or looping");
+      }
       if (!errors[i].empty()) {
         sink.write_line(jsonl_out ? error_json(errors[i]) : "", ending);
       } else if (jsonl_out) {
         sink.write_line(translation_json(t, translator.tokenizer(), o.n_best > 1), ending);
       } else if (o.n_best > 1) {
-        // Marian's n-best format (the third field lists feature scores; ours is the model score, F0); every
-        // hypothesis line ends like the input line, the last exactly so.
+        // Marian's n-best format: LINE ||| text [||| alignment] [||| WordScores= ...] ||| F0= raw score |||
+        // normalized score (docs/search.md); every hypothesis line ends like the input line, the last
+        // exactly so.
         for (size_t k = 0; k < t.texts.size(); ++k) {
-          const std::string score = format_score(t.scores[k]);
           const std::string line = std::to_string(line_numbers[i]) + " ||| " + t.texts[k] +
-                                   " ||| F0= " + score + " ||| " + score + alignment_suffix(t, k);
+                                   marian_suffix(t, k) + " ||| F0= " + format_score(t.raw_scores[k]) +
+                                   " ||| " + format_score(t.scores[k]);
           sink.write_line(line,
                           k + 1 < t.texts.size() && ending == LineEnding::kNone ? LineEnding::kLf : ending);
         }
       } else if (options.scores) {
-        sink.write_line(format_score(t.scores[0]) + "\t" + t.texts[0] + alignment_suffix(t, 0), ending);
+        sink.write_line(format_score(t.scores[0]) + "\t" + t.texts[0] + marian_suffix(t, 0), ending);
       } else {
         sink.write_line(
-            t.texts[0] + std::string(piece_separator(window[i], t.texts[0])) + alignment_suffix(t, 0),
-            ending);
+            t.texts[0] + std::string(piece_separator(window[i], t.texts[0])) + marian_suffix(t, 0), ending);
       }
     }
     sink.flush();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "core/buffer_pool.h"
 #include "core/search_internal.h"
@@ -15,11 +16,15 @@ namespace {
 struct TraceNode {
   int parent;  // -1: the token follows the start token
   int32_t token;
+  float log_prob;  // the token's
 };
 
 struct Finished {
   int last_node;  // last generated token before EOS, -1 for the empty output
   double score;
+  float raw_score;     // sum of log-probabilities, EOS's included
+  float eos_log_prob;  // EOS's
+  bool length_limit;   // EOS came at the sentence's max_length
 };
 
 // Per-sentence state; its rows are [first_row, first_row + n_rows) of the current batch.
@@ -48,11 +53,20 @@ struct SentenceState {
   }
 };
 
-std::vector<int32_t> trace_tokens(const std::vector<TraceNode>& nodes, int last_node) {
-  std::vector<int32_t> tokens;
-  for (int node = last_node; node >= 0; node = nodes[node].parent) tokens.push_back(nodes[node].token);
-  std::reverse(tokens.begin(), tokens.end());
-  return tokens;
+// The finished hypothesis's tokens and their log-probabilities, EOS's last.
+Hypothesis trace(const std::vector<TraceNode>& nodes, const Finished& f) {
+  Hypothesis h;
+  for (int node = f.last_node; node >= 0; node = nodes[node].parent) {
+    h.tokens.push_back(nodes[node].token);
+    h.token_scores.push_back(nodes[node].log_prob);
+  }
+  std::reverse(h.tokens.begin(), h.tokens.end());
+  std::reverse(h.token_scores.begin(), h.token_scores.end());
+  h.token_scores.push_back(f.eos_log_prob);
+  h.score = static_cast<float>(f.score);
+  h.raw_score = f.raw_score;
+  h.length_limit = f.length_limit;
+  return h;
 }
 
 // Best n_best finished hypotheses, best first, earlier-finished first on ties. Non-finite scores are
@@ -69,7 +83,7 @@ std::vector<Hypothesis> best_hypotheses(std::vector<Finished>& finished, const s
   std::vector<Hypothesis> result;
   for (const Finished& f : finished) {
     if (static_cast<int>(result.size()) == n_best) break;
-    result.push_back(Hypothesis{trace_tokens(nodes, f.last_node), static_cast<float>(f.score)});
+    result.push_back(trace(nodes, f));
   }
   return result;
 }
@@ -127,6 +141,7 @@ class BeamSearch {
     shifts_.resize(group_rows_);
     block_maxes_.resize(static_cast<size_t>(group_rows_) * scan_blocks(vocab_size_));
     logits_ = PooledBuffer(static_cast<size_t>(group_rows_) * vocab_size_);
+    guard_ = std::make_unique<LoopGuard>(options, group_rows_, max_history(max_lengths));
 
     // One row per sentence to start: with HF's K copies scored [0, -1e9, ...], the first step's top 2K
     // all come from copy 0 anyway (given vocab_size >= 2K), so expanding after the first step is the same.
@@ -157,8 +172,10 @@ class BeamSearch {
           if (end > begin && end_row + n - first_row > group_rows_) break;
           end_row += n;
         }
+        if (guard_->active()) fill_histories(first_row, end_row - first_row, position);
         fetch_group(decoder_, log_probs_, options_, max_lengths_, rows_.sentence, first_row,
-                    end_row - first_row, position, logits_.data(), shifts_.data(), block_maxes_.data());
+                    end_row - first_row, position, logits_.data(), shifts_.data(), block_maxes_.data(),
+                    *guard_);
         for (size_t i = begin; i < end; ++i) {
           if (advance(live_[i], position + 1, first_row)) next_live_.push_back(live_[i]);
         }
@@ -180,6 +197,18 @@ class BeamSearch {
   }
 
  private:
+  // The guard's histories of rows [first_row, first_row + n_rows): at step `position` every row has
+  // generated `position` tokens, traced back from its last node.
+  void fill_histories(int first_row, int n_rows, int position) {
+    for (int r = 0; r < n_rows; ++r) {
+      int32_t* history = guard_->history(r);
+      int i = position;
+      for (int node = rows_.node[first_row + r]; node >= 0; node = nodes_[node].parent)
+        history[--i] = nodes_[node].token;
+      guard_->history_length(r) = position;
+    }
+  }
+
   // One step of sentence `s`, whose candidates have `generated_length` tokens (the new one included), its
   // rows prepared in the group starting at row `group_first_row`: finishes EOS candidates, appends its
   // next rows to `next_`. Returns whether it is still searching.
@@ -200,13 +229,16 @@ class BeamSearch {
       const Candidate& c = top_[rank];
       const int source_row = state.first_row + c.index / vocab_size_;
       const int32_t token = c.index % vocab_size_;
+      const float token_log_prob = c.cum_logprob - rows_.cum_logprob[source_row];
       if (token == options_.eos_id) {
         // HF ignores an EOS ranked beyond the beam: K running beams are better right now.
         if (rank < beam_size_)
-          state.add({rows_.node[source_row], score(c.cum_logprob, generated_length)}, beam_size_);
+          state.add({rows_.node[source_row], score(c.cum_logprob, generated_length), c.cum_logprob,
+                     token_log_prob, last_step},
+                    beam_size_);
         continue;
       }
-      nodes_.push_back({rows_.node[source_row], token});
+      nodes_.push_back({rows_.node[source_row], token, token_log_prob});
       next_.sentence.push_back(s);
       next_.node.push_back(static_cast<int>(nodes_.size()) - 1);
       next_.cum_logprob.push_back(c.cum_logprob);
@@ -223,7 +255,9 @@ class BeamSearch {
     if (!done && last_step) {
       // HF finalize: running beams compete too, scored as if EOS followed (only -inf ones exist here).
       for (size_t i = next_first; i < next_.sentence.size(); ++i) {
-        state.add({next_.node[i], score(next_.cum_logprob[i], generated_length + 1)}, beam_size_);
+        state.add({next_.node[i], score(next_.cum_logprob[i], generated_length + 1), next_.cum_logprob[i],
+                   0.0f, true},
+                  beam_size_);
       }
       done = true;
     }
@@ -256,6 +290,7 @@ class BeamSearch {
   std::vector<double> shifts_;      // log_softmax shift of each row
   std::vector<float> block_maxes_;  // and its block maxima (LogProbs::prepare)
   PooledBuffer logits_;             // [group_rows_, vocab], written by the decoder a group at a time
+  std::unique_ptr<LoopGuard> guard_;
 };
 
 }  // namespace

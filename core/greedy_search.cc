@@ -29,9 +29,11 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   const int n_blocks = scan_blocks(vocab_size);
   std::vector<double> shifts(group_rows);  // per row, as LogProbs::prepare leaves them
   std::vector<float> block_maxes(static_cast<size_t>(group_rows) * n_blocks);
+  LoopGuard guard(options, group_rows, max_history(max_lengths));
   for (int s = 0; s < n_sentences; ++s) {
     row_sentence[s] = s;
     results[s][0].tokens.reserve(max_lengths[s] - 1);
+    results[s][0].token_scores.reserve(max_lengths[s]);
   }
 
   decoder.start(n_sentences);
@@ -42,8 +44,13 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
     kept_rows.clear();
     for (int first = 0; first < rows; first += group_rows) {
       const int n = std::min(group_rows, rows - first);
+      for (int r = 0; guard.active() && r < n; ++r) {
+        const std::vector<int32_t>& tokens = results[row_sentence[first + r]][0].tokens;
+        std::copy(tokens.begin(), tokens.end(), guard.history(r));
+        guard.history_length(r) = static_cast<int>(tokens.size());
+      }
       fetch_group(decoder, log_probs, options, max_lengths, row_sentence, first, n, position, logits.data(),
-                  shifts.data(), block_maxes.data());
+                  shifts.data(), block_maxes.data(), guard);
       for (int r = 0; r < n; ++r) {
         const int row = first + r;
         const int sentence = row_sentence[row];
@@ -54,9 +61,12 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
         const float token_log_prob = best[0].cum_logprob;  // no prefix: just its log-probability
         row_cum_logprob[row] += token_log_prob;
         Hypothesis& hypothesis = results[sentence][0];
+        hypothesis.token_scores.push_back(token_log_prob);
         if (token == options.eos_id) {
           hypothesis.score = static_cast<float>(
               normalized_score(row_cum_logprob[row], generated_length, options.length_penalty));
+          hypothesis.raw_score = row_cum_logprob[row];
+          hypothesis.length_limit = generated_length >= max_lengths[sentence];
         } else {
           hypothesis.tokens.push_back(token);
           row_token[row] = token;

@@ -27,6 +27,7 @@ std::vector<std::vector<Hypothesis>> sampling_search(DecoderStep& decoder,
     streams.push_back(
         sample_stream(options.sampling.seed, options.sentence_keys[q / n_samples], q % n_samples));
     samples[q].tokens.reserve(max_lengths[q / n_samples] - 1);
+    samples[q].token_scores.reserve(max_lengths[q / n_samples]);
   }
   std::vector<float> cum_logprob(total, 0.0f);
   // Rows of the current step: row r holds sentence row_sentence[r]; live sample i reads row live_row[i].
@@ -50,6 +51,7 @@ std::vector<std::vector<Hypothesis>> sampling_search(DecoderStep& decoder,
   const int n_blocks = scan_blocks(vocab_size);
   std::vector<double> shifts(group_rows);
   std::vector<float> block_maxes(static_cast<size_t>(group_rows) * n_blocks);
+  LoopGuard guard(options, group_rows, max_history(max_lengths));
 
   decoder.start(n_sentences);
   for (int position = 0; !live.empty(); ++position) {
@@ -62,16 +64,26 @@ std::vector<std::vector<Hypothesis>> sampling_search(DecoderStep& decoder,
     size_t i = 0;  // live samples read rows in increasing order, so each group's samples are a run
     for (int first = 0; first < rows; first += group_rows) {
       const int n = std::min(group_rows, rows - first);
+      // A row's history is its sample's (step 0's rows, shared by a sentence's samples, have none).
+      for (size_t j = i; guard.active() && j < live.size() && live_row[j] < first + n; ++j) {
+        const std::vector<int32_t>& tokens = samples[live[j]].tokens;
+        std::copy(tokens.begin(), tokens.end(), guard.history(live_row[j] - first));
+        guard.history_length(live_row[j] - first) = static_cast<int>(tokens.size());
+      }
       fetch_group(decoder, log_probs, options, max_lengths, row_sentence, first, n, position, logits.data(),
-                  shifts.data(), block_maxes.data());
+                  shifts.data(), block_maxes.data(), guard);
       for (; i < live.size() && live_row[i] < first + n; ++i) {
         const int q = live[i], row = live_row[i], r = row - first;
         const float* row_logits = logits.data() + static_cast<size_t>(r) * vocab_size;
         const int32_t token = sampler.draw(row_logits, shifts[r], streams[q]);
-        cum_logprob[q] += log_prob(row_logits[token], shifts[r]);
+        const float token_log_prob = log_prob(row_logits[token], shifts[r]);
+        cum_logprob[q] += token_log_prob;
+        samples[q].token_scores.push_back(token_log_prob);
         if (token == options.eos_id) {
           samples[q].score =
               static_cast<float>(normalized_score(cum_logprob[q], generated_length, options.length_penalty));
+          samples[q].raw_score = cum_logprob[q];
+          samples[q].length_limit = generated_length >= max_lengths[q / n_samples];
           continue;
         }
         samples[q].tokens.push_back(token);

@@ -155,17 +155,21 @@ double LogProbs::prepare(float* row, bool force_eos, float* block_maxes, int32_t
 
 void fetch_group(DecoderStep& decoder, const LogProbs& log_probs, const SearchOptions& options,
                  const std::vector<int>& max_lengths, const std::vector<int>& row_sentence, int first_row,
-                 int n_rows, int position, float* logits, double* shifts, float* block_maxes) {
+                 int n_rows, int position, float* logits, double* shifts, float* block_maxes,
+                 LoopGuard& guard) {
   decoder.logits(first_row, n_rows, logits);
+  const bool guarded = guard.active();
   const int vocab_size = decoder.vocab_size();
   const int n_blocks = scan_blocks(vocab_size);
   const int generated_length = position + 1;  // counting the token chosen now
   split_range(n_rows, 1, [&](int begin, int end, int) {
     for (int r = begin; r < end; ++r) {
       const int sentence = row_sentence[first_row + r];
-      shifts[r] = log_probs.prepare(
-          logits + static_cast<size_t>(r) * vocab_size, generated_length >= max_lengths[sentence],
-          block_maxes + static_cast<size_t>(r) * n_blocks, forced_token(options, sentence, position));
+      float* row = logits + static_cast<size_t>(r) * vocab_size;
+      const bool last = generated_length >= max_lengths[sentence];
+      const int32_t forced = forced_token(options, sentence, position);
+      if (guarded && !last && forced < 0) guard.apply(r, row);
+      shifts[r] = log_probs.prepare(row, last, block_maxes + static_cast<size_t>(r) * n_blocks, forced);
     }
   });
 }
@@ -206,6 +210,10 @@ void validate(int vocab_size, const std::vector<int>& max_lengths, const SearchO
     require(options.sentence_keys.size() == max_lengths.size(),
             "sampling needs one sentence key per sentence");
   }
+  require(options.repetition_penalty > 0.0f && std::isfinite(options.repetition_penalty),
+          "repetition_penalty must be > 0");
+  require(options.no_repeat_ngram_size >= 0,
+          "no_repeat_ngram_size must be >= 0, got " + std::to_string(options.no_repeat_ngram_size));
   require(options.prefixes.empty() || options.prefixes.size() == max_lengths.size(),
           "prefixes: one per sentence or none");
   for (const std::vector<int32_t>& prefix : options.prefixes) {
@@ -235,7 +243,11 @@ std::vector<std::vector<Hypothesis>> search(DecoderStep& decoder, const std::vec
     list.erase(
         std::remove_if(list.begin(), list.end(), [](const Hypothesis& h) { return !std::isfinite(h.score); }),
         list.end());
-    if (list.empty()) list.push_back(Hypothesis{{}, -std::numeric_limits<float>::infinity()});
+    if (list.empty()) {
+      Hypothesis none;
+      none.score = none.raw_score = -std::numeric_limits<float>::infinity();
+      list.push_back(std::move(none));
+    }
   }
   return results;
 }

@@ -54,11 +54,18 @@ struct SearchOptions {
   SamplingOptions sampling;
   // With sampling: one key per sentence (its place in the input), mixed with the seed into its streams.
   std::vector<uint64_t> sentence_keys;
+  // Loop guards, CTranslate2's (docs/search.md), in every search; applied to a row's logits before
+  // log_softmax, using the tokens its hypothesis generated so far (a forced prefix included).
+  float repetition_penalty = 1.0f;  // > 1: a generated token's logit is divided by it (multiplied if < 0)
+  int no_repeat_ngram_size = 0;     // > 0: a token that would repeat an n-gram of this size is banned
 };
 
 struct Hypothesis {
-  std::vector<int32_t> tokens;  // generated ids, EOS excluded
-  float score = 0.0f;           // sum_logprobs / len^length_penalty, len = generated tokens incl. EOS
+  std::vector<int32_t> tokens;      // generated ids, EOS excluded
+  float score = 0.0f;               // sum_logprobs / len^length_penalty, len = generated tokens incl. EOS
+  float raw_score = 0.0f;           // sum_logprobs: the unnormalised path score
+  std::vector<float> token_scores;  // log-probability of each generated token, EOS's last
+  bool length_limit = false;        // ended at its max_length (EOS forced), not by the model's EOS
 };
 
 // max_lengths[i]: generated tokens allowed for sentence i, EOS included (EOS is forced on the last one).

@@ -1,10 +1,12 @@
 // Helpers shared by greedy and beam search: private to core/search*.cc and tests/unit/test_search.cc.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "core/loop_guard.h"
 #include "core/search.h"
 
 namespace core {
@@ -38,10 +40,20 @@ class LogProbs {
 // The logits of the decoder's rows [first_row, first_row + n_rows) of step `position` into `logits`
 // [n_rows, vocab], each row prepared (shifts[r], block_maxes[r * scan_blocks]) with its sentence's last-step
 // and prefix rules; rows split over the batch's threads (one pass over each row of logits: the bulk of the
-// search's work). Row first_row + r belongs to sentence row_sentence[first_row + r].
+// search's work). Row first_row + r belongs to sentence row_sentence[first_row + r]. An active `guard`
+// (its histories filled for the group's rows) guards each row first, except on a forced prefix token or
+// the forced last EOS.
 void fetch_group(DecoderStep& decoder, const LogProbs& log_probs, const SearchOptions& options,
                  const std::vector<int>& max_lengths, const std::vector<int>& row_sentence, int first_row,
-                 int n_rows, int position, float* logits, double* shifts, float* block_maxes);
+                 int n_rows, int position, float* logits, double* shifts, float* block_maxes,
+                 LoopGuard& guard);
+
+// The longest history a row can have: the largest max_length less its EOS.
+inline int max_history(const std::vector<int>& max_lengths) {
+  int longest = 1;
+  for (int length : max_lengths) longest = std::max(longest, length);
+  return longest - 1;
+}
 
 inline float log_prob(float logit, double shift) { return static_cast<float>(logit - shift); }
 

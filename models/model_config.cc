@@ -73,7 +73,7 @@ SpecialTokens parse_tokens(const JsonObject& o, int tgt_vocab) {
 DecodingDefaults parse_decoding(const JsonObject& o) {
   o.expect_keys(
       {"beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk", "renormalize"},
-      {"alignment_layer"});
+      {"alignment_layer", "repetition_penalty", "no_repeat_ngram_size"});
   DecodingDefaults d;
   d.beam_size = static_cast<int>(o.integer("beam_size", 1, 128));
   d.length_penalty = static_cast<float>(o.number("length_penalty", -10.0, 10.0));
@@ -83,6 +83,10 @@ DecodingDefaults parse_decoding(const JsonObject& o) {
   d.ban_unk = o.boolean("ban_unk");
   d.renormalize = o.boolean("renormalize");
   if (o.has("alignment_layer")) d.alignment_layer = static_cast<int>(o.integer("alignment_layer", 0, 1023));
+  if (o.has("repetition_penalty"))
+    d.repetition_penalty = static_cast<float>(o.number("repetition_penalty", 0.01, 100.0));
+  if (o.has("no_repeat_ngram_size"))
+    d.no_repeat_ngram_size = static_cast<int>(o.integer("no_repeat_ngram_size", 0, 1024));
   return d;
 }
 
@@ -238,6 +242,10 @@ nlohmann::json description_to_json(const ModelDescription& d) {
                    {"ban_unk", d.decoding.ban_unk},
                    {"renormalize", d.decoding.renormalize}};
   if (d.decoding.alignment_layer >= 0) j["decoding"]["alignment_layer"] = d.decoding.alignment_layer;
+  if (d.decoding.repetition_penalty != 1.0f)
+    j["decoding"]["repetition_penalty"] = d.decoding.repetition_penalty;
+  if (d.decoding.no_repeat_ngram_size > 0)
+    j["decoding"]["no_repeat_ngram_size"] = d.decoding.no_repeat_ngram_size;
   auto name_or_null = [](const std::string& s) {
     return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
   };

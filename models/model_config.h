@@ -50,7 +50,9 @@ struct DecodingDefaults {
   int max_length = 512;
   bool ban_unk = false;
   bool renormalize = true;
-  int alignment_layer = -1;  // the decoder layer whose cross-attention aligns words; -1: the last
+  int alignment_layer = -1;         // the decoder layer whose cross-attention aligns words; -1: the last
+  float repetition_penalty = 1.0f;  // loop guards (core::SearchOptions); 1 and 0: off
+  int no_repeat_ngram_size = 0;
 };
 
 struct TokenizerFiles {  // file names relative to the model directory; vocab names may be empty

@@ -15,6 +15,7 @@
 #include "models/line_alignment.h"
 #include "models/model_error.h"
 #include "models/option_table.h"
+#include "models/word_scores.h"
 
 namespace models {
 
@@ -56,6 +57,14 @@ void collect_attention(const DecoderState& state, const EncodedBatch& encoded,
   }
 }
 
+// The flags of a line's hypothesis made of these sentences' hypotheses.
+std::vector<std::string> hypothesis_flags(const std::vector<const core::Hypothesis*>& parts) {
+  std::vector<std::string> flags;
+  if (std::any_of(parts.begin(), parts.end(), [](const core::Hypothesis* h) { return h->length_limit; }))
+    flags.push_back("length-limit");
+  return flags;
+}
+
 }  // namespace
 
 Translator::Translator(const std::string& model_dir) {
@@ -86,6 +95,8 @@ TranslateOptions Translator::defaults() const {
   o.max_length = m.decoding.max_length;
   o.source_lang = m.source_lang;
   o.alignment_layer = m.decoding.alignment_layer;
+  o.repetition_penalty = m.decoding.repetition_penalty;
+  o.no_repeat_ngram_size = m.decoding.no_repeat_ngram_size;
   o.max_sentence_tokens = std::min(kDefaultMaxSentenceTokens, m.config.max_positions);
   return o;
 }
@@ -180,6 +191,8 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
   }
   if (d.decoding.ban_unk) search.banned.push_back(d.tokens.unk);
   search.sampling = o.sampling;
+  search.repetition_penalty = o.repetition_penalty;
+  search.no_repeat_ngram_size = o.no_repeat_ngram_size;
   const int rows_per_sentence = o.sampling.enabled ? o.n_best : o.beam_size;  // beams, or samples
 
   // Sort by length so each batch holds similar lengths; results go back to input order.
@@ -342,8 +355,14 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
     if (!scored) {  // NaN or infinite logits (core::search's empty hypothesis): say so, write nothing
       if (warnings)
         warnings->push_back({i, "the model yields no finite score for this line: empty translation"});
-      t = Translation{{""}, {-std::numeric_limits<float>::infinity()}, {{}}, {}};
+      t = Translation();
+      t.texts = {""};
+      t.scores = {-std::numeric_limits<float>::infinity()};
+      t.ids = {{}};
       if (o.alignment) t.alignments.emplace_back();  // no words, no pairs
+      t.raw_scores.push_back(-std::numeric_limits<float>::infinity());
+      t.flags.emplace_back();
+      if (o.word_scores) t.word_scores.emplace_back();
       continue;
     }
     if (n == 1) {  // one segment: its n-best list
@@ -353,6 +372,10 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
         t.texts.push_back(rejoin(layout, {text}, join_unspaced));
         t.scores.push_back(h.score);
         t.ids.push_back(h.tokens);
+        t.raw_scores.push_back(h.raw_score);
+        t.flags.push_back(hypothesis_flags({&h}));
+        if (o.word_scores)
+          t.word_scores.push_back(word_scores(tokenizer_->target_pieces(h.tokens), h.token_scores));
         if (o.alignment) {
           t.alignments.push_back(
               line_links(layout, {aligned(layout.first, k, text)}, lines[i], t.texts.back(), join_unspaced));
@@ -367,11 +390,19 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
       std::vector<std::string> texts;
       std::vector<AlignedSegment> segments;
       std::vector<int32_t> ids;
-      float score = 0.0f;
+      float score = 0.0f, raw_score = 0.0f;
+      std::vector<const core::Hypothesis*> parts;
+      std::vector<float> words;
       for (size_t k = 0; k < n; ++k) {
         const std::vector<core::Hypothesis>& list = hyps[layout.first + k];
         const size_t rank = std::min(r, list.size() - 1);
         const core::Hypothesis& h = list[rank];
+        parts.push_back(&h);
+        raw_score += h.raw_score;
+        if (o.word_scores) {
+          const std::vector<float> w = word_scores(tokenizer_->target_pieces(h.tokens), h.token_scores);
+          words.insert(words.end(), w.begin(), w.end());
+        }
         texts.push_back(tokenizer_->decode(h.tokens));
         if (o.alignment) segments.push_back(aligned(layout.first + k, rank, texts.back()));
         ids.insert(ids.end(), h.tokens.begin(), h.tokens.end());
@@ -380,6 +411,9 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
       t.texts.push_back(rejoin(layout, texts, join_unspaced));
       t.scores.push_back(score);
       t.ids.push_back(ids);
+      t.raw_scores.push_back(raw_score);
+      t.flags.push_back(hypothesis_flags(parts));
+      if (o.word_scores) t.word_scores.push_back(std::move(words));
       if (o.alignment)
         t.alignments.push_back(line_links(layout, segments, lines[i], t.texts.back(), join_unspaced));
     }

@@ -46,6 +46,9 @@ struct TranslateOptions {
   int alignment_layer = -1;  // the decoder layer whose cross-attention aligns words; -1: the last
   // When set, translate() reports its progress there (a display reads it from another thread).
   TranslateProgress* progress = nullptr;
+  float repetition_penalty = 1.0f;  // loop guards (core::SearchOptions, docs/search.md); 1 and 0: off
+  int no_repeat_ngram_size = 0;
+  bool word_scores = false;  // Translation::word_scores
 };
 
 // One line's own decoding controls (`--input-format jsonl`).
@@ -80,6 +83,13 @@ struct Translation {
   // With TranslateOptions::alignment, one per hypothesis: every word of its text linked to one word of
   // the line (whitespace-separated words, 0-based), in target order.
   std::vector<std::vector<WordLink>> alignments;
+  std::vector<float> raw_scores;  // sum of the log-probabilities (for a line of several sentences, theirs)
+  // Per hypothesis, the short codes of what went wrong: "length-limit" (a sentence ended at its max length,
+  // not by the model's EOS).
+  std::vector<std::vector<std::string>> flags;
+  // With TranslateOptions::word_scores, per hypothesis: one log-probability per word of its text
+  // (whitespace-separated), the sum of its pieces' (EOS's counts in the last word).
+  std::vector<std::vector<float>> word_scores;
 };
 
 class Translator {

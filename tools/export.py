@@ -2,7 +2,8 @@
 """Convert a tools/train.py checkpoint (avg.pt / epochN.pt) to our checkpoint format v1.
 
   /usr/bin/python3 tools/export.py build/train/avg.pt --out models/en-de [--dtype f16] \
-      [--spm build/train/spm.model] [--beam 5] [--length-penalty 1.0] [--max-length-a 1.5] [--max-length-b 10]
+      [--spm build/train/spm.model] [--beam 5] [--length-penalty 1.0] [--max-length-a 1.5] [--max-length-b 10] \
+      [--repetition-penalty 1.0] [--no-repeat-ngram-size 0]
 
 TrainModel (tools/train.py) is PyTorch's nn.TransformerEncoder/DecoderLayer, post-norm, batch_first:
   self_attn.in_proj_weight [3d, d] = q, k, v stacked; linear1 -> fc1, linear2 -> fc2;
@@ -85,7 +86,8 @@ def model_config(cfg):
 
 
 def export(pt_path, out_dir, spm_path, dtype="f32", beam=5, length_penalty=1.0,
-           max_length_a=1.5, max_length_b=10, max_length=512, source_lang="en", target_lang="de", alignment_layer=None):
+           max_length_a=1.5, max_length_b=10, max_length=512, source_lang="en", target_lang="de",
+           alignment_layer=None, repetition_penalty=1.0, no_repeat_ngram_size=0):
     ckpt = torch.load(pt_path, map_location="cpu")
     cfg = ckpt["config"]
     config = model_config(cfg)
@@ -98,6 +100,11 @@ def export(pt_path, out_dir, spm_path, dtype="f32", beam=5, length_penalty=1.0,
                 "ban_unk": False, "renormalize": True}
     if alignment_layer is not None:  # measured after training: tools/alignment_check.py --gold
         decoding["alignment_layer"] = alignment_layer
+    # Loop guards (docs/search.md): written only when on, as nmt writes them.
+    if repetition_penalty != 1.0:
+        decoding["repetition_penalty"] = repetition_penalty
+    if no_repeat_ngram_size > 0:
+        decoding["no_repeat_ngram_size"] = no_repeat_ngram_size
     spm_name = os.path.basename(spm_path)
     tokenizer = {"source_spm": spm_name, "target_spm": spm_name, "source_vocab": None,
                  "target_vocab": None, "add_eos": True}
@@ -119,6 +126,8 @@ def main():
                     help="max generated = floor(a * source ids incl. EOS + b); train.py validates with 1.5")
     ap.add_argument("--max-length-b", type=int, default=10)
     ap.add_argument("--max-length", type=int, default=512)
+    ap.add_argument("--repetition-penalty", type=float, default=1.0, help="loop guard; 1 = off")
+    ap.add_argument("--no-repeat-ngram-size", type=int, default=0, help="loop guard; 0 = off")
     ap.add_argument("--source-lang", default="en", help="model.json source_lang (sentence splitting rules)")
     ap.add_argument("--target-lang", default="de", help="model.json target_lang")
     ap.add_argument("--alignment-layer", type=int, default=None,
@@ -128,7 +137,7 @@ def main():
     spm_path = args.spm or os.path.join(os.path.dirname(os.path.abspath(args.checkpoint)), "spm.model")
     meta = export(args.checkpoint, args.out, spm_path, args.dtype, args.beam, args.length_penalty,
                   args.max_length_a, args.max_length_b, args.max_length, args.source_lang, args.target_lang,
-                  args.alignment_layer)
+                  args.alignment_layer, args.repetition_penalty, args.no_repeat_ngram_size)
     print(f"wrote {args.out}: {len(meta['tensors'])} tensors, {meta['weights']['size']} bytes, "
           f"crc32 {meta['weights']['crc32']}")
 

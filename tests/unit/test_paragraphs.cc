@@ -153,5 +153,6 @@ TEST_CASE("the CLI: the issue's example, .gz input, --target-lang, Marian n-best
   REQUIRE(line.rfind("0 ||| ", 0) == 0);
   REQUIRE(f0 != std::string::npos);
   const size_t last = line.find(" ||| ", f0 + 1);
-  REQUIRE(line.substr(f0 + 9, last - f0 - 9) == line.substr(last + 5));
+  // F0 is the raw path score, the last field the length-normalised one (the model's penalty is 1.5).
+  REQUIRE(std::stod(line.substr(f0 + 9, last - f0 - 9)) < std::stod(line.substr(last + 5)));
 }

@@ -403,8 +403,11 @@ std::vector<Hypothesis> reference_beam_search(const Model& model, int sentence, 
   std::vector<Hypothesis> result;
   for (const Done& d : kept) {
     // Scores near -1e9 come from the dummy copies (only when max_length is 1); we start with one row instead.
-    if (static_cast<int>(result.size()) < o.n_best && d.score > -1e8)
-      result.push_back({d.tokens, static_cast<float>(d.score)});
+    if (static_cast<int>(result.size()) < o.n_best && d.score > -1e8) {
+      result.emplace_back();
+      result.back().tokens = d.tokens;
+      result.back().score = static_cast<float>(d.score);
+    }
   }
   return result;
 }
