@@ -45,6 +45,19 @@ std::string TempDir::write(const std::string& relative, const std::string& conte
   return full;
 }
 
+std::string without_length_limit_warnings(const std::string& err) {
+  std::string kept;
+  std::size_t start = 0;
+  while (start < err.size()) {
+    std::size_t end = err.find('\n', start);
+    end = end == std::string::npos ? err.size() : end + 1;
+    const std::string line = err.substr(start, end - start);
+    if (line.find("the translation stopped at the length limit") == std::string::npos) kept += line;
+    start = end;
+  }
+  return kept;
+}
+
 void skip(const std::string& reason) { std::cout << NMT_TEST_SKIP_MARKER << " " << reason << std::endl; }
 
 std::string run_unprivileged(const std::function<std::string()>& body) {

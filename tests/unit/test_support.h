@@ -40,6 +40,10 @@ class TempDir {
 // that CMakeLists.txt gives ctest as SKIP_REGULAR_EXPRESSION, so ctest reports the test skipped.
 void skip(const std::string& reason);
 
+// `err` without the length-limit warnings that the tiny random fixture models (which never end a sentence)
+// give for every line, for tests about other messages.
+std::string without_length_limit_warnings(const std::string& err);
+
 // Runs `body` in a child process as user and group 65534 (nobody) when this process is root, else here;
 // gives what `body` returns, or throws with what it threw. For behaviour root never sees (EACCES).
 std::string run_unprivileged(const std::function<std::string()>& body);
