@@ -12,6 +12,7 @@
 #include "cli/convert_command.h"
 #include "cli/exit_codes.h"
 #include "cli/help_format.h"
+#include "cli/help_markdown.h"
 #include "cli/info_command.h"
 #include "cli/io_error.h"
 #include "cli/output_file.h"
@@ -34,10 +35,15 @@ int unknown_command(const std::string& word) {
   return cli::kExitUsage;
 }
 
-// `nmt help [COMMAND]`: the help of the app or of one command, on stdout.
+// `nmt help [COMMAND]`: the help of the app or of one command, on stdout; `nmt help --markdown`: the
+// reference of every command (docs/cli-reference.md).
 int print_help(CLI::App& app, int argc, char** argv) {
   if (argc < 3) {
     std::cout << app.help();
+    return cli::kExitOk;
+  }
+  if (std::string(argv[2]) == "--markdown") {  // docs/cli-reference.md
+    std::cout << cli::markdown_reference(app);
     return cli::kExitOk;
   }
   if (std::string(argv[2]) == "help") {  // help about help: the app's
@@ -73,8 +79,6 @@ int main(int argc, char** argv) {
   cli::ignore_sigpipe();
   cli::install_termination_handlers();
   CLI::App app{"nmt: neural machine translation on the CPU", "nmt"};
-  app.footer(std::string("Run `nmt help COMMAND` or `nmt COMMAND --help` for a command's options.\n") +
-             cli::kEnvironmentHelp);
   app.formatter(cli::wrapping_formatter(cli::help_width()));                     // commands inherit both
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // -b 5 -b 3: beam 3
   const std::string version = std::string("nmt ") + NMT_VERSION + " (git " + NMT_GIT_REVISION + ")";
@@ -88,6 +92,9 @@ int main(int argc, char** argv) {
   CLI::App* convert_cmd = cli::add_convert_command(app, convert);
   cli::AttentionCommandOptions attention;
   CLI::App* attention_cmd = cli::add_attention_command(app, attention);
+  // Set after the commands are added: CLI11 copies the app's footer into each command added later.
+  app.footer(std::string("Run `nmt help COMMAND` or `nmt COMMAND --help` for a command's options.\n") +
+             cli::kEnvironmentHelp);
   for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd}) {
     sub->set_version_flag("--version", version, "Print the version and git revision, then exit");
   }
