@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""A newcomer's path through the README: runs its checked examples and compares what they print.
+
+A fenced block right after `<!-- readme-check -->` is a transcript: each `$ COMMAND` line runs (in bash,
+in one scratch directory shared by all blocks, with `nmt` on PATH and the bundled model as default), and
+the lines after it up to the next `$ ` are what it must print, stdout and stderr together. Every command
+must exit 0. `<!-- readme-check: run only: REASON -->` runs the commands without comparing their output
+(the reason is printed). The OPUS-MT examples get tests/fixtures/opus/hf as `opus-mt-en-de`.
+
+Usage: readme_check.py NMT_BINARY README BUNDLED_MODEL_DIR OPUS_HF_DIR
+"""
+import difflib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+MARKER = re.compile(r"^<!-- readme-check(?:: run only: (?P<reason>.*?))? -->$")
+
+
+def checked_blocks(readme_lines):
+    """(line number of its first line, reason or None, transcript lines) of each marked block."""
+    blocks = []
+    i = 0
+    while i < len(readme_lines):
+        match = MARKER.match(readme_lines[i])
+        if not match:
+            i += 1
+            continue
+        start = i + 1
+        if start >= len(readme_lines) or not readme_lines[start].startswith("```"):
+            sys.exit(f"README:{i + 1}: a readme-check marker must be followed by a fenced block")
+        end = start + 1
+        while end < len(readme_lines) and readme_lines[end] != "```":
+            end += 1
+        if end == len(readme_lines):
+            sys.exit(f"README:{start + 1}: the checked block is not closed")
+        blocks.append((start + 2, match.group("reason"), readme_lines[start + 1:end]))
+        i = end + 1
+    return blocks
+
+
+def transcript_steps(first_line_no, lines):
+    """(README line number, command, expected output lines) of each step of a transcript."""
+    steps = []
+    for offset, line in enumerate(lines):
+        if line.startswith("$ "):
+            steps.append((first_line_no + offset, line[2:], []))
+        elif not steps:
+            sys.exit(f"a checked block must start with '$ ': {line!r}")
+        else:
+            steps[-1][2].append(line)
+    return steps
+
+
+def main():
+    nmt, readme, model, opus_hf = sys.argv[1:5]
+    with open(readme, encoding="utf-8") as f:
+        blocks = checked_blocks(f.read().split("\n"))
+    if not blocks:
+        sys.exit("no <!-- readme-check --> block found in " + readme)
+    failures = 0
+    compared = 0
+    with tempfile.TemporaryDirectory(prefix="nmt_readme.") as work:
+        bin_dir = os.path.join(work, ".bin")
+        os.mkdir(bin_dir)
+        os.symlink(os.path.abspath(nmt), os.path.join(bin_dir, "nmt"))
+        shutil.copytree(opus_hf, os.path.join(work, "opus-mt-en-de"))
+        env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"],
+                   NMT_MODEL=os.path.abspath(model), LC_ALL="C.UTF-8")
+        for line_no, reason, lines in blocks:
+            if reason is not None:
+                print(f"README:{line_no}: output not compared: {reason}")
+            for step_line, command, expected in transcript_steps(line_no, lines):
+                run = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=work, env=env,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, timeout=120)
+                printed = run.stdout.decode("utf-8", "replace").split("\n")
+                if printed[-1] == "":
+                    printed.pop()
+                if run.returncode != 0:
+                    failures += 1
+                    print(f"README:{step_line}: `{command}` exited {run.returncode}:\n" + "\n".join(printed))
+                elif reason is None and printed != expected:
+                    failures += 1
+                    diff = difflib.unified_diff(expected, printed, "README", "nmt printed", lineterm="")
+                    print(f"README:{step_line}: `{command}` printed something else:\n" + "\n".join(diff))
+                elif reason is None:
+                    compared += 1
+    print(f"{compared} command(s) print what the README shows, {failures} failed")
+    return 1 if failures or compared == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
