@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <iostream>
+#include <new>
 #include <numeric>
 #include <type_traits>
 
@@ -139,6 +140,8 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
       device_full = true;
     } catch (const core::Error& e) {
       fail(counts.failures, e.what());
+    } catch (const std::bad_alloc&) {  // one file's failure: the next may fit
+      fail(counts.failures, printable_path(file.path) + ": not enough memory to translate this file");
     }
     if (device_full) {  // every later write would fail too: stop, keeping what is finished
       counts.not_attempted = files.size() - i - 1;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/json_depth.h"
 #include "models/option_table.h"
 
 namespace cli {
@@ -62,6 +63,16 @@ std::string read_request(const nlohmann::json& j, const models::Translator& tran
 JsonlRequest parse_jsonl_request(const std::string& line, const models::Translator& translator,
                                  const models::TranslateOptions& options) {
   JsonlRequest r;
+  // Checked before parsing: the parser's tree takes many times the line's bytes.
+  if (line.size() > kMaxJsonlLineBytes) {
+    r.error = "line of " + std::to_string(line.size()) + " bytes is longer than the " +
+              std::to_string(kMaxJsonlLineBytes >> 20) + " MiB a JSON line may hold";
+    return r;
+  }
+  if (core::json_nests_deeper_than(line, kMaxJsonlDepth)) {
+    r.error = "JSON nested more than " + std::to_string(kMaxJsonlDepth) + " levels deep";
+    return r;
+  }
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(line);

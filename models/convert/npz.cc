@@ -18,6 +18,7 @@ namespace {
 
 constexpr uint64_t kMaxMember = uint64_t{16} << 30;  // 16 GiB: anything larger is not a model we can load
 constexpr uint64_t kMaxDeflateRatio = 1032;          // deflate's largest expansion of its input
+constexpr uint64_t kNpyHeaderProbe = 64 << 10;       // inflated first to check the shape (headers: ~100 B)
 
 int itemsize(NpyDType d) {
   switch (d) {
@@ -190,6 +191,10 @@ const char* npy_dtype_name(NpyDType dtype) {
 }
 
 NpyHeader parse_npy_header(const std::string& bytes, const std::string& where) {
+  return parse_npy_preamble(bytes, bytes.size(), where);
+}
+
+NpyHeader parse_npy_preamble(const std::string& bytes, uint64_t total_size, const std::string& where) {
   static const char kMagic[] = "\x93NUMPY";
   if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0)
     throw ModelError(where + ": not a .npy array (bad magic)");
@@ -204,8 +209,10 @@ NpyHeader parse_npy_header(const std::string& bytes, const std::string& where) {
     start = 12;
     length = le32(bytes, 8);
   }
-  if (length > bytes.size() - start)
+  if (length > total_size - start)
     throw ModelError(where + ": .npy header length runs past the end of the array");
+  if (length > bytes.size() - start)
+    throw ModelError(where + ": .npy header longer than " + std::to_string(bytes.size()) + " bytes");
   const std::string text = bytes.substr(start, length);
   if (text.empty() || text.back() != '\n')
     throw ModelError(where + ": .npy header does not end with a newline");
@@ -224,7 +231,7 @@ NpyHeader parse_npy_header(const std::string& bytes, const std::string& where) {
     elements *= static_cast<uint64_t>(d);
   }
   const uint64_t expected = elements * static_cast<uint64_t>(itemsize(h.dtype));
-  const uint64_t have = bytes.size() - h.data_offset;
+  const uint64_t have = total_size - h.data_offset;
   if (have != expected) {
     std::string shape = "(";
     for (size_t i = 0; i < h.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(h.shape[i]);
@@ -328,9 +335,22 @@ NpyArray NpzFile::read(const std::string& name) const {
   if (!f) throw ModelError(where + ": cannot open: " + zip_strerror(zip_));
   std::string bytes;
   uint64_t done = 0;
+  bool header_checked = false;
   while (done < st.size) {
-    constexpr uint64_t kChunk = uint64_t{64} << 20;
-    bytes.resize(static_cast<size_t>(std::min(st.size, done + kChunk)));
+    // The first piece holds the .npy header, whose shape must match the member's size before more is
+    // inflated: a member's data can inflate to gigabytes from a small archive.
+    if (!header_checked && done == std::min(st.size, kNpyHeaderProbe)) {
+      try {
+        parse_npy_preamble(bytes, st.size, where);
+      } catch (...) {
+        zip_fclose(f);
+        throw;
+      }
+      header_checked = true;
+      continue;
+    }
+    const uint64_t want = header_checked ? done + (uint64_t{64} << 20) : kNpyHeaderProbe;
+    bytes.resize(static_cast<size_t>(std::min(st.size, want)));
     const zip_int64_t got = zip_fread(f, &bytes[done], bytes.size() - done);
     if (got < 0) {
       const std::string msg = zip_file_strerror(f);

@@ -35,6 +35,8 @@ struct NpyArray {
 // Throws ModelError("WHERE: problem").
 NpyHeader parse_npy_header(const std::string& bytes, const std::string& where);
 NpyArray parse_npy(std::string bytes, const std::string& where);
+// The same checks on the first bytes of a .npy of `total_size` bytes (the header must lie in `bytes`).
+NpyHeader parse_npy_preamble(const std::string& bytes, uint64_t total_size, const std::string& where);
 
 class NpzFile {
  public:

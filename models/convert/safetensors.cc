@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/half.h"
+#include "core/json_depth.h"
 #include "core/regular_file.h"
 #include "models/model_error.h"
 
@@ -19,7 +20,9 @@ namespace models {
 
 namespace {
 
-constexpr uint64_t kMaxHeader = 100u << 20;  // the format's own limit (100 MB)
+// OPUS-MT headers are under 100 kB; the format's own 100 MB limit lets a header's parse tree take gigabytes.
+constexpr uint64_t kMaxHeader = 1u << 20;
+constexpr size_t kMaxHeaderDepth = 64;  // a valid header nests 3 levels
 
 struct DTypeInfo {
   const char* name;
@@ -90,7 +93,8 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
     uint64_t n = 0;
     for (int i = 7; i >= 0; --i) n = (n << 8) | map_[i];  // little-endian u64
     if (n > kMaxHeader)
-      fail("header length " + std::to_string(n) + " is larger than the format's 100 MB limit");
+      fail("header length " + std::to_string(n) + " is larger than the " + std::to_string(kMaxHeader >> 20) +
+           " MiB limit");
     if (n > map_size_ - 8) {
       fail("header length " + std::to_string(n) + " exceeds the file (" + std::to_string(map_size_) +
            " bytes)");
@@ -110,6 +114,8 @@ SafetensorsFile::~SafetensorsFile() {
 
 void SafetensorsFile::parse_header(const std::string& text, uint64_t data_size) {
   if (text.empty() || text[0] != '{') fail("header is not a JSON object");
+  if (core::json_nests_deeper_than(text, kMaxHeaderDepth))
+    fail("header nests more than " + std::to_string(kMaxHeaderDepth) + " levels deep");
   nlohmann::json header;
   try {
     header = nlohmann::json::parse(text);

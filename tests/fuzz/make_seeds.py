@@ -98,6 +98,8 @@ def main(out):
     write_seeds(out, "fuzz_yaml", fixture_seeds("yaml", ["opus/marian/decoder.yml"]) +
                 [b"models:\n  - model.npz\nvocabs: [a.yml, 'b.yml']\nbeam-size: 4 # four\n",
                  b"---\ntype: transformer\ndec-depth: 6\nnested:\n  key: 1\nflag: true\nx: \"\\u00e9\\n\"\n"])
+    write_seeds(out, "fuzz_jsonl", [b'{"text": "A dog runs."}', b'{"text": "a", "prefix": "Ein", "beam_size": 2}',
+                                    b'{"text": "x", "beam": 4}', b'[[[{"text": 1}]]]', b'{"text": "\\u00e9\\n"}'])
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ seconds=${2:-600}
 here=$(cd "$(dirname "$0")" && pwd)
 corpus="$build/corpus"
 python3 "$here/make_seeds.py" "$corpus"
-for target in ${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz fuzz_yaml}; do
+for target in ${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz fuzz_yaml fuzz_jsonl}; do
   echo "== $target for ${seconds}s"
   mkdir -p "$corpus/$target" "$build/findings/$target"
   "$build/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \

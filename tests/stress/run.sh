@@ -90,6 +90,43 @@ struct.pack_into('<I', data, at + 24, 0xFFFFFFF0)  # central directory: uncompre
 open(sys.argv[2], 'wb').write(data)" "$here/../fixtures/opus/marian/model.npz" "$work/npz/model.npz"
 case_ ".npz member claiming 4 GB" 2 "'$nmt' convert --from marian-npz '$work/npz' -o '$work/npz-out'" "model.npz"
 
+# A 1.5 GiB deflate bomb as an .npz member (1.7 MB archive): its .npy header's shape is checked against the
+# member's size before the data is inflated.
+python3 -c "
+import sys, zipfile
+src = zipfile.ZipFile(sys.argv[1])
+with zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+    for info in src.infolist():
+        data = src.read(info)
+        if info.filename != 'Wemb.npy':
+            out.writestr(info.filename, data)
+            continue
+        with out.open('Wemb.npy', 'w') as f:
+            f.write(data)
+            for _ in range(24):
+                f.write(bytes(64 << 20))" "$here/../fixtures/opus/marian/model.npz" "$work/npz/model.npz"
+case_ ".npz member inflating to 1.5 GiB" 2 "'$nmt' convert --from marian-npz '$work/npz' -o '$work/npz-out'" \
+  "Wemb.npy: shape (337, 32) <f4 needs 43136 data bytes, the array has 1610655872"
+cp "$here/../fixtures/opus/marian/model.npz" "$work/npz/model.npz"
+
+# A 98 MB safetensors header of nested brackets: refused by its length, before any parsing.
+rm -rf "$work/hf-big" && cp -r "$here/../fixtures/opus/hf" "$work/hf-big" && python3 -c "
+import struct, sys
+header = b'{\"a\": ' + b'[' * (49 << 20) + b']' * (49 << 20) + b'}'
+open(sys.argv[1], 'wb').write(struct.pack('<Q', len(header)) + header)" "$work/hf-big/model.safetensors"
+case_ "98 MB safetensors header" 2 "'$nmt' convert --from hf-marian '$work/hf-big' -o '$work/hf-big-out'" \
+  "model.safetensors: header length 102760455 is larger than the 1 MiB limit"
+
+# JSON lines: a 60 MB line of nested brackets and a 4 MB one are malformed lines (exit 1), not gigabytes.
+python3 -c "
+import sys
+with open(sys.argv[1], 'w') as f:
+    f.write('[' * (60 << 20) + '\\n' + '[' * ((4 << 20) - 16) + '\\n{\"text\": \"A dog.\"}\\n')" "$work/deep.jsonl"
+case_ "JSON lines of 60 MB and 4 MB nested brackets" 1 \
+  "'$nmt' translate -m '$fixture' --threads 1 --input-format jsonl -i '$work/deep.jsonl'" \
+  "deep.jsonl:2: JSON nested more than 64 levels deep"
+lines_out 3
+
 # Converter inputs: a FIFO as config.json (hf-marian) or decoder.yml (marian-npz) is refused, not read.
 rm -rf "$work/hf" && cp -r "$here/../fixtures/opus/hf" "$work/hf" && rm "$work/hf/config.json" &&
   mkfifo "$work/hf/config.json"
@@ -113,13 +150,12 @@ for kind in fifo urandom; do
   wait
 done
 
-# A 10 MB line without spaces or punctuation: cut into pieces before SentencePiece sees it, memory about
-# 100 MB; one line out. Its ~50,000 segments take about a minute of CPU even at --max-length 2, hence
-# the longer limit.
-head -c 10000000 /dev/zero | tr '\0' a >"$work/long.txt" && echo >>"$work/long.txt"
-case_ "10 MB line without spaces" 0 \
+# A 2 MB line without spaces or punctuation: cut into pieces before SentencePiece sees it; one line out.
+# Its ~10,000 segments take seconds of CPU even at --max-length 2, longer on a shared machine.
+head -c 2000000 /dev/zero | tr '\0' a >"$work/long.txt" && echo >>"$work/long.txt"
+case_ "2 MB line without spaces" 0 \
   "'$nmt' translate -m '$fixture' --threads 1 -b 1 --max-length 2 -i '$work/long.txt'" \
-  "translated in pieces" 900
+  "translated in pieces" 300
 lines_out 1
 
 # -b 256 --batch-size 4096: the batch is cut to what the address space allows, with one warning.

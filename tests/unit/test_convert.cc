@@ -567,6 +567,12 @@ TEST_CASE("convert hf-marian refuses broken safetensors files", "[convert]") {
                      return std::string(reinterpret_cast<const char*>(&n), 8) + "{}";
                    }),
                    "header length 1000 exceeds the file"));
+  REQUIRE(contains(raw_refusal([&] { return with_header("{" + std::string(1 << 20, ' ') + "}", ""); }),
+                   "header length 1048578 is larger than the 1 MiB limit"));
+  REQUIRE(contains(raw_refusal([&] {
+                     return with_header("{\"a\": " + std::string(64, '[') + std::string(64, ']') + "}", "");
+                   }),
+                   "header nests more than 64 levels deep"));
   REQUIRE(contains(raw_refusal([&] { return with_header("{\"a\": ", ""); }), "header is not valid JSON"));
   REQUIRE(contains(raw_refusal([&] { return with_header("[1, 2]", ""); }), "header is not a JSON object"));
   REQUIRE(contains(raw_refusal([&] {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/exit_codes.h"
+#include "cli/jsonl_input.h"
 #include "test_support.h"
 
 namespace {
@@ -175,6 +176,25 @@ TEST_CASE("jsonl input: malformed lines keep their place, warn and exit 1", "[cl
   expected.insert(expected.end(), bad.size(), "");
   expected.push_back(good_lines[1]);
   CHECK(lines_of(plain.out) == expected);
+}
+
+TEST_CASE("jsonl input: over-long and deeply nested lines are malformed, not parsed", "[cli][jsonl]") {
+  const std::string deep =
+      std::string(cli::kMaxJsonlDepth + 1, '[') + std::string(cli::kMaxJsonlDepth + 1, ']');
+  const std::string at_limit = "{\"text\": \"a dog\", \"x\": " + std::string(cli::kMaxJsonlDepth - 1, '[') +
+                               std::string(cli::kMaxJsonlDepth - 1, ']') + "}";
+  const std::string brackets_in_text = request("a dog " + std::string(200, '['));
+  const std::string long_line = request(std::string(cli::kMaxJsonlLineBytes, 'a'));
+  const std::string input = deep + "\n" + at_limit + "\n" + brackets_in_text + long_line + request("a dog");
+  const auto r = test::run(fixture() + " --input-format jsonl", input);
+  CHECK(r.exit_code == cli::kExitFailure);
+  CHECK(lines_of(r.out).size() == 5);
+  CHECK(r.err.find("stdin:1: JSON nested more than 64 levels deep") != std::string::npos);
+  CHECK(r.err.find("stdin:2: unknown field \"x\"") != std::string::npos);  // parsed: within the depth limit
+  // Lines 1, 2 and 4: brackets inside a string (line 3) are text.
+  CHECK(r.err.find("nmt: 3 malformed input line(s)") != std::string::npos);
+  CHECK(r.err.find("stdin:4: line of " + std::to_string(long_line.size() - 1) +
+                   " bytes is longer than the 4 MiB a JSON line may hold") != std::string::npos);
 }
 
 TEST_CASE("jsonl input: a prefix the vocabulary cannot spell is refused", "[cli][jsonl]") {

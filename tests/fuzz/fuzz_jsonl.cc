@@ -1,0 +1,34 @@
+// libFuzzer target: arbitrary bytes as one `--input-format jsonl` line through cli::parse_jsonl_request on
+// the fixture model. A request is either valid or carries an error, never both; a malformed one is empty.
+// Run with -rss_limit_mb (tests/fuzz/run.sh) so a parse that amplifies its input is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "cli/jsonl_input.h"
+#include "models/translator.h"
+
+namespace {
+
+const models::Translator& translator() {
+  // The fixture model sits beside this file's directory (tests/fixtures/opus/model).
+  static const std::string here = [] {
+    const std::string file = __FILE__;
+    return file.substr(0, file.rfind('/'));
+  }();
+  static const models::Translator t(here + "/../fixtures/opus/model");
+  return t;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const models::Translator& t = translator();
+  static const models::TranslateOptions options = t.defaults();
+  const std::string line(reinterpret_cast<const char*>(data), size);
+  const cli::JsonlRequest r = cli::parse_jsonl_request(line, t, options);
+  if (!r.error.empty() && (!r.text.empty() || !r.controls.prefix.empty())) std::abort();
+  if (r.error.empty() && size > cli::kMaxJsonlLineBytes) std::abort();
+  return 0;
+}
