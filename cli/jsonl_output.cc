@@ -21,6 +21,9 @@ Json hypothesis_json(const models::Translation& t, size_t k, const tokenizer::To
     for (float s : t.word_scores[k]) scores.push_back(std::round(static_cast<double>(s) * 1e6) / 1e6);
     j["word_scores"] = std::move(scores);
   }
+  if (k < t.confidences.size())
+    j["confidence"] =
+        std::round(static_cast<double>(t.confidences[k]) * 1e4) / 1e4;     // models/sentence_checks.h
   if (k < t.flags.size() && !t.flags[k].empty()) j["flags"] = t.flags[k];  // codes of what went wrong
   return j;
 }

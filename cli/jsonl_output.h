@@ -8,7 +8,8 @@
 namespace cli {
 
 // {"text", "score", "tokens"} of the best hypothesis (tokens: its target pieces, EOS excluded; then
-// "alignment", Marian's pairs, when the translation has alignments), plus
+// "alignment", Marian's pairs, when the translation has alignments; "word_scores"; "confidence"; "flags"
+// when there are any), plus
 // "nbest": the same fields for every hypothesis, best first, when `with_nbest`. One line of JSON.
 std::string translation_json(const models::Translation& translation, const tokenizer::Tokenizer& tokenizer,
                              bool with_nbest);

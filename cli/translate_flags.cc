@@ -41,8 +41,9 @@ std::string help_text(const OptionSpec& spec) {
   return help;
 }
 
-const char* value_name(OptionType type) {
-  switch (type) {
+const char* value_name(const OptionSpec& spec) {
+  if (!spec.choices.empty()) return "WORD";
+  switch (spec.type) {
     case OptionType::kInt:
       return "N";
     case OptionType::kNumber:
@@ -78,7 +79,7 @@ void add_option_flags(CLI::App& cmd, TranslateFlags& flags, bool attention_only)
     CLI::Option* option = cmd.add_option_function<std::string>(
         names, [&flags, &spec](const std::string& text) { flags.set(spec.field, *parse_value(spec, text)); },
         help_text(spec));
-    option->type_name(value_name(spec.type));
+    option->type_name(value_name(spec));
     option->check(CLI::Validator(
         [&spec](std::string& text) -> std::string {
           const std::optional<OptionValue> value = parse_value(spec, text);

@@ -53,6 +53,19 @@ inline bool has_flag(const models::Translation& t, size_t k, const std::string& 
   return k < t.flags.size() && std::find(t.flags[k].begin(), t.flags[k].end(), flag) != t.flags[k].end();
 }
 
+// "flagged loop, numbers (confidence 0.31)": hypothesis k's flags for --flag-warnings, "" when it has
+// none but length-limit (which has a warning of its own).
+inline std::string flag_warning(const models::Translation& t, size_t k) {
+  std::string codes;
+  for (const std::string& flag : t.flags[k]) {
+    if (flag != "length-limit") codes += (codes.empty() ? "" : ", ") + flag;
+  }
+  if (codes.empty()) return "";
+  char confidence[32];
+  std::snprintf(confidence, sizeof confidence, "%.2f", t.confidences[k]);
+  return "flagged " + codes + " (confidence " + confidence + ")";
+}
+
 // "PATH:LINE" for messages about an input line; LINE counts from 1 over the whole input.
 inline std::string input_position(const LineReader& reader, uint64_t line_number) {
   const std::string name = reader.name() == "<stdin>" ? "stdin" : printable_path(reader.name());
@@ -113,6 +126,10 @@ uint64_t translate_lines(const models::Translator& translator, LineReader& reade
         sink.warn(input_position(reader, line_numbers[i]) +
                   ": the translation stopped at the length limit (--max-length-a/-b, --max-length), not at "
                   "an end of sentence: it may be cut short or looping");
+      }
+      if (errors[i].empty() && o.flag_warnings) {
+        if (const std::string w = flag_warning(t, 0); !w.empty())
+          sink.warn(input_position(reader, line_numbers[i]) + ": " + w);
       }
       if (!errors[i].empty()) {
         sink.write_line(jsonl_out ? error_json(errors[i]) : "", ending);

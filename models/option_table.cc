@@ -116,8 +116,9 @@ std::vector<OptionSpec> build_table() {
            kFixed, "0", 0, 1 << 24),
       get_field<&O::max_batch_tokens>, set_field<&O::max_batch_tokens>);
   s = add(spec(OptionType::kInt, "n_best", "--n-best",
-               "Print the N best hypotheses as Marian does: 'LINE ||| text ||| F0= raw score ||| normalized score'", kFixed,
-               "1", 1, 256),
+               "Print the N best hypotheses as Marian does: 'LINE ||| text ||| F0= raw score ||| normalized "
+               "score'",
+               kFixed, "1", 1, 256),
           get_field<&O::n_best>, set_field<&O::n_best>);
   s->changes_output = true;
   s = add(spec(OptionType::kInt, "sampling.top_k", "--sampling-topk",
@@ -193,6 +194,21 @@ std::vector<OptionSpec> build_table() {
            kModel, "200", 8, 1 << 20),
       get_field<&O::max_sentence_tokens>, set_field<&O::max_sentence_tokens>);
   s->changes_output = true;
+  // Confidence and flags (models/sentence_checks.h, docs/search.md).
+  s = add(spec(OptionType::kNumber, "min_confidence", "--min-confidence",
+               "Flag translations whose confidence is below X 'low-confidence' (0 = off)", kFixed, "0", 0, 1),
+          get_field<&O::min_confidence>, set_field<&O::min_confidence>);
+  s->changes_output = true;
+  s = add(spec(OptionType::kText, "on_low_confidence", "--on-low-confidence",
+               "What is written for a translation below the minimum confidence (keep the translation, the "
+               "source line, an empty line, or the translation marked '[low confidence] ')",
+               kFixed, "keep"),
+          get_field<&O::on_low_confidence>, set_field<&O::on_low_confidence>);
+  s->changes_output = true;
+  s->choices = "keep|source|empty|mark";
+  add(spec(OptionType::kFlag, "flag_warnings", "--flag-warnings",
+           "Warn 'FILE:LINE: flagged CODES (confidence X)' for every translation with flags", kFixed, "off"),
+      get_field<&O::flag_warnings>, set_field<&O::flag_warnings>);
   return t;
 }
 
@@ -232,12 +248,32 @@ std::string range_text(const OptionSpec& spec) {
     const std::string hi = spec.hi >= kTwoTo63 - 1 ? "2^63-1" : std::to_string(static_cast<int64_t>(spec.hi));
     return std::to_string(static_cast<int64_t>(spec.lo)) + ".." + hi;
   }
+  if (spec.type == OptionType::kText) return std::string(spec.choices);
   if (spec.type != OptionType::kNumber) return "";
   if (spec.lo_exclusive) return "above " + format_number(spec.lo) + " up to " + format_number(spec.hi);
   return format_number(spec.lo) + ".." + format_number(spec.hi);
 }
 
+namespace {
+
+// Whether `value` is one of the "|"-separated `choices`.
+bool is_choice(std::string_view choices, std::string_view value) {
+  while (true) {
+    const size_t bar = choices.find('|');
+    if (choices.substr(0, bar) == value) return true;
+    if (bar == std::string_view::npos) return false;
+    choices.remove_prefix(bar + 1);
+  }
+}
+
+}  // namespace
+
 std::string range_error(const OptionSpec& spec, const OptionValue& value) {
+  if (spec.type == OptionType::kText && !spec.choices.empty()) {
+    const auto* text = std::get_if<std::string>(&value);
+    if (text != nullptr && is_choice(spec.choices, *text)) return "";
+    return "must be one of " + std::string(spec.choices);
+  }
   if (spec.type != OptionType::kInt && spec.type != OptionType::kNumber) return "";
   const auto* whole = std::get_if<int64_t>(&value);
   if (whole != nullptr && spec.automatic && *whole == *spec.automatic) return "";

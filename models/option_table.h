@@ -38,7 +38,8 @@ struct OptionSpec {
   bool (*applies)(const TranslateOptions&) = nullptr;
   // A value outside the range that means "choose for me" (alignment_layer -1: the last layer).
   std::optional<int64_t> automatic;
-  bool flag_value = true;  // kFlag: the value the flag sets (--no-split sets split_sentences false)
+  bool flag_value = true;    // kFlag: the value the flag sets (--no-split sets split_sentences false)
+  std::string_view choices;  // kText: the values allowed, "|"-separated; empty: any
 };
 
 // The table, in the order help lists the options.
@@ -47,7 +48,7 @@ const std::vector<OptionSpec>& option_table();
 const OptionSpec& option_spec(std::string_view field);
 // "--beam-size": the first long name, for messages.
 std::string flag_name(const OptionSpec& spec);
-// "1..256", "0 < X <= 1", "0..2^63-1": the range as help and messages show it.
+// "1..256", "0 < X <= 1", "0..2^63-1", "keep|source": the range as help and messages show it.
 std::string range_text(const OptionSpec& spec);
 // "" when `value` is in the spec's range, else the rule it breaks ("must be a whole number in 1..256").
 std::string range_error(const OptionSpec& spec, const OptionValue& value);

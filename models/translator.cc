@@ -15,6 +15,7 @@
 #include "models/line_alignment.h"
 #include "models/model_error.h"
 #include "models/option_table.h"
+#include "models/sentence_checks.h"
 #include "models/word_scores.h"
 
 namespace models {
@@ -63,6 +64,26 @@ std::vector<std::string> hypothesis_flags(const std::vector<const core::Hypothes
   if (std::any_of(parts.begin(), parts.end(), [](const core::Hypothesis* h) { return h->length_limit; }))
     flags.push_back("length-limit");
   return flags;
+}
+
+// Adds the hypothesis just pushed onto `t` its confidence and flags, and replaces its text when the
+// confidence is below o.min_confidence. `source` is the line, `parts` its segments' hypotheses.
+void judge_last(Translation& t, const std::string& source, const std::vector<const core::Hypothesis*>& parts,
+                const TranslateOptions& o) {
+  std::vector<float> token_scores;
+  for (const core::Hypothesis* h : parts)
+    token_scores.insert(token_scores.end(), h->token_scores.begin(), h->token_scores.end());
+  const float confidence = parts.empty() ? 1.0f : sentence_confidence(token_scores);
+  t.confidences.push_back(confidence);
+  std::vector<std::string>& flags = t.flags.back();
+  const std::vector<std::string> failures = failure_flags(source, t.texts.back(), t.ids.back());
+  flags.insert(flags.end(), failures.begin(), failures.end());
+  if (confidence >= o.min_confidence) return;
+  flags.push_back("low-confidence");
+  const LowConfidenceAction action = low_confidence_action(o.on_low_confidence);
+  if (action == LowConfidenceAction::kKeep) return;
+  t.texts.back() = low_confidence_text(action, source, t.texts.back());
+  if (!t.alignments.empty()) t.alignments.back().clear();  // the links were the translation's
 }
 
 }  // namespace
@@ -362,6 +383,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
       if (o.alignment) t.alignments.emplace_back();  // no words, no pairs
       t.raw_scores.push_back(-std::numeric_limits<float>::infinity());
       t.flags.emplace_back();
+      t.confidences.push_back(0.0f);
       if (o.word_scores) t.word_scores.emplace_back();
       continue;
     }
@@ -380,6 +402,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
           t.alignments.push_back(
               line_links(layout, {aligned(layout.first, k, text)}, lines[i], t.texts.back(), join_unspaced));
         }
+        judge_last(t, lines[i], {&h}, o);
       }
       continue;
     }
@@ -416,6 +439,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
       if (o.word_scores) t.word_scores.push_back(std::move(words));
       if (o.alignment)
         t.alignments.push_back(line_links(layout, segments, lines[i], t.texts.back(), join_unspaced));
+      judge_last(t, lines[i], parts, o);
     }
   }
   return out;

@@ -49,6 +49,11 @@ struct TranslateOptions {
   float repetition_penalty = 1.0f;  // loop guards (core::SearchOptions, docs/search.md); 1 and 0: off
   int no_repeat_ngram_size = 0;
   bool word_scores = false;  // Translation::word_scores
+  // Translations whose confidence is below min_confidence (0: none) are flagged `low-confidence` and
+  // replaced as on_low_confidence says ("keep", "source", "empty", "mark": models/sentence_checks.h).
+  float min_confidence = 0.0f;
+  std::string on_low_confidence = "keep";
+  bool flag_warnings = false;  // the CLI warns FILE:LINE per flagged line
 };
 
 // One line's own decoding controls (`--input-format jsonl`).
@@ -85,8 +90,10 @@ struct Translation {
   std::vector<std::vector<WordLink>> alignments;
   std::vector<float> raw_scores;  // sum of the log-probabilities (for a line of several sentences, theirs)
   // Per hypothesis, the short codes of what went wrong: "length-limit" (a sentence ended at its max length,
-  // not by the model's EOS).
+  // not by the model's EOS), failure_flags' codes, "low-confidence" (below min_confidence).
   std::vector<std::vector<std::string>> flags;
+  // Per hypothesis, sentence_confidence of all its tokens in [0, 1]; 1 for a blank line, 0 with no score.
+  std::vector<float> confidences;
   // With TranslateOptions::word_scores, per hypothesis: one log-probability per word of its text
   // (whitespace-separated), the sum of its pieces' (EOS's counts in the last word).
   std::vector<std::vector<float>> word_scores;

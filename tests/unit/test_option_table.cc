@@ -27,6 +27,8 @@ models::OptionValue another_value(const models::OptionSpec& spec, const models::
     case models::OptionType::kFlag:
       return !std::get<bool>(current);
     case models::OptionType::kText:
+      if (!spec.choices.empty())  // another of the choices
+        return models::OptionValue(std::get<std::string>(current) == "keep" ? "source" : "keep");
       return std::get<std::string>(current) + "x";
     case models::OptionType::kInt: {
       const int64_t v = static_cast<int64_t>(spec.lo) + 1;
