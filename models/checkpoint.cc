@@ -1,7 +1,6 @@
 #include "models/checkpoint.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -106,11 +105,7 @@ Checkpoint::Checkpoint(const std::string& dir) : dir_(dir), json_path_(dir + "/m
   }
   blob_size_ = size;
   parse_tensor_table(top.array("tensors"));
-  map_blob(file, size, crc);
-}
-
-Checkpoint::~Checkpoint() {
-  if (blob_ && blob_size_ > 0) ::munmap(const_cast<uint8_t*>(blob_), blob_size_);
+  open_blob(file, size, crc);
 }
 
 void Checkpoint::parse_tensor_table(const nlohmann::json& table) {
@@ -162,9 +157,17 @@ void Checkpoint::parse_tensor_table(const nlohmann::json& table) {
                        "' overlap in the blob");
     }
   }
+  // The blob holds the tensors and nothing else, checked before a byte of it is read: a huge declared
+  // blob (a sparse file) would otherwise be checksummed whole at every load.
+  const uint64_t extent = by_offset.empty() ? 0 : by_offset.back()->offset + by_offset.back()->nbytes;
+  if (extent != blob_size_) {
+    throw ModelError(json_path_ + ": weights.size is " + std::to_string(blob_size_) +
+                     " bytes, but the tensors end at byte " + std::to_string(extent) +
+                     " (the blob holds the tensors and nothing else)");
+  }
 }
 
-void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::string& crc_hex) {
+void Checkpoint::open_blob(const std::string& file, uint64_t size, const std::string& crc_hex) {
   blob_path_ = dir_ + "/" + file;
   struct stat st;
   core::UniqueFd fd;
@@ -178,18 +181,12 @@ void Checkpoint::map_blob(const std::string& file, uint64_t size, const std::str
                      std::to_string(size) +
                      (static_cast<uint64_t>(st.st_size) < size ? " (truncated?)" : ""));
   }
-  // Checked through the descriptor, not the mapping: reading is cheaper than mapping every page in.
   const uint32_t crc = file_crc32(fd.get(), blob_path_, size);
   char hex[9];
   std::snprintf(hex, sizeof hex, "%08lx", static_cast<unsigned long>(crc));
   if (crc_hex != hex) {
     throw ModelError(blob_path_ + ": checksum mismatch (crc32 " + hex + ", model.json says " + crc_hex +
                      "): the file is corrupt or from another model");
-  }
-  if (size > 0) {
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
-    if (p == MAP_FAILED) throw ModelError(blob_path_ + ": cannot map: " + std::strerror(errno));
-    blob_ = static_cast<const uint8_t*>(p);
   }
   blob_fd_ = std::move(fd);
 }
@@ -250,13 +247,8 @@ const float* Checkpoint::get(const std::string& name, const std::vector<int64_t>
   if (t.dtype == DType::kI8)
     throw ModelError(json_path_ + ": tensor '" + name +
                      "': dtype i8 is only for linear weights and embeddings");
-  // Large f32 tensors are used in place, from the mapping (the BLAS path's weights); the rest is copied.
-  constexpr uint64_t kInPlaceFrom = 2u << 20;
-  if (t.dtype == DType::kF32 && t.nbytes >= kInPlaceFrom) {
-    const float* in_place = reinterpret_cast<const float*>(blob_ + t.offset);
-    check_finite(t, in_place, t.nbytes);
-    return in_place;
-  }
+  // Copied into memory this process owns, never used through a mapping: a running translation must not
+  // depend on the file staying as it was (a truncated file would kill it with SIGBUS).
   auto& converted = converted_[name];
   if (converted.empty()) {
     if (t.dtype == DType::kF32) {

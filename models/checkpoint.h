@@ -1,4 +1,4 @@
-// Checkpoint format v1 (docs/checkpoint.md): model.json + one memory-mapped blob of aligned tensors.
+// Checkpoint format v1 (docs/checkpoint.md): model.json + one blob of aligned tensors.
 // Everything is validated at open, before any weight is used.
 #pragma once
 
@@ -34,7 +34,6 @@ class Checkpoint {
   // Opens DIR/model.json and its blob and checks the blob against model.json's crc32; throws ModelError
   // naming the file and the problem.
   explicit Checkpoint(const std::string& dir);
-  ~Checkpoint();
   Checkpoint(const Checkpoint&) = delete;
   Checkpoint& operator=(const Checkpoint&) = delete;
 
@@ -46,8 +45,9 @@ class Checkpoint {
   bool has(const std::string& name) const { return index_.count(name) != 0; }
   // The entry named so, or null; does not mark it as used.
   const TensorEntry* find(const std::string& name) const;
-  // f32 data of a tensor with exactly this shape (f16 is converted once and kept; small f32 ones copied).
-  // Throws ModelError if absent, of another shape, or i8. Marks the tensor as used.
+  // f32 data of a tensor with exactly this shape, read into memory the checkpoint owns (f16 converted) once
+  // and kept, so nothing later depends on the file. Throws ModelError if absent, of another shape, or i8, or
+  // if the read fails. Marks the tensor as used.
   const float* get(const std::string& name, const std::vector<int64_t>& shape);
   // The entry of a tensor with exactly this shape, for read() (same checks as get(); marks it as used).
   const TensorEntry& entry(const std::string& name, const std::vector<int64_t>& shape);
@@ -56,10 +56,9 @@ class Checkpoint {
   const TensorEntry& int8_entry(const std::string& name, const std::vector<int64_t>& shape,
                                 const float** scales);
   // Bytes [offset, offset + n) of a tensor's stored data (f32, IEEE f16 or int8, row-major) into dst, with
-  // pread: a copy from the page cache, where reading through the mapping maps every page, a page-table
-  // change each that virtual machines make dear. What loading copies anyway, packed weights and small
-  // tensors, is read so; the mapping serves the f32 weights used in place. Throws ModelError naming the
-  // file if the read fails.
+  // pread: a copy from the page cache, where reading through a mapping maps every page, a page-table
+  // change each that virtual machines make dear, and leaves the process at the mercy of the file (SIGBUS
+  // once it is truncated). Throws ModelError naming the file if the read fails.
   void read(const TensorEntry& t, uint64_t offset, uint64_t n, void* dst) const;
   // Throws ModelError naming the tensor if `n` bytes of its data (whole numbers, as read()) hold a NaN or
   // an infinity. get() checks what it returns; whoever read()s weights checks them so.
@@ -69,7 +68,7 @@ class Checkpoint {
 
  private:
   void parse_tensor_table(const nlohmann::json& table);
-  void map_blob(const std::string& file, uint64_t size, const std::string& crc_hex);
+  void open_blob(const std::string& file, uint64_t size, const std::string& crc_hex);
 
   std::string dir_;
   std::string json_path_;
@@ -78,9 +77,8 @@ class Checkpoint {
   std::vector<TensorEntry> tensors_;
   std::map<std::string, size_t> index_;
   std::set<std::string> used_;
-  std::map<std::string, std::vector<float>> converted_;  // f16 tensors as f32, copies of small f32 ones
+  std::map<std::string, std::vector<float>> converted_;  // what get() returned, as f32
   core::UniqueFd blob_fd_;                               // for read()
-  const uint8_t* blob_ = nullptr;
   uint64_t blob_size_ = 0;
 };
 

@@ -167,8 +167,8 @@ class WeightLoader {
     return int8_.back().get();
   }
 
-  // A [rows, in] f32 or f16 tensor, read a buffer at a time with Checkpoint::read (the blob is never
-  // mapped in) and checked finite while the rows are in L2; or, for BLAS, the f32 tensor itself.
+  // A [rows, in] f32 or f16 tensor, read a buffer at a time with Checkpoint::read and checked finite while
+  // the rows are in L2; or, for BLAS and the portable kernels, the whole f32 tensor (Checkpoint::get).
   core::StoredWeights stored(const std::string& name, int rows, int in) {
     const TensorEntry& t = ckpt_.entry(name, {rows, in});
     const bool f16 = t.dtype == DType::kF16;

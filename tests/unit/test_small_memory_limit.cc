@@ -1,0 +1,16 @@
+// Under a small address-space limit, the commands that use no BLAS still end at once: exit-time OpenBLAS
+// teardown would wait forever on a worker that cannot get its buffer.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "test_support.h"
+
+TEST_CASE("help and version end at once under ulimit -v 200 MB", "[cli][hostile]") {
+  for (const std::string args : {"--version", "--help", "help", "translate --help", "info --version"}) {
+    CAPTURE(args);
+    const test::RunResult r =
+        test::run("ulimit -v 200000 && exec timeout 20 " + test::nmt_binary() + " " + args);
+    REQUIRE(r.exit_code == 0);  // 124: the timeout
+    REQUIRE(r.out.find("nmt") != std::string::npos);
+  }
+}
