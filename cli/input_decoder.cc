@@ -8,29 +8,12 @@
 #include <new>
 
 #include "cli/io_error.h"
+#include "core/utf8_encode.h"
 
 namespace cli {
 namespace {
 
 constexpr std::size_t kChunk = 64 * 1024;
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 constexpr std::uint32_t kReplacement = 0xFFFD;
 
@@ -200,12 +183,12 @@ void InputDecoder::append_text(std::string_view bytes, bool last) {
     } else if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
       cp = kReplacement;
     }
-    append_utf8(out_, cp);
+    core::append_utf8(out_, cp);
     i += used;
   }
   carry_.erase(0, i);
   if (last && !carry_.empty()) {  // a code unit cut off by the end of the input
-    append_utf8(out_, kReplacement);
+    core::append_utf8(out_, kReplacement);
     carry_.clear();
   }
 }

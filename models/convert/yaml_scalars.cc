@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/utf8_encode.h"
 #include "models/convert/marian_yaml.h"
 #include "models/model_error.h"
 
@@ -19,24 +20,6 @@ std::string trim(const std::string& s) {
 }
 
 namespace {
-
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 uint32_t hex_digits(const std::string& s, size_t& i, int n) {
   if (i + n > s.size()) throw std::invalid_argument("truncated escape sequence");
@@ -127,25 +110,25 @@ std::string quoted(const std::string& s, size_t& i) {
         out += '\\';
         break;
       case 'N':
-        append_utf8(out, 0x85);
+        core::append_utf8(out, 0x85);
         break;
       case '_':
-        append_utf8(out, 0xA0);
+        core::append_utf8(out, 0xA0);
         break;
       case 'L':
-        append_utf8(out, 0x2028);
+        core::append_utf8(out, 0x2028);
         break;
       case 'P':
-        append_utf8(out, 0x2029);
+        core::append_utf8(out, 0x2029);
         break;
       case 'x':
-        append_utf8(out, hex_digits(s, i, 2));
+        core::append_utf8(out, hex_digits(s, i, 2));
         break;
       case 'U': {
         const uint32_t cp = hex_digits(s, i, 8);
         if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
           throw std::invalid_argument("invalid code point");
-        append_utf8(out, cp);
+        core::append_utf8(out, cp);
         break;
       }
       case 'u': {
@@ -160,7 +143,7 @@ std::string quoted(const std::string& s, size_t& i) {
         } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
           throw std::invalid_argument("lone surrogate");
         }
-        append_utf8(out, cp);
+        core::append_utf8(out, cp);
         break;
       }
       default:
