@@ -12,9 +12,9 @@ namespace cli {
 
 namespace {
 
-using models::OptionSpec;
-using models::OptionType;
-using models::OptionValue;
+using pipeline::OptionSpec;
+using pipeline::OptionType;
+using pipeline::OptionValue;
 
 // `text` as the spec's type, or nothing when it is not one (range aside).
 std::optional<OptionValue> parse_value(const OptionSpec& spec, const std::string& text) {
@@ -36,7 +36,7 @@ std::optional<OptionValue> parse_value(const OptionSpec& spec, const std::string
 std::string help_text(const OptionSpec& spec) {
   std::string help(spec.help);
   if (spec.type != OptionType::kFlag) help += " (default: " + std::string(spec.default_text) + ")";
-  const std::string range = models::range_text(spec);
+  const std::string range = pipeline::range_text(spec);
   if (!range.empty()) help += " (" + range + ")";
   return help;
 }
@@ -56,17 +56,17 @@ const char* value_name(const OptionSpec& spec) {
 }  // namespace
 
 void TranslateFlags::set(std::string_view field, OptionValue value) {
-  models::option_spec(field);  // a field the table lacks is a programming error
+  pipeline::option_spec(field);  // a field the table lacks is a programming error
   values_[std::string(field)] = std::move(value);
 }
 
-models::TranslateOptions TranslateFlags::apply(models::TranslateOptions base) const {
-  for (const auto& [field, value] : values_) models::option_spec(field).set(base, value);
+pipeline::TranslateOptions TranslateFlags::apply(pipeline::TranslateOptions base) const {
+  for (const auto& [field, value] : values_) pipeline::option_spec(field).set(base, value);
   return base;
 }
 
 void add_option_flags(CLI::App& cmd, TranslateFlags& flags, bool attention_only) {
-  for (const OptionSpec& spec : models::option_table()) {
+  for (const OptionSpec& spec : pipeline::option_table()) {
     if (attention_only && !spec.attention) continue;
     const std::string names(spec.names);
     const std::string field(spec.field);
@@ -84,23 +84,23 @@ void add_option_flags(CLI::App& cmd, TranslateFlags& flags, bool attention_only)
         [&spec](std::string& text) -> std::string {
           const std::optional<OptionValue> value = parse_value(spec, text);
           // NaN breaks every range: an unparsable value gets the same rule as one out of range.
-          const std::string error = models::range_error(spec, value ? *value : OptionValue(std::nan("")));
+          const std::string error = pipeline::range_error(spec, value ? *value : OptionValue(std::nan("")));
           return error.empty() ? "" : error + ", got '" + text + "'";
         },
         ""));
   }
 }
 
-std::string describe_option_error(const models::OptionError& e) {
-  for (const OptionSpec& spec : models::option_table()) {
-    if (spec.field == e.option()) return models::flag_name(spec) + " " + e.rule();
+std::string describe_option_error(const pipeline::OptionError& e) {
+  for (const OptionSpec& spec : pipeline::option_table()) {
+    if (spec.field == e.option()) return pipeline::flag_name(spec) + " " + e.rule();
   }
   return e.what();
 }
 
-models::TranslateOptions resolve_translate_flags(const TranslateFlags& flags,
-                                                 const models::Translator& translator) {
-  models::TranslateOptions o = translator.defaults();
+pipeline::TranslateOptions resolve_translate_flags(const TranslateFlags& flags,
+                                                   const pipeline::Translator& translator) {
+  pipeline::TranslateOptions o = translator.defaults();
   o.target_lang.clear();
   // Sampling draws one token at a time: its beam is 1 unless given.
   if (flags.apply({}).sampling.enabled && !flags.given("beam_size")) o.beam_size = 1;
@@ -111,13 +111,13 @@ models::TranslateOptions resolve_translate_flags(const TranslateFlags& flags,
     o.target_lang.clear();
   try {
     translator.check(o);
-  } catch (const models::OptionError& e) {
+  } catch (const pipeline::OptionError& e) {
     throw core::UsageError(describe_option_error(e));
   }
   return o;
 }
 
-std::string source_lang_warning(const TranslateFlags& flags, const models::TranslateOptions& options) {
+std::string source_lang_warning(const TranslateFlags& flags, const pipeline::TranslateOptions& options) {
   if (!flags.given("source_lang") || options.source_lang.empty()) return "";
   const std::string primary = options.source_lang.substr(0, options.source_lang.find_first_of("-_"));
   const std::vector<std::string>& known = tokenizer::nonbreaking_prefix_languages();

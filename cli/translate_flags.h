@@ -1,5 +1,5 @@
 // The translation options of a command line, registered from the one option table
-// (models/option_table.h): kept as given, resolved once against the model.
+// (pipeline/option_table.h): kept as given, resolved once against the model.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -7,21 +7,21 @@
 #include <string>
 #include <string_view>
 
-#include "models/option_table.h"
-#include "models/translator.h"
+#include "pipeline/option_table.h"
+#include "pipeline/translator.h"
 
 namespace cli {
 
 // The options given, by TranslateOptions field; an option given twice keeps its last value.
 class TranslateFlags {
  public:
-  void set(std::string_view field, models::OptionValue value);
+  void set(std::string_view field, pipeline::OptionValue value);
   bool given(std::string_view field) const { return values_.count(field) > 0; }
   // The given values put over `base` (top_k, top_p or temperature turn sampling on).
-  models::TranslateOptions apply(models::TranslateOptions base) const;
+  pipeline::TranslateOptions apply(pipeline::TranslateOptions base) const;
 
  private:
-  std::map<std::string, models::OptionValue, std::less<>> values_;
+  std::map<std::string, pipeline::OptionValue, std::less<>> values_;
 };
 
 // Registers the table's options on `command` (for `nmt attention`, only those it shares). Each option's
@@ -30,13 +30,13 @@ void add_option_flags(CLI::App& command, TranslateFlags& flags, bool attention_o
 
 // The model's defaults (Translator::defaults) with every flag given put over them, checked against the
 // model: a value it cannot take is a core::UsageError naming the flag.
-models::TranslateOptions resolve_translate_flags(const TranslateFlags& flags,
-                                                 const models::Translator& translator);
+pipeline::TranslateOptions resolve_translate_flags(const TranslateFlags& flags,
+                                                   const pipeline::Translator& translator);
 
 // The user's words for an OptionError: the flag that sets the field, then the rule.
-std::string describe_option_error(const models::OptionError& error);
+std::string describe_option_error(const pipeline::OptionError& error);
 
 // A warning for a --source-lang the sentence splitter has no abbreviation list for, else "".
-std::string source_lang_warning(const TranslateFlags& flags, const models::TranslateOptions& options);
+std::string source_lang_warning(const TranslateFlags& flags, const pipeline::TranslateOptions& options);
 
 }  // namespace cli

@@ -30,17 +30,36 @@ std::string mebibytes(uint64_t bytes) { return std::to_string(bytes >> 20) + " M
 
 }  // namespace
 
-UniqueFd open_regular_file(const std::string& path, std::string_view what, struct stat* st_out) {
+UniqueFd try_open_regular_file(const std::string& path, int* err, struct stat* st_out) {
+  struct stat st {};
+  *err = 0;
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-  if (!fd.valid()) fail(path, "cannot open " + std::string(what) + ": " + std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd.get(), &st) != 0)
-    fail(path, "cannot stat " + std::string(what) + ": " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode))
-    fail(path, std::string(what) + " is " + file_kind(st.st_mode) + ", not a regular file");
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) {
+    *err = errno;
+    return UniqueFd();
+  }
+  if (st_out) *st_out = st;
+  if (!S_ISREG(st.st_mode)) {
+    *err = EINVAL;
+    return UniqueFd();
+  }
   const int flags = ::fcntl(fd.get(), F_GETFL);
-  if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
-    fail(path, std::string("cannot clear O_NONBLOCK: ") + std::strerror(errno));
+  if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    *err = errno;
+    return UniqueFd();
+  }
+  return fd;
+}
+
+UniqueFd open_regular_file(const std::string& path, std::string_view what, struct stat* st_out) {
+  struct stat st {};
+  int err = 0;
+  UniqueFd fd = try_open_regular_file(path, &err, &st);
+  if (!fd.valid()) {
+    if (err == EINVAL && st.st_mode != 0 && !S_ISREG(st.st_mode))
+      fail(path, std::string(what) + " is " + file_kind(st.st_mode) + ", not a regular file");
+    fail(path, "cannot open " + std::string(what) + ": " + std::strerror(err));
+  }
   if (st_out) *st_out = st;
   return fd;
 }

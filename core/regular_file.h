@@ -17,6 +17,10 @@ namespace core {
 // Throws core::Error "PATH: problem" with PATH made printable. Fills *st when given.
 UniqueFd open_regular_file(const std::string& path, std::string_view what, struct stat* st = nullptr);
 
+// The same without throwing, for callers that report per file: an invalid fd and *err = errno, or EINVAL
+// when `path` is not a regular file (*st, when given, then tells what it is).
+UniqueFd try_open_regular_file(const std::string& path, int* err, struct stat* st = nullptr);
+
 // The whole of the regular file `path`, refused when it is larger than max_bytes (checked on the size
 // fstat reports and again while reading, for a file that grows).
 std::string read_regular_file(const std::string& path, std::string_view what, uint64_t max_bytes);

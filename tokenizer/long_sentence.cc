@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/utf8_chars.h"
+
 namespace tokenizer {
 
 namespace {
@@ -26,11 +28,7 @@ bool is_boundary(std::string_view s, size_t i, Level level) {
   return false;
 }
 
-size_t next_code_point(std::string_view s, size_t i) {
-  ++i;
-  while (i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) ++i;
-  return i;
-}
+using core::next_code_point;
 
 class LongSentenceSplitter {
  public:

@@ -6,26 +6,26 @@
 #include <cstdlib>
 #include <string>
 
-#include "cli/jsonl_input.h"
-#include "models/translator.h"
+#include "cli/io/jsonl_input.h"
+#include "pipeline/translator.h"
 
 namespace {
 
-const models::Translator& translator() {
+const pipeline::Translator& translator() {
   // The fixture model sits beside this file's directory (tests/fixtures/opus/model).
   static const std::string here = [] {
     const std::string file = __FILE__;
     return file.substr(0, file.rfind('/'));
   }();
-  static const models::Translator t(here + "/../fixtures/opus/model");
+  static const pipeline::Translator t(here + "/../fixtures/opus/model");
   return t;
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const models::Translator& t = translator();
-  static const models::TranslateOptions options = t.defaults();
+  const pipeline::Translator& t = translator();
+  static const pipeline::TranslateOptions options = t.defaults();
   const std::string line(reinterpret_cast<const char*>(data), size);
   const cli::JsonlRequest r = cli::parse_jsonl_request(line, t, options);
   if (!r.error.empty() && (!r.text.empty() || !r.controls.prefix.empty())) std::abort();

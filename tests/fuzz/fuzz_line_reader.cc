@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary bytes through cli::LineReader with arbitrary buffer sizes, checked
 // against a simple reference (split at LF, CRLF or a lone CR, sanitize each piece).
 // Build: clang++ -std=c++17 -I. -fsanitize=fuzzer,address,undefined tests/fuzz/fuzz_line_reader.cc
-//        cli/line_reader.cc cli/utf8.cc cli/io_error.cc cli/output_file.cc
+//        cli/io/line_reader.cc cli/io/utf8.cc cli/io/io_error.cc cli/io/output_file.cc
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/input_encoding.h"
-#include "cli/io_error.h"
-#include "cli/line_reader.h"
-#include "cli/output_file.h"  // write_all
+#include "cli/io/input_encoding.h"
+#include "cli/io/io_error.h"
+#include "cli/io/line_reader.h"
+#include "cli/io/output_file.h"  // write_all
 
 namespace {
 
@@ -23,7 +23,7 @@ void check(bool ok) {
   if (!ok) std::abort();
 }
 
-// UTF-8 validity decided independently of cli/utf8.cc: decode code points by bit patterns, then
+// UTF-8 validity decided independently of cli/io/utf8.cc: decode code points by bit patterns, then
 // reject overlongs, surrogates and values past U+10FFFF.
 bool independent_valid_utf8(std::string_view s) {
   static const std::uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "models/decoder_state.h"
-#include "models/translator.h"
+#include "pipeline/translator.h"
 #include "test_support.h"
 
 namespace {
@@ -103,9 +103,9 @@ TEST_CASE("beam search keeps each hypothesis's own attention", "[attention]") {
   // and copied), equals the same tokens teacher-forced alone.
   const std::string dir = test::fixtures_dir() + "/opus";
   const nlohmann::json golden = nlohmann::json::parse(test::read_file(dir + "/golden.json"));
-  const models::Translator translator(dir + "/model");
+  const pipeline::Translator translator(dir + "/model");
   const auto sources = golden["sources"].get<std::vector<std::vector<int32_t>>>();
-  models::TranslateOptions options = translator.defaults();
+  pipeline::TranslateOptions options = translator.defaults();
   options.beam_size = 4;
   options.n_best = 4;
   const models::AttentionRequest request = everything();

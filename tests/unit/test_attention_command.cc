@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/svg_heatmap.h"
+#include "cli/io/svg_heatmap.h"
 #include "test_support.h"
 
 namespace {

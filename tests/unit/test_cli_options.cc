@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "cli/help_format.h"
+#include "cli/commands/help_format.h"
 #include "test_support.h"
 
 using Catch::Matchers::Contains;

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "models/option_table.h"
+#include "pipeline/option_table.h"
 #include "test_support.h"
 
 using Catch::Matchers::Contains;
@@ -16,9 +16,9 @@ TEST_CASE("help --markdown lists every command and every option of the table", "
   for (const char* command : {"translate", "attention", "info", "convert"}) {
     CHECK_THAT(reference.out, Contains("\n## nmt " + std::string(command) + "\n"));
   }
-  for (const models::OptionSpec& spec : models::option_table()) {
+  for (const pipeline::OptionSpec& spec : pipeline::option_table()) {
     INFO(spec.field);
-    CHECK_THAT(reference.out, Contains(models::flag_name(spec)));
+    CHECK_THAT(reference.out, Contains(pipeline::flag_name(spec)));
     std::string cell;  // the help as a table cell: `|` escaped
     for (const char c : spec.help) cell += c == '|' ? std::string("\\|") : std::string(1, c);
     CHECK_THAT(reference.out, Contains(cell));

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "cli/usage.h"
+#include "cli/commands/usage.h"
 #include "test_support.h"
 
 using Catch::Matchers::Contains;

@@ -112,8 +112,10 @@ TEST_CASE("translate warns once when the model does not state its source languag
   CHECK_THAT(r.err, Contains("does not state its source language"));
   CHECK_THAT(r.err, Contains("--source-lang"));
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  CHECK(test::without_length_limit_warnings(test::run(translate + " --source-lang en", "a small dog\n").err).empty());
-  CHECK(test::without_length_limit_warnings(test::run(translate + " --no-split", "a small dog\n").err).empty());  // nothing is split
+  CHECK(test::without_length_limit_warnings(test::run(translate + " --source-lang en", "a small dog\n").err)
+            .empty());
+  CHECK(test::without_length_limit_warnings(test::run(translate + " --no-split", "a small dog\n").err)
+            .empty());  // nothing is split
   CHECK(test::run(translate + " -q", "a small dog\n").err.empty());
 }
 

@@ -15,7 +15,7 @@
 #include <random>
 #include <string>
 
-#include "cli/glob_match.h"
+#include "cli/files/glob_match.h"
 #include "core/unique_fd.h"
 #include "test_support.h"
 

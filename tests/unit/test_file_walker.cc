@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/file_walker.h"
-#include "cli/io_error.h"
-#include "cli/shard.h"
+#include "cli/files/file_walker.h"
+#include "cli/files/shard.h"
+#include "cli/io/io_error.h"
 #include "core/error.h"
+#include "core/regular_file.h"
 #include "test_support.h"
 
 namespace {
@@ -85,7 +86,8 @@ TEST_CASE("file_walker: the output directory inside the input is skipped", "[cli
   options.exclude_dir = dir.path() + "/./out/";  // any spelling of it
   const auto result = cli::walk_files(dir.path(), options);
   CHECK(relatives(result) == Names{"in.txt"});
-  CHECK(result.warnings == Names{dir.file("out") + ": skipped: the output directory (its files are not input)"});
+  CHECK(result.warnings ==
+        Names{dir.file("out") + ": skipped: the output directory (its files are not input)"});
   options.exclude_dir = dir.file("not-yet-created");
   CHECK(relatives(cli::walk_files(dir.path(), options)).size() == 3);
 }
@@ -143,9 +145,9 @@ TEST_CASE("file_walker: open_regular refuses what stopped being a regular file, 
   test::TempDir dir;
   REQUIRE(::mkfifo((dir.file("fifo")).c_str(), 0644) == 0);  // no writer: a blocking open would hang
   int err = 0;
-  CHECK_FALSE(cli::open_regular(dir.file("fifo"), &err).valid());
+  CHECK_FALSE(core::try_open_regular_file(dir.file("fifo"), &err).valid());
   CHECK(err == EINVAL);
-  CHECK(cli::open_regular(dir.write("f.txt", "x"), &err).valid());
+  CHECK(core::try_open_regular_file(dir.write("f.txt", "x"), &err).valid());
   CHECK(err == 0);
 }
 
@@ -194,8 +196,9 @@ TEST_CASE("file_walker: unreadable entries are failures", "[cli][file_walker]") 
     for (const auto& failure : result.failures) out += "failure " + failure + "\n";
     return out;
   });
-  CHECK(seen == "file ok.txt\nfailure " + dir.file("closed") + ": cannot open directory: Permission denied\n" +
-                    "failure " + dir.file("secret.txt") + ": cannot open for reading: Permission denied\n");
+  CHECK(seen == "file ok.txt\nfailure " + dir.file("closed") +
+                    ": cannot open directory: Permission denied\n" + "failure " + dir.file("secret.txt") +
+                    ": cannot open for reading: Permission denied\n");
 }
 
 TEST_CASE("file_walker: our manifests, locks and their temp files are not input", "[cli][file_walker]") {

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/decoder_state.h"
-#include "models/translator.h"
+#include "pipeline/translator.h"
 #include "test_support.h"
 
 namespace {
@@ -36,7 +36,7 @@ TEST_CASE("golden parity with the PyTorch reference", "[golden]") {
   for (const std::string name : {"opus", "paper", "gelu-table"}) {
     SECTION(name) {
       const json g = golden(name);
-      const models::Translator translator(test::fixtures_dir() + "/" + name + "/model");
+      const pipeline::Translator translator(test::fixtures_dir() + "/" + name + "/model");
       const auto& model = translator.model();
       const auto& desc = model.description();
       const auto sources = g["sources"].get<std::vector<std::vector<int32_t>>>();
@@ -47,7 +47,7 @@ TEST_CASE("golden parity with the PyTorch reference", "[golden]") {
         auto ids = translator.tokenizer().encode(texts[i]);
         ids.push_back(desc.tokens.eos);
         REQUIRE(ids == sources[i]);
-        const models::TranslateOptions o = translator.defaults();
+        const pipeline::TranslateOptions o = translator.defaults();
         REQUIRE(translator.max_output_length(static_cast<int>(ids.size()), o) ==
                 g["max_lengths"][i].get<int>());
       }
@@ -73,7 +73,7 @@ TEST_CASE("golden parity with the PyTorch reference", "[golden]") {
       }
 
       // Greedy: ids and scores for every sentence, batched together.
-      models::TranslateOptions greedy = translator.defaults();
+      pipeline::TranslateOptions greedy = translator.defaults();
       greedy.beam_size = 1;
       const auto greedy_out = translator.translate_ids(sources, greedy);
       for (size_t i = 0; i < sources.size(); ++i)
@@ -81,7 +81,7 @@ TEST_CASE("golden parity with the PyTorch reference", "[golden]") {
 
       // Beam search in each configuration the reference ran.
       for (const auto& b : g["beam"]) {
-        models::TranslateOptions o = translator.defaults();
+        pipeline::TranslateOptions o = translator.defaults();
         o.beam_size = b["beam_size"];
         o.length_penalty = b["length_penalty"];
         o.n_best = b["n_best"];

@@ -8,11 +8,11 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "cli/file_walker.h"
-#include "cli/input_decoder.h"
-#include "cli/input_encoding.h"
-#include "cli/io_error.h"
-#include "cli/line_reader.h"
+#include "cli/files/file_walker.h"
+#include "cli/io/input_decoder.h"
+#include "cli/io/input_encoding.h"
+#include "cli/io/io_error.h"
+#include "cli/io/line_reader.h"
 #include "test_support.h"
 
 namespace {
@@ -172,7 +172,8 @@ TEST_CASE("translate: text with no letters passes through, controls do not reach
 TEST_CASE("stdout closed or full: output is an error, never lost", "[cli][input_encoding]") {
   const auto closed = test::run(translate() + " >&-", "A dog runs.\n");
   CHECK(closed.exit_code == 1);
-  CHECK(test::without_length_limit_warnings(closed.err) == "nmt: error: <stdout>: is closed: the output has nowhere to go\n");
+  CHECK(test::without_length_limit_warnings(closed.err) ==
+        "nmt: error: <stdout>: is closed: the output has nowhere to go\n");
   CHECK(test::run(translate() + " >&-", "").exit_code == 0);  // nothing to write: nothing lost
   for (const std::string& command : {nmt() + " --version", nmt() + " info -m '" + model() + "'",
                                      nmt() + " translate --help", nmt() + " help"}) {

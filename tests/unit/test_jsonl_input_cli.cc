@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cli/exit_codes.h"
-#include "cli/jsonl_input.h"
+#include "cli/io/jsonl_input.h"
 #include "test_support.h"
 
 namespace {

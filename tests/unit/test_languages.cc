@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "models/model_config.h"
 #include "models/model_error.h"
-#include "models/translator.h"
+#include "pipeline/translator.h"
 #include "test_support.h"
 
 namespace {
@@ -50,11 +50,11 @@ TEST_CASE("model.json's source_lang and target_lang are optional language tags",
 }
 
 TEST_CASE("language flags are checked against the model", "[languages]") {
-  const models::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
+  const pipeline::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
   cli::TranslateFlags f;
   REQUIRE(cli::resolve_translate_flags(f, translator).source_lang == "en");
   REQUIRE(cli::resolve_translate_flags(f, translator).max_sentence_tokens ==
-          models::kDefaultMaxSentenceTokens);
+          pipeline::kDefaultMaxSentenceTokens);
   f.set("source_lang", std::string("fr"));
   REQUIRE(cli::resolve_translate_flags(f, translator).source_lang == "fr");
   f.set("source_lang", std::string("not a tag"));
@@ -75,8 +75,8 @@ TEST_CASE("language flags are checked against the model", "[languages]") {
 }
 
 TEST_CASE("the library checks options by their own names, never a flag's", "[languages][translator]") {
-  const models::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
-  models::TranslateOptions o = translator.defaults();
+  const pipeline::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
+  pipeline::TranslateOptions o = translator.defaults();
   CHECK(o.beam_size == translator.model().description().decoding.beam_size);
   CHECK(o.source_lang == "en");
   CHECK_NOTHROW(translator.check(o));
@@ -88,8 +88,8 @@ TEST_CASE("the library checks options by their own names, never a flag's", "[lan
   CHECK_THROWS_WITH(translator.check(o), Catch::StartsWith("n_best must be in 1.."));
   o.n_best = 1;
   o.length_penalty = std::numeric_limits<float>::quiet_NaN();
-  CHECK_THROWS_AS(translator.check(o), models::OptionError);
-  CHECK_THROWS_AS(translator.translate({"A dog."}, o), models::OptionError);
+  CHECK_THROWS_AS(translator.check(o), pipeline::OptionError);
+  CHECK_THROWS_AS(translator.translate({"A dog."}, o), pipeline::OptionError);
   cli::TranslateFlags f;
   f.set("length_penalty", double{o.length_penalty});
   CHECK_THROWS_WITH(cli::resolve_translate_flags(f, translator),
@@ -114,7 +114,7 @@ TEST_CASE("a multilingual model takes only its own target tags", "[languages][cl
   vocab[">>fr<<"] = z;
   vocab[">>es<<"] = y;
   test::write_file(model + "/vocab.json", vocab.dump());
-  const models::Translator translator(model);
+  const pipeline::Translator translator(model);
   REQUIRE(translator.language_tags() == std::vector<std::string>{"es", "fr"});
   const std::string nmt = test::nmt_binary() + " translate --threads 1 -m '" + model + "'";
   const auto wrong = test::run(nmt + " --target-lang de", "A dog.\n");

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/input_encoding.h"
-#include "cli/io_error.h"
-#include "cli/line_reader.h"
+#include "cli/io/input_encoding.h"
+#include "cli/io/io_error.h"
+#include "cli/io/line_reader.h"
 #include "test_support.h"
 
 namespace {
@@ -202,7 +202,7 @@ TEST_CASE("sanitize_utf8: maximal subparts become one U+FFFD each", "[cli][utf8]
 TEST_CASE("line_reader: UTF-8 is repaired per line, across chunk boundaries", "[cli][line_reader]") {
   for (std::size_t bs : kBufferSizes) {
     CAPTURE(bs);
-    // The first line keeps the damage under the share that makes input binary (cli/input_encoding.h).
+    // The first line keeps the damage under the share that makes input binary (cli/io/input_encoding.h).
     static const char kInput[] = "mostly text\n\xE2\x82\xAC ok\n\xE2\x82\nx\0y\r\n\xED\xA0\x80";
     std::string input(kInput, sizeof kInput - 1);
     auto lines = read_all(input, bs);
@@ -354,7 +354,7 @@ TEST_CASE("line_reader: random bytes keep the line-count and UTF-8 invariants", 
     std::string data(rng() % 40, '\0');
     for (char& c : data) c = rng() % 4 ? alphabet[rng() % sizeof alphabet] : static_cast<char>(rng());
     std::size_t bs = 1 + rng() % 9;
-    // Mostly noise is refused as binary (cli/input_encoding.h); BOMs and gzip are decoded, not split here.
+    // Mostly noise is refused as binary (cli/io/input_encoding.h); BOMs and gzip are decoded, not split here.
     const cli::InputEncoding kind = cli::detect_input_encoding(data);
     if (kind == cli::InputEncoding::kBinary) REQUIRE_THROWS_AS(read_all(data, bs), cli::IoError);
     if (kind != cli::InputEncoding::kUtf8) continue;

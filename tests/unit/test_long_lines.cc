@@ -4,10 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/io_error.h"
-#include "cli/long_line_chunks.h"
-#include "cli/translate_command.h"
-#include "cli/utf8.h"
+#include "cli/commands/translate_command.h"
+#include "cli/io/io_error.h"
+#include "cli/io/long_line_chunks.h"
+#include "cli/io/translate_stream.h"
+#include "cli/io/utf8.h"
 #include "test_support.h"
 
 namespace {
@@ -53,13 +54,13 @@ struct StringSink {
     out += text;
     out += cli::line_ending_chars(ending);
   }
-  void start_window(models::TranslateOptions&) {}
+  void start_window(pipeline::TranslateOptions&) {}
   void flush() {}
   void warn(const std::string& text) { warnings.push_back(text); }
 };
 
-const models::Translator& bundled() {
-  static const models::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
+const pipeline::Translator& bundled() {
+  static const pipeline::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
   return translator;
 }
 
@@ -129,7 +130,9 @@ TEST_CASE("long lines: a line without spaces is cut between characters", "[cli][
 }
 
 TEST_CASE("long lines: a BOM is stripped once, at the very start", "[cli][long_lines]") {
-  const std::string data = "\xEF\xBB\xBFone two three four \xEF\xBB\xBF" "five six";
+  const std::string data =
+      "\xEF\xBB\xBFone two three four \xEF\xBB\xBF"
+      "five six";
   auto reader = cli::LineReader::from_string(data, "<t>", small_cap(10, 5));
   const std::vector<Line> pieces = read_all(reader);
   REQUIRE(reader.had_bom());

@@ -2,11 +2,11 @@
 // or the run refused (exit 64, one line) before anything is translated.
 #include <catch2/catch.hpp>
 
-#include "cli/memory_limit.h"
+#include "cli/commands/memory_limit.h"
 #include "cli/translate_flags.h"
 #include "core/error.h"
-#include "models/batch_memory.h"
-#include "models/translator.h"
+#include "pipeline/batch_memory.h"
+#include "pipeline/translator.h"
 #include "test_support.h"
 
 namespace {
@@ -15,8 +15,8 @@ using Catch::Matchers::Contains;
 
 std::string model_dir() { return test::fixtures_dir() + "/opus/model"; }
 
-models::BatchShape shape(int sentences, int beam) {
-  models::BatchShape s;
+pipeline::BatchShape shape(int sentences, int beam) {
+  pipeline::BatchShape s;
   s.sentences = sentences;
   s.beam = beam;
   s.source_tokens = 50;
@@ -48,28 +48,28 @@ TEST_CASE("max-memory: the estimate grows with batch, beam and length, the fit i
   c.encoder_layers = c.decoder_layers = 6;
   c.ffn_dim = 2048;
   c.src_vocab_size = c.tgt_vocab_size = 32000;
-  CHECK(models::batch_memory_bytes(c, shape(2, 4)) > models::batch_memory_bytes(c, shape(1, 4)));
-  CHECK(models::batch_memory_bytes(c, shape(1, 8)) > models::batch_memory_bytes(c, shape(1, 4)));
-  models::BatchShape longer = shape(1, 4);
+  CHECK(pipeline::batch_memory_bytes(c, shape(2, 4)) > pipeline::batch_memory_bytes(c, shape(1, 4)));
+  CHECK(pipeline::batch_memory_bytes(c, shape(1, 8)) > pipeline::batch_memory_bytes(c, shape(1, 4)));
+  pipeline::BatchShape longer = shape(1, 4);
   longer.output_tokens *= 2;
-  CHECK(models::batch_memory_bytes(c, longer) > models::batch_memory_bytes(c, shape(1, 4)));
+  CHECK(pipeline::batch_memory_bytes(c, longer) > pipeline::batch_memory_bytes(c, shape(1, 4)));
   // The self-attention caches alone: 2 (K, V) x layers x rows x steps x d floats.
-  CHECK(models::batch_memory_bytes(c, shape(3, 4)) > 2ull * 6 * 12 * 60 * 512 * 4);
+  CHECK(pipeline::batch_memory_bytes(c, shape(3, 4)) > 2ull * 6 * 12 * 60 * 512 * 4);
 
-  const uint64_t five = models::batch_memory_bytes(c, shape(5, 4));
-  CHECK(models::sentences_within(c, shape(4096, 4), 1, five) == 5);
-  CHECK(models::sentences_within(c, shape(4096, 4), 1, five - 1) == 4);
-  CHECK(models::sentences_within(c, shape(4096, 4), 2, 2 * five) == 5);
-  CHECK(models::sentences_within(c, shape(3, 4), 1, five) == 3);  // never more than asked
-  CHECK(models::sentences_within(c, shape(8, 4), 1, models::batch_memory_bytes(c, shape(1, 4)) - 1) == 0);
+  const uint64_t five = pipeline::batch_memory_bytes(c, shape(5, 4));
+  CHECK(pipeline::sentences_within(c, shape(4096, 4), 1, five) == 5);
+  CHECK(pipeline::sentences_within(c, shape(4096, 4), 1, five - 1) == 4);
+  CHECK(pipeline::sentences_within(c, shape(4096, 4), 2, 2 * five) == 5);
+  CHECK(pipeline::sentences_within(c, shape(3, 4), 1, five) == 3);  // never more than asked
+  CHECK(pipeline::sentences_within(c, shape(8, 4), 1, pipeline::batch_memory_bytes(c, shape(1, 4)) - 1) == 0);
 }
 
 TEST_CASE("max-memory: the batch size is kept, reduced with a warning, or the run refused", "[memory]") {
-  const models::Translator translator(model_dir());
+  const pipeline::Translator translator(model_dir());
   cli::TranslateFlags flags;
   flags.set("beam_size", int64_t{256});
   flags.set("batch_size", int64_t{4096});
-  const models::TranslateOptions o = cli::resolve_translate_flags(flags, translator);
+  const pipeline::TranslateOptions o = cli::resolve_translate_flags(flags, translator);
   cli::MemoryBudget budget;
   budget.max_memory = uint64_t{1} << 50;
   cli::BatchFit fit = cli::fit_batch_to_memory(translator, o, budget, 2);
@@ -83,14 +83,14 @@ TEST_CASE("max-memory: the batch size is kept, reduced with a warning, or the ru
   CHECK_THAT(fit.warning, Contains("--batch-size 4096 reduced to " + std::to_string(fit.batch_size)) &&
                               Contains("--max-memory 1.0 GiB") && Contains("beam 256"));
   // The batch it picks fits, one per thread; one more would not.
-  models::BatchShape s;
+  pipeline::BatchShape s;
   s.sentences = fit.batch_size;
   s.beam = 256;
   s.source_tokens = o.max_sentence_tokens + 2;
   s.output_tokens = translator.max_output_length(s.source_tokens, o);
-  CHECK(2 * models::batch_memory_bytes(translator.model().config(), s) <= budget.for_batches());
+  CHECK(2 * pipeline::batch_memory_bytes(translator.model().config(), s) <= budget.for_batches());
   ++s.sentences;
-  CHECK(2 * models::batch_memory_bytes(translator.model().config(), s) > budget.for_batches());
+  CHECK(2 * pipeline::batch_memory_bytes(translator.model().config(), s) > budget.for_batches());
 
   // Under an address-space limit, three quarters of what is left counts.
   budget.address_space_left = uint64_t{1} << 20;

@@ -5,9 +5,9 @@
 #include <sstream>
 #include <string>
 
-#include "cli/output_options_key.h"
+#include "cli/files/output_options_key.h"
 #include "cli/translate_flags.h"
-#include "models/option_table.h"
+#include "pipeline/option_table.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -22,23 +22,23 @@ std::string translate() { return nmt() + " translate -m '" + model() + "' --thre
 std::string q(const std::string& path) { return "'" + path + "'"; }
 
 // A value of the spec's type, valid, and different from `current`.
-models::OptionValue another_value(const models::OptionSpec& spec, const models::OptionValue& current) {
+pipeline::OptionValue another_value(const pipeline::OptionSpec& spec, const pipeline::OptionValue& current) {
   switch (spec.type) {
-    case models::OptionType::kFlag:
+    case pipeline::OptionType::kFlag:
       return !std::get<bool>(current);
-    case models::OptionType::kText:
+    case pipeline::OptionType::kText:
       if (!spec.choices.empty())  // another of the choices
-        return models::OptionValue(std::get<std::string>(current) == "keep" ? "source" : "keep");
+        return pipeline::OptionValue(std::get<std::string>(current) == "keep" ? "source" : "keep");
       return std::get<std::string>(current) + "x";
-    case models::OptionType::kInt: {
+    case pipeline::OptionType::kInt: {
       const int64_t v = static_cast<int64_t>(spec.lo) + 1;
-      return std::get<int64_t>(current) == v ? models::OptionValue(v + 1) : models::OptionValue(v);
+      return std::get<int64_t>(current) == v ? pipeline::OptionValue(v + 1) : pipeline::OptionValue(v);
     }
-    case models::OptionType::kNumber:
+    case pipeline::OptionType::kNumber:
       break;
   }
   const double v = spec.lo + (spec.hi - spec.lo) / 3;
-  return std::get<double>(current) == v ? models::OptionValue(v / 2) : models::OptionValue(v);
+  return std::get<double>(current) == v ? pipeline::OptionValue(v / 2) : pipeline::OptionValue(v);
 }
 
 }  // namespace
@@ -49,11 +49,11 @@ TEST_CASE("every output-changing option of the table keys the resume manifest", 
   base.translate.alignment = true;
   const std::string key = cli::output_options_key(base);
   int output_changing = 0;
-  for (const models::OptionSpec& spec : models::option_table()) {
+  for (const pipeline::OptionSpec& spec : pipeline::option_table()) {
     CAPTURE(spec.field);
     cli::TranslateCommandOptions changed = base;
-    const models::OptionValue value = another_value(spec, spec.get(base.translate));
-    REQUIRE(models::range_error(spec, value).empty());
+    const pipeline::OptionValue value = another_value(spec, spec.get(base.translate));
+    REQUIRE(pipeline::range_error(spec, value).empty());
     spec.set(changed.translate, value);
     changed.translate.sampling.enabled = base.translate.sampling.enabled;
     REQUIRE(spec.get(changed.translate) != spec.get(base.translate));
@@ -72,21 +72,21 @@ TEST_CASE("every output-changing option of the table keys the resume manifest", 
 }
 
 TEST_CASE("the table: names, ranges and defaults read as help shows them", "[options]") {
-  for (const models::OptionSpec& spec : models::option_table()) {
+  for (const pipeline::OptionSpec& spec : pipeline::option_table()) {
     CAPTURE(spec.field);
-    CHECK_THAT(cli::describe_option_error(models::OptionError(std::string(spec.field), "x")),
+    CHECK_THAT(cli::describe_option_error(pipeline::OptionError(std::string(spec.field), "x")),
                StartsWith("--"));
     CHECK(spec.get != nullptr);
     CHECK(spec.set != nullptr);
-    if (spec.type == models::OptionType::kInt || spec.type == models::OptionType::kNumber) {
+    if (spec.type == pipeline::OptionType::kInt || spec.type == pipeline::OptionType::kNumber) {
       CHECK(spec.lo < spec.hi);
-      CHECK(models::range_text(spec).size() < 20);
-      if (spec.default_from == models::DefaultFrom::kFixed && spec.field != "sampling.seed")
-        CHECK(models::range_error(spec, spec.get(models::TranslateOptions{})).empty());
+      CHECK(pipeline::range_text(spec).size() < 20);
+      if (spec.default_from == pipeline::DefaultFrom::kFixed && spec.field != "sampling.seed")
+        CHECK(pipeline::range_error(spec, spec.get(pipeline::TranslateOptions{})).empty());
     }
   }
-  CHECK(models::range_text(models::option_spec("sampling.seed")) == "0..2^63-1");
-  CHECK(models::range_text(models::option_spec("sampling.top_p")) == "above 0 up to 1");
+  CHECK(pipeline::range_text(pipeline::option_spec("sampling.seed")) == "0..2^63-1");
+  CHECK(pipeline::range_text(pipeline::option_spec("sampling.top_p")) == "above 0 up to 1");
 }
 
 TEST_CASE("resume retranslates when --no-split, --source-lang or --max-sentence-tokens change",

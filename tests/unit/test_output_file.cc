@@ -11,9 +11,9 @@
 #include <set>
 #include <string>
 
-#include "cli/io_error.h"
-#include "cli/line_reader.h"
-#include "cli/output_file.h"
+#include "cli/io/io_error.h"
+#include "cli/io/line_reader.h"
+#include "cli/io/output_file.h"
 #include "test_support.h"
 
 namespace {

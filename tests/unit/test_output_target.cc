@@ -12,9 +12,9 @@
 #include <string>
 #include <thread>
 
-#include "cli/io_error.h"
-#include "cli/output_target.h"
-#include "cli/temp_files.h"
+#include "cli/io/io_error.h"
+#include "cli/io/output_target.h"
+#include "cli/io/temp_files.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

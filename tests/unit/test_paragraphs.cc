@@ -4,18 +4,18 @@
 #include <fstream>
 #include <sstream>
 
-#include "models/translator.h"
+#include "pipeline/translator.h"
 #include "test_support.h"
 
 namespace {
 
-const models::Translator& bundled() {
-  static const models::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
+const pipeline::Translator& bundled() {
+  static const pipeline::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
   return translator;
 }
 
-models::TranslateOptions greedy() {
-  models::TranslateOptions o = bundled().defaults();
+pipeline::TranslateOptions greedy() {
+  pipeline::TranslateOptions o = bundled().defaults();
   o.beam_size = 1;
   return o;
 }
@@ -55,7 +55,7 @@ TEST_CASE("a paragraph translates exactly as its sentences one by one, joined", 
     }
     joined.push_back(line);
   }
-  models::TranslateOptions one_per_line = greedy();
+  pipeline::TranslateOptions one_per_line = greedy();
   one_per_line.split_sentences = false;
   const auto by_sentence = bundled().translate(alone, one_per_line);
   const auto by_paragraph = bundled().translate(joined, greedy());
@@ -70,7 +70,7 @@ TEST_CASE("a paragraph translates exactly as its sentences one by one, joined", 
 
 TEST_CASE("with --no-split a line is translated as one sentence", "[paragraph]") {
   const std::string line = "Two dogs play in the snow. A man is cooking dinner. The children are laughing.";
-  models::TranslateOptions whole = greedy();
+  pipeline::TranslateOptions whole = greedy();
   whole.split_sentences = false;
   const auto split = bundled().translate({line}, greedy());
   const auto unsplit = bundled().translate({line}, whole);
@@ -89,7 +89,7 @@ TEST_CASE("a 400-sentence line is translated whole, on one line", "[paragraph]")
       }
     }
   }
-  std::vector<models::TranslateWarning> warnings;
+  std::vector<pipeline::TranslateWarning> warnings;
   const auto out = bundled().translate({line}, greedy(), &warnings);
   REQUIRE(warnings.empty());
   REQUIRE(out[0].texts[0].find('\n') == std::string::npos);
@@ -108,9 +108,9 @@ TEST_CASE("an over-long sentence is cut and reported to the caller with its line
   std::string sentence;
   for (int i = 0; i < 60; ++i) sentence += "a man, ";
   sentence += "and a dog.";
-  models::TranslateOptions o = greedy();
+  pipeline::TranslateOptions o = greedy();
   o.max_sentence_tokens = 32;
-  std::vector<models::TranslateWarning> warnings;
+  std::vector<pipeline::TranslateWarning> warnings;
   const auto out = bundled().translate({"A cat sleeps.", sentence}, o, &warnings);
   REQUIRE(warnings.size() == 1);
   REQUIRE(warnings[0].line == 1);

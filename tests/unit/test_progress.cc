@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "cli/progress.h"
+#include "cli/io/progress.h"
 
 namespace {
 
@@ -48,7 +48,7 @@ size_t count(const std::string& s, const std::string& what) {
 }
 
 // Pretends the translator got through `share` of a window's tokens and `sentences` sentences.
-void translated(models::TranslateProgress* counter, double share, std::uint64_t sentences) {
+void translated(pipeline::TranslateProgress* counter, double share, std::uint64_t sentences) {
   counter->total_tokens = 1000;
   counter->done_tokens = static_cast<std::uint64_t>(share * 1000);
   counter->done_sentences = sentences;
@@ -153,7 +153,7 @@ TEST_CASE("progress: on by default on a terminal unless the run uses it", "[cli]
 TEST_CASE("progress: moves within a read window as batches finish", "[cli][progress]") {
   Capture out;
   ProgressBar bar({0, 10000}, ProgressStyle::kRedraw, out.fd(), std::chrono::milliseconds(0));
-  models::TranslateProgress* counter = bar.start_window(0, 4000);
+  pipeline::TranslateProgress* counter = bar.start_window(0, 4000);
   CHECK(bar.state(1).bytes == 0);
   translated(counter, 0.25, 30);
   CHECK(bar.state(1).bytes == 1000);
@@ -203,7 +203,7 @@ TEST_CASE("progress: plain lines for a log, at 10% steps or every 10 s", "[cli][
   {
     // 20 s at 5% a second, drawn 4 times a second as the timer would.
     ProgressBar bar({0, 1000}, ProgressStyle::kLines, out.fd(), std::chrono::milliseconds(0));
-    models::TranslateProgress* counter = bar.start_window(0, 1000);
+    pipeline::TranslateProgress* counter = bar.start_window(0, 1000);
     for (int t = 1; t <= 80; ++t) {
       translated(counter, t / 80.0, static_cast<std::uint64_t>(t));
       bar.tick(t * 0.25);
@@ -220,7 +220,7 @@ TEST_CASE("progress: plain lines for a log, at 10% steps or every 10 s", "[cli][
   {
     // Half the input in the first 0.3 s: one line, not five, and not before a second has passed.
     ProgressBar bar({0, 1000}, ProgressStyle::kLines, out.fd(), std::chrono::milliseconds(0));
-    models::TranslateProgress* counter = bar.start_window(0, 1000);
+    pipeline::TranslateProgress* counter = bar.start_window(0, 1000);
     translated(counter, 0.5, 10);
     bar.tick(0.3);
     CHECK(out.take().empty());

@@ -26,7 +26,7 @@ uint64_t mix(uint64_t x) {
 // Checks that each step's rows are read in order, each once, and records the most rows of one call.
 class GroupedDecoder : public core::DecoderStep {
  public:
-  GroupedDecoder(std::vector<int> keys, int group_rows) : keys_(std::move(keys)), group_rows_(group_rows) {}
+  GroupedDecoder(std::vector<int> keys, int group_rows) : group_rows_(group_rows), keys_(std::move(keys)) {}
   int logit_rows() const override { return group_rows_; }
   int vocab_size() const override { return kVocab; }
   void start(int n_sentences) override {

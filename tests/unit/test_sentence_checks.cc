@@ -1,25 +1,25 @@
-// models/sentence_checks.h: the sentence confidence, each failure flag and the low-confidence texts.
+// pipeline/sentence_checks.h: the sentence confidence, each failure flag and the low-confidence texts.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
 
-#include "models/sentence_checks.h"
+#include "pipeline/sentence_checks.h"
 
 namespace {
 
 using Flags = std::vector<std::string>;
 
 Flags flags_of(const std::string& source, const std::string& target, const std::vector<int32_t>& ids = {}) {
-  return models::failure_flags(source, target, ids);
+  return pipeline::failure_flags(source, target, ids);
 }
 
 }  // namespace
 
 TEST_CASE("confidence is the geometric mean of the token probabilities", "[confidence]") {
-  CHECK(models::sentence_confidence({}) == 0.0f);
-  CHECK(models::sentence_confidence({0.0f, 0.0f}) == 1.0f);
-  CHECK(models::sentence_confidence({std::log(0.5f), std::log(0.125f)}) == Approx(0.25));
-  CHECK(models::sentence_confidence({-INFINITY}) == 0.0f);
+  CHECK(pipeline::sentence_confidence({}) == 0.0f);
+  CHECK(pipeline::sentence_confidence({0.0f, 0.0f}) == 1.0f);
+  CHECK(pipeline::sentence_confidence({std::log(0.5f), std::log(0.125f)}) == Approx(0.25));
+  CHECK(pipeline::sentence_confidence({-INFINITY}) == 0.0f);
 }
 
 TEST_CASE("a sane translation has no flags", "[flags]") {
@@ -54,11 +54,11 @@ TEST_CASE("numbers: a source number missing or changed", "[flags]") {
 }
 
 TEST_CASE("what replaces a translation below the minimum confidence", "[confidence]") {
-  using models::LowConfidenceAction;
-  CHECK(models::low_confidence_text(models::low_confidence_action("keep"), "src", "tgt") == "tgt");
-  CHECK(models::low_confidence_text(models::low_confidence_action("source"), "src", "tgt") == "src");
-  CHECK(models::low_confidence_text(models::low_confidence_action("empty"), "src", "tgt").empty());
-  CHECK(models::low_confidence_text(models::low_confidence_action("mark"), "src", "tgt") ==
+  using pipeline::LowConfidenceAction;
+  CHECK(pipeline::low_confidence_text(pipeline::low_confidence_action("keep"), "src", "tgt") == "tgt");
+  CHECK(pipeline::low_confidence_text(pipeline::low_confidence_action("source"), "src", "tgt") == "src");
+  CHECK(pipeline::low_confidence_text(pipeline::low_confidence_action("empty"), "src", "tgt").empty());
+  CHECK(pipeline::low_confidence_text(pipeline::low_confidence_action("mark"), "src", "tgt") ==
         "[low confidence] tgt");
-  CHECK_THROWS_AS(models::low_confidence_action("drop"), std::invalid_argument);
+  CHECK_THROWS_AS(pipeline::low_confidence_action("drop"), std::invalid_argument);
 }

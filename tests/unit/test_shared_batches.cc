@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/threads.h"
-#include "models/translator.h"
+#include "pipeline/translator.h"
 #include "test_support.h"
 
 namespace {
@@ -19,7 +19,7 @@ struct ThreadsGuard {
   }
 };
 
-std::vector<std::string> texts(const std::vector<models::Translation>& translations) {
+std::vector<std::string> texts(const std::vector<pipeline::Translation>& translations) {
   std::vector<std::string> out;
   for (const auto& t : translations) out.insert(out.end(), t.texts.begin(), t.texts.end());
   return out;
@@ -29,12 +29,12 @@ std::vector<std::string> texts(const std::vector<models::Translation>& translati
 
 TEST_CASE("threads sharing each batch give the output of one thread, in order", "[threads][translator]") {
   ThreadsGuard guard;
-  const models::Translator translator(test::fixtures_dir() + "/opus/model");
+  const pipeline::Translator translator(test::fixtures_dir() + "/opus/model");
   std::vector<std::string> lines;
   for (int i = 0; i < 40; ++i)
     lines.push_back(i % 7 == 3 ? std::string() : "the man number " + std::to_string(i));
   for (const int beam : {1, 3}) {
-    models::TranslateOptions o = translator.defaults();
+    pipeline::TranslateOptions o = translator.defaults();
     o.beam_size = beam;
     o.n_best = beam;
     o.batch_size = 16;

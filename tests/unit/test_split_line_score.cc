@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "models/translator.h"
+#include "pipeline/translator.h"
 #include "test_support.h"
 
 namespace {
@@ -25,8 +25,8 @@ std::string short_positions_model(const test::TempDir& dir) {
 
 TEST_CASE("a line split into pieces scores the mean of its pieces' best scores", "[translator]") {
   test::TempDir dir;
-  const models::Translator translator(short_positions_model(dir));
-  models::TranslateOptions o = translator.defaults();
+  const pipeline::Translator translator(short_positions_model(dir));
+  pipeline::TranslateOptions o = translator.defaults();
   o.beam_size = 4;
   o.n_best = 3;
   // 13 + 1 and 9 + 1 tokens with EOS: each fits, together they do not.

@@ -1,11 +1,11 @@
-// Batches bounded by source tokens (models/batch_plan.h) and `nmt translate --max-batch-tokens`.
+// Batches bounded by source tokens (pipeline/batch_plan.h) and `nmt translate --max-batch-tokens`.
 #include <catch2/catch.hpp>
 
 #include "cli/exit_codes.h"
-#include "models/batch_plan.h"
+#include "pipeline/batch_plan.h"
 #include "test_support.h"
 
-using models::token_batch_bounds;
+using pipeline::token_batch_bounds;
 using Bounds = std::vector<size_t>;
 
 TEST_CASE("token batches: consecutive sentences up to the budget, a longer one alone", "[batching]") {

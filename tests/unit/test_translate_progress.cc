@@ -4,24 +4,24 @@
 #include <string>
 #include <vector>
 
-#include "models/translator.h"
+#include "pipeline/translator.h"
 #include "test_support.h"
 
 TEST_CASE("translate counts each batch's sentences and tokens into its progress", "[translator][progress]") {
-  const models::Translator translator(test::fixtures_dir() + "/opus/model");
+  const pipeline::Translator translator(test::fixtures_dir() + "/opus/model");
   std::vector<std::string> lines;
-  std::vector<models::LineControls> controls;
+  std::vector<pipeline::LineControls> controls;
   for (int i = 0; i < 30; ++i) {
     lines.push_back(i % 7 == 3 ? std::string() : "the man number " + std::to_string(i));
-    models::LineControls c;
+    pipeline::LineControls c;
     if (i % 2 == 1) c.beam_size = 2;  // two beam sizes: two runs of batches, one count
     controls.push_back(c);
   }
-  models::TranslateProgress progress;
-  models::TranslateOptions o = translator.defaults();
+  pipeline::TranslateProgress progress;
+  pipeline::TranslateOptions o = translator.defaults();
   o.batch_size = 4;
   o.progress = &progress;
-  const std::vector<models::Translation> out = translator.translate(lines, o, nullptr, &controls);
+  const std::vector<pipeline::Translation> out = translator.translate(lines, o, nullptr, &controls);
   REQUIRE(out.size() == lines.size());
   CHECK(progress.total_tokens > 0);
   CHECK(progress.done_tokens == progress.total_tokens);

@@ -1,27 +1,28 @@
 // Word alignments from cross-attention against hand-computed cases.
 #include <catch2/catch.hpp>
 
-#include "models/word_alignment.h"
+#include "pipeline/word_alignment.h"
 
 namespace {
 const std::string kB = "\xE2\x96\x81";  // "▁"
 }
 
 TEST_CASE("pieces map to whitespace-separated words", "[alignment]") {
-  CHECK(models::piece_words({kB + "the", kB + "bl", "ack", kB + "cat", ""}) ==
+  CHECK(pipeline::piece_words({kB + "the", kB + "bl", "ack", kB + "cat", ""}) ==
         std::vector<int>{0, 1, 1, 2, -1});
   // A bare "▁" begins the word of the piece after it; a first piece without "▁" still begins word 0.
-  CHECK(models::piece_words({"\"", "hi", kB, "\"", kB + "x"}) == std::vector<int>{0, 0, 1, 1, 2});
-  CHECK(models::piece_words({"", kB + "a"}) == std::vector<int>{-1, 0});  // a language tag, then a word
-  CHECK(models::piece_words({}).empty());
+  CHECK(pipeline::piece_words({"\"", "hi", kB, "\"", kB + "x"}) == std::vector<int>{0, 0, 1, 1, 2});
+  CHECK(pipeline::piece_words({"", kB + "a"}) == std::vector<int>{-1, 0});  // a language tag, then a word
+  CHECK(pipeline::piece_words({}).empty());
 }
 
 TEST_CASE("each target word takes the source word with the most attention summed over pieces",
           "[alignment]") {
   // source: "the black cat" = ▁the ▁bl ack ▁cat </s>; target: "die schwarze Katze" = ▁die ▁schwarz e ▁Katze,
   // plus the EOS step's row (not read).
-  const std::vector<int> source_words = models::piece_words({kB + "the", kB + "bl", "ack", kB + "cat", ""});
-  const std::vector<int> target_words = models::piece_words({kB + "die", kB + "schwarz", "e", kB + "Katze"});
+  const std::vector<int> source_words = pipeline::piece_words({kB + "the", kB + "bl", "ack", kB + "cat", ""});
+  const std::vector<int> target_words =
+      pipeline::piece_words({kB + "die", kB + "schwarz", "e", kB + "Katze"});
   // Taken piece by piece, both pieces of "schwarze" look at "cat" (.30, .35); summed over the word's pieces
   // on both sides, "black" gets .25 + .20 + .15 + .15 = .75 against cat's .65.
   const std::vector<float> weights = {
@@ -31,15 +32,15 @@ TEST_CASE("each target word takes the source word with the most attention summed
       0.05f, 0.10f, 0.10f, 0.70f, 0.05f,  // ▁Katze
       0.00f, 0.00f, 0.00f, 0.00f, 1.00f,  // the EOS step: not read
   };
-  const auto links = models::align_words(weights, 5, target_words, source_words);
+  const auto links = pipeline::align_words(weights, 5, target_words, source_words);
   REQUIRE(links.size() == 3);
-  CHECK(models::format_alignment(links) == "0-0 1-1 2-2");
+  CHECK(pipeline::format_alignment(links) == "0-0 1-1 2-2");
 }
 
 TEST_CASE("ties go to the lower source word, no source words, no links", "[alignment]") {
   const std::vector<float> weights = {0.5f, 0.5f};
-  CHECK(models::format_alignment(models::align_words(weights, 2, {0}, {0, 1})) == "0-0");
-  CHECK(models::align_words(weights, 2, {0}, {-1, -1}).empty());
+  CHECK(pipeline::format_alignment(pipeline::align_words(weights, 2, {0}, {0, 1})) == "0-0");
+  CHECK(pipeline::align_words(weights, 2, {0}, {-1, -1}).empty());
 }
 
 TEST_CASE("the head average of a layer", "[alignment]") {
@@ -48,5 +49,5 @@ TEST_CASE("the head average of a layer", "[alignment]") {
   m.source_len = 2;
   m.target_len = 1;
   m.cross = {{0.2f, 0.8f, 0.6f, 0.4f}};
-  CHECK(models::head_average(m, 0) == std::vector<float>{0.4f, 0.6f});
+  CHECK(pipeline::head_average(m, 0) == std::vector<float>{0.4f, 0.6f});
 }

@@ -1,0 +1,161 @@
+// nmt: neural machine translation on the CPU. Subcommands: translate, info, convert (and help).
+// The only place where exceptions become exit codes (see cli/exit_codes.h).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "cli/commands/attention_command.h"
+#include "cli/commands/convert_command.h"
+#include "cli/commands/help_format.h"
+#include "cli/commands/help_markdown.h"
+#include "cli/commands/info_command.h"
+#include "cli/commands/signals.h"
+#include "cli/commands/standard_fds.h"
+#include "cli/commands/translate_command.h"
+#include "cli/commands/usage.h"
+#include "cli/exit_codes.h"
+#include "cli/io/io_error.h"
+#include "cli/io/output_file.h"
+#include "core/error.h"
+#include "models/model_error.h"
+
+namespace {
+
+const std::vector<std::string> kCommands = {"translate", "attention", "info", "convert", "help"};
+
+int unknown_command(const std::string& word) {
+  const std::string guess = cli::closest_match(word, kCommands);
+  std::cerr << "nmt: unknown command '" << cli::printable_path(word) << "'"
+            << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
+            << "; commands: translate, attention, info, convert, help\n";
+  return cli::kExitUsage;
+}
+
+// `nmt help [COMMAND]`: the help of the app or of one command, on stdout; `nmt help --markdown`: the
+// reference of every command (docs/cli-reference.md).
+int print_help(CLI::App& app, int argc, char** argv) {
+  if (argc < 3) {
+    std::cout << app.help();
+    return cli::kExitOk;
+  }
+  if (std::string(argv[2]) == "--markdown") {  // docs/cli-reference.md
+    std::cout << cli::markdown_reference(app);
+    return cli::kExitOk;
+  }
+  if (std::string(argv[2]) == "help") {  // help about help: the app's
+    std::cout << app.help();
+    return cli::kExitOk;
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (sub->get_name() == argv[2]) {
+      std::cout << sub->help("nmt");
+      return cli::kExitOk;
+    }
+  }
+  return unknown_command(argv[2]);
+}
+
+// Whatever went to std::cout must have arrived: a full disk or a closed stdout fails the command.
+int with_stdout_written(int rc) {
+  const bool failed_before = !std::cout;  // then errno still tells why, unless a later call changed it
+  if (!failed_before) errno = 0;
+  if (std::cout.flush()) return rc;
+  int err = errno;
+  const int flags = ::fcntl(STDOUT_FILENO, F_GETFL);
+  if (flags != -1 && (flags & O_ACCMODE) == O_RDONLY) err = EBADF;  // closed: open_missing_standard_fds()
+  if (err == EPIPE) return cli::kExitBrokenPipe;                    // the reader is gone, as in translate
+  std::cerr << "nmt: error: " << cli::write_error_message("<stdout>", err) << "\n";
+  return rc == cli::kExitOk ? cli::kExitFailure : rc;
+}
+
+// For commands that never use BLAS (help, version, usage errors): ends the process without the exit-time
+// OpenBLAS teardown, which under a small `ulimit -v` waits forever on a worker retrying its buffer.
+[[noreturn]] void exit_without_blas_teardown(int rc) {
+  std::cerr.flush();
+  std::fflush(nullptr);
+  ::_exit(rc);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!cli::open_missing_standard_fds()) return cli::kExitFailure;
+  cli::ignore_sigpipe();
+  cli::install_termination_handlers();
+  CLI::App app{"nmt: neural machine translation on the CPU", "nmt"};
+  app.formatter(cli::wrapping_formatter(cli::help_width()));                     // commands inherit both
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // -b 5 -b 3: beam 3
+  const std::string version = std::string("nmt ") + NMT_VERSION + " (git " + NMT_GIT_REVISION + ")";
+  app.set_version_flag("--version", version, "Print the version and git revision, then exit");
+  app.require_subcommand(1);
+  cli::TranslateCommandOptions translate;
+  CLI::App* translate_cmd = cli::add_translate_command(app, translate);
+  std::string info_dir;
+  CLI::App* info_cmd = cli::add_info_command(app, info_dir);
+  cli::ConvertCommandOptions convert;
+  CLI::App* convert_cmd = cli::add_convert_command(app, convert);
+  cli::AttentionCommandOptions attention;
+  CLI::App* attention_cmd = cli::add_attention_command(app, attention);
+  // Set after the commands are added: CLI11 copies the app's footer into each command added later.
+  app.footer(std::string("Run `nmt help COMMAND` or `nmt COMMAND --help` for a command's options.\n") +
+             cli::kEnvironmentHelp);
+  for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd}) {
+    sub->set_version_flag("--version", version, "Print the version and git revision, then exit");
+  }
+  for (CLI::App* sub : {translate_cmd, info_cmd, attention_cmd}) {  // the commands that load a model
+    sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n") + cli::kEnvironmentHelp);
+  }
+
+  if (argc < 2) exit_without_blas_teardown(with_stdout_written(print_help(app, argc, argv)));
+  const std::string first = argv[1];
+  if (first == "help") exit_without_blas_teardown(with_stdout_written(print_help(app, argc, argv)));
+  CLI::App* command = &app;
+  if (!first.empty() && first[0] == '-' && first != "-h" && first != "--help" && first != "--version") {
+    const std::string guess = cli::closest_match(first, {"--help", "--version"});
+    std::cerr << "nmt: unknown option '" << cli::printable_path(first) << "' for `nmt`"
+              << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
+              << "; a command comes first: nmt translate|attention|info|convert|help\n";
+    return cli::kExitUsage;
+  }
+  if (first.empty() || first[0] != '-') {
+    for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd}) {
+      if (sub->get_name() == first) command = sub;
+    }
+    if (command == &app) return unknown_command(first);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    exit_without_blas_teardown(with_stdout_written(app.exit(e)));
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "nmt: " << cli::describe_parse_error(e, *command) << "\n";
+    return cli::kExitUsage;
+  }
+  try {
+    if (*translate_cmd) return with_stdout_written(cli::run_translate(translate));
+    if (*info_cmd) return with_stdout_written(cli::run_info(info_dir));
+    if (*convert_cmd) return with_stdout_written(cli::run_convert(convert));
+    if (*attention_cmd) return with_stdout_written(cli::run_attention(attention));
+  } catch (const cli::BrokenPipe&) {
+    return cli::kExitBrokenPipe;  // the reader is gone: nothing to say, nobody to say it to
+  } catch (const core::UsageError& e) {
+    std::cerr << "nmt: " << e.what() << "; see `nmt " << (command == &app ? "" : command->get_name() + " ")
+              << "--help`\n";
+    return cli::kExitUsage;
+  } catch (const models::ModelError& e) {
+    std::cerr << "nmt: error: " << e.what() << "\n";
+    return cli::kExitModelError;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "nmt: error: out of memory\n";
+    return cli::kExitFailure;
+  } catch (const std::exception& e) {
+    std::cerr << "nmt: error: " << e.what() << "\n";
+    return cli::kExitFailure;
+  }
+  return cli::kExitOk;
+}

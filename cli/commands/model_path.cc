@@ -1,0 +1,51 @@
+#include "cli/commands/model_path.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <vector>
+
+namespace cli {
+
+namespace {
+
+std::string executable_dir() {
+  std::vector<char> buf(4096);
+  const ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0) return ".";
+  std::string path(buf.data(), static_cast<size_t>(n));
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+bool has_model(const std::string& dir) {
+  struct stat st;
+  return ::stat((dir + "/model.json").c_str(), &st) == 0;
+}
+
+}  // namespace
+
+std::string default_model_dir() {
+  const std::string exe = executable_dir();
+  const std::vector<std::string> candidates = {
+      exe + "/../share/nmt/" + kDefaultModelName,  // make install: PREFIX/bin/nmt, PREFIX/share/nmt/
+      exe + "/../data/" + kDefaultModelName,       // build tree: REPO/build/nmt
+      std::string(NMT_INSTALL_DATA_DIR) + "/" + kDefaultModelName,
+      std::string(NMT_SOURCE_DATA_DIR) + "/" + kDefaultModelName,
+  };
+  for (const auto& c : candidates) {
+    if (has_model(c)) return c;
+  }
+  return candidates.back();
+}
+
+CLI::Option* add_model_option(CLI::App& command, std::string& model_dir) {
+  return command
+      .add_option("-m,--model", model_dir,
+                  "Model directory (default: $" + std::string(kModelEnv) + ", else the bundled " +
+                      std::string(kDefaultModelName) + " model)")
+      ->type_name("DIR")
+      ->envname(kModelEnv);
+}
+
+}  // namespace cli

@@ -1,0 +1,38 @@
+// What `nmt translate` was asked to do: every room of cli/ reads these (commands fill them, files/ and io/
+// act on them).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/translate_flags.h"
+#include "pipeline/translator.h"
+
+namespace cli {
+
+enum class TextFormat { kText, kJsonl };  // --input-format / --output-format
+
+struct TranslateCommandOptions {
+  std::string model_dir;
+  std::vector<std::string> texts;  // text arguments: each one input line, instead of -i
+  std::string input = "-";
+  bool input_given = false;  // -i (refused with text arguments)
+  std::string output = "-";
+  std::string input_dir;
+  std::string output_dir;
+  std::string glob;
+  std::string shard = "0/1";
+  bool overwrite = false;
+  bool scores = false;
+  bool stats = false;     // print a JSON line of timings and counts on stderr at the end
+  bool progress = false;  // draw progress on stderr even when it is not a terminal
+  bool quiet = false;     // no progress, no warnings (errors still)
+  int threads = 0;        // 0: all cores
+  TextFormat input_format = TextFormat::kText;
+  TextFormat output_format = TextFormat::kText;
+  std::string max_memory;  // --max-memory as given; "" = default_max_memory() (cli/commands/memory_limit.h)
+  TranslateFlags flags;    // as given
+  pipeline::TranslateOptions translate;  // the flags resolved against the model, once it loads
+};
+
+}  // namespace cli

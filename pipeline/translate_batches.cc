@@ -1,0 +1,181 @@
+// Translator's batch step: sentences' source ids, sorted by length and cut into batches fitted to memory,
+// searched on the model; lines of another beam size run apart.
+#include <algorithm>
+#include <future>
+#include <numeric>
+
+#include "core/error.h"
+#include "core/thread_team.h"
+#include "core/threads.h"
+#include "models/decoder_state.h"
+#include "pipeline/batch_plan.h"
+#include "pipeline/translator.h"
+
+namespace pipeline {
+
+namespace {
+
+// Each hypothesis's recorded attention, into `out` at the sentences' input positions.
+void collect_attention(const models::DecoderState& state, const models::EncodedBatch& encoded,
+                       const std::vector<std::vector<core::Hypothesis>>& hyps,
+                       const std::vector<size_t>& order, size_t begin,
+                       std::vector<std::vector<models::AttentionMatrices>>& out) {
+  for (size_t i = 0; i < hyps.size(); ++i) {
+    std::vector<models::AttentionMatrices>& sentence = out[order[begin + i]];
+    for (const core::Hypothesis& h : hyps[i]) {
+      sentence.push_back(state.attention(static_cast<int>(i), h.tokens));
+      if (!encoded.attention.empty()) sentence.back().encoder = encoded.attention[i];
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
+    const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& o,
+    const SourceControls& controls, const models::AttentionRequest* capture,
+    std::vector<std::vector<models::AttentionMatrices>>* attention) const {
+  check(o);
+  const models::ModelDescription& d = model_->description();
+  if (!controls.sampling_keys.empty() && controls.sampling_keys.size() != sources.size())
+    throw core::Error("translate_ids: one sampling key per source");
+  if (!controls.prefixes.empty() && controls.prefixes.size() != sources.size())
+    throw core::Error("translate_ids: one prefix per source");
+  core::SearchOptions search;
+  search.beam_size = o.beam_size;
+  search.n_best = o.n_best;
+  search.length_penalty = o.length_penalty;
+  search.renormalize = d.decoding.renormalize;
+  search.eos_id = d.tokens.eos;
+  search.start_id = d.tokens.decoder_start;
+  search.banned = {d.tokens.pad};
+  if (d.tokens.decoder_start != d.tokens.eos && d.tokens.decoder_start != d.tokens.pad) {
+    search.banned.push_back(d.tokens.decoder_start);
+  }
+  if (d.decoding.ban_unk) search.banned.push_back(d.tokens.unk);
+  search.sampling = o.sampling;
+  search.repetition_penalty = o.repetition_penalty;
+  search.no_repeat_ngram_size = o.no_repeat_ngram_size;
+  const int rows_per_sentence = o.sampling.enabled ? o.n_best : o.beam_size;  // beams, or samples
+
+  // Sort by length so each batch holds similar lengths; results go back to input order.
+  std::vector<size_t> order(sources.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
+  std::vector<std::vector<core::Hypothesis>> results(sources.size());
+  if (capture && attention) attention->assign(sources.size(), {});
+  const bool within = core::threads_share_batches(model_->config().d_model);
+  std::vector<size_t> bounds;  // batch b is [bounds[b], bounds[b + 1]) of `order`
+  if (o.max_batch_tokens > 0) {
+    std::vector<size_t> lengths;
+    for (size_t i : order) lengths.push_back(sources[i].size());
+    bounds = token_batch_bounds(lengths, static_cast<size_t>(o.max_batch_tokens));
+  } else {
+    bounds = sentence_batch_bounds(order.size(), o.batch_size, within ? 1 : core::num_threads());
+  }
+  const int n_batches = static_cast<int>(bounds.size()) - 1;
+  const auto translate_batch = [&](int task) {
+    const int b = n_batches - 1 - task;
+    std::vector<std::vector<int32_t>> batch;
+    std::vector<int> max_lengths;
+    core::SearchOptions batch_search = search;
+    for (size_t i = bounds[b]; i < bounds[b + 1]; ++i) {
+      const size_t source = order[i];
+      batch.push_back(sources[source]);
+      int max_length = max_output_length(static_cast<int>(batch.back().size()), o);
+      if (!controls.prefixes.empty()) {
+        // A prefix always fits (prefix_ids), with room for one more token.
+        const int forced = static_cast<int>(controls.prefixes[source].size());
+        max_length = std::max(max_length, std::min(forced + 1, model_->config().max_positions));
+        batch_search.prefixes.push_back(controls.prefixes[source]);
+      }
+      max_lengths.push_back(max_length);
+      if (o.sampling.enabled)
+        batch_search.sentence_keys.push_back(controls.sampling_keys.empty() ? source
+                                                                            : controls.sampling_keys[source]);
+    }
+    const models::EncodedBatch encoded = model_->encode(batch, capture && capture->encoder);
+    const int max_steps = *std::max_element(max_lengths.begin(), max_lengths.end());
+    models::DecoderState state(*model_, encoded, static_cast<int>(batch.size()) * rows_per_sentence,
+                               max_steps, capture);
+    auto hyps = core::search(state, max_lengths, batch_search);
+    if (capture && attention) collect_attention(state, encoded, hyps, order, bounds[b], *attention);
+    for (size_t i = bounds[b]; i < bounds[b + 1]; ++i) results[order[i]] = std::move(hyps[i - bounds[b]]);
+    if (o.progress) {
+      size_t tokens = 0;
+      for (const auto& source : batch) tokens += source.size();
+      o.progress->done_tokens.fetch_add(tokens, std::memory_order_relaxed);
+      o.progress->done_sentences.fetch_add(batch.size(), std::memory_order_relaxed);
+    }
+  };
+  if (within) {
+    core::ThreadTeam team(core::num_threads());
+    for (int task = 0; task < n_batches; ++task) translate_batch(task);
+  } else {
+    // Batches are independent: spread them over the threads (each batch writes its own results), longest
+    // first, so that no thread is left finishing a long batch alone at the end.
+    core::parallel_for(n_batches, translate_batch);
+  }
+  return results;
+}
+
+std::vector<std::vector<core::Hypothesis>> Translator::translate_segments(
+    const SegmentedLines& segmented, const TranslateOptions& o, const std::vector<LineControls>* controls,
+    const models::AttentionRequest* capture,
+    std::vector<std::vector<models::AttentionMatrices>>* attention) const {
+  const size_t n_lines = segmented.lines.size();
+  SourceControls all;
+  if (o.sampling.enabled) {
+    // The line's number over the whole input in the high half, the segment's place in the line in the low.
+    for (size_t i = 0; i < n_lines; ++i) {
+      for (size_t k = 0; k < segmented.lines[i].after.size(); ++k)
+        all.sampling_keys.push_back(((o.first_line + i) << 32) + k);
+    }
+  }
+  std::vector<int> beams(segmented.ids.size(), o.beam_size);
+  if (controls) {
+    all.prefixes.resize(segmented.ids.size());
+    for (size_t i = 0; i < n_lines; ++i) {
+      const LineLayout& layout = segmented.lines[i];
+      const LineControls& c = (*controls)[i];
+      if (!c.prefix.empty() && !layout.after.empty()) all.prefixes[layout.first] = prefix_ids(c.prefix);
+      for (size_t k = 0; k < layout.after.size(); ++k)
+        beams[layout.first + k] = c.beam_size.value_or(o.beam_size);
+    }
+  }
+  std::vector<int> distinct = beams;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  if (distinct.size() <= 1) {
+    TranslateOptions group_options = o;
+    if (!distinct.empty()) group_options.beam_size = distinct[0];
+    return translate_ids(segmented.ids, group_options, all, capture, attention);
+  }
+  if (capture && attention) attention->assign(segmented.ids.size(), {});
+  // Lines of their own beam size: one translate_ids per beam size, each over its segments.
+  std::vector<std::vector<core::Hypothesis>> hyps(segmented.ids.size());
+  for (int beam : distinct) {
+    std::vector<size_t> members;
+    SourceControls group;
+    std::vector<std::vector<int32_t>> sources;
+    for (size_t s = 0; s < beams.size(); ++s) {
+      if (beams[s] != beam) continue;
+      members.push_back(s);
+      sources.push_back(segmented.ids[s]);
+      if (!all.sampling_keys.empty()) group.sampling_keys.push_back(all.sampling_keys[s]);
+      group.prefixes.push_back(all.prefixes[s]);
+    }
+    TranslateOptions group_options = o;
+    group_options.beam_size = beam;
+    std::vector<std::vector<models::AttentionMatrices>> group_attention;
+    auto group_hyps = translate_ids(sources, group_options, group, capture, &group_attention);
+    for (size_t m = 0; m < members.size(); ++m) {
+      hyps[members[m]] = std::move(group_hyps[m]);
+      if (capture && attention) (*attention)[members[m]] = std::move(group_attention[m]);
+    }
+  }
+  return hyps;
+}
+
+}  // namespace pipeline
