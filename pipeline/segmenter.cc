@@ -98,8 +98,12 @@ std::string rejoin(const LineLayout& layout, const std::vector<std::string>& tra
 
 std::string separator(const LineLayout& layout, const std::vector<std::string>& translations, size_t k,
                       bool join_unspaced) {
-  if (layout.after[k].empty() && !join_unspaced && !translations[k].empty()) return " ";
-  return layout.after[k];
+  return std::string(join_gap(layout.after[k], translations[k], join_unspaced));
+}
+
+std::string_view join_gap(std::string_view source_gap, const std::string& translation, bool join_unspaced) {
+  if (source_gap.empty() && !join_unspaced && !translation.empty()) return " ";
+  return source_gap;
 }
 
 bool writes_without_spaces(const std::string& language) {

@@ -44,6 +44,11 @@ SegmentedLines segment_lines(const std::vector<std::string>& lines, const Segmen
 std::string rejoin(const LineLayout& layout, const std::vector<std::string>& translations,
                    bool join_unspaced);
 
+// What joins a translation to the next one: the source's whitespace between their sources, or one space
+// where the source had none (a cut inside a word, a CJK source) unless `join_unspaced` (CJK targets) or
+// the translation is empty. The one joining rule, for sentences and for the pieces of over-long lines.
+std::string_view join_gap(std::string_view source_gap, const std::string& translation, bool join_unspaced);
+
 // What rejoin() puts between translations k and k + 1.
 std::string separator(const LineLayout& layout, const std::vector<std::string>& translations, size_t k,
                       bool join_unspaced);

@@ -161,6 +161,10 @@ std::vector<int32_t> Translator::source_ids(const std::string& line, const Trans
   return ids;
 }
 
+bool Translator::joins_unspaced(const TranslateOptions& o) const {
+  return writes_without_spaces(o.target_lang.empty() ? model_->description().target_lang : o.target_lang);
+}
+
 std::vector<int32_t> Translator::prefix_ids(const std::string& prefix) const {
   std::vector<int32_t> ids = tokenizer_->encode_target(prefix);
   const std::string spelled = tokenizer_->decode(ids);
@@ -204,8 +208,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
   };
 
   // 3. Rejoin each line's translations with its source whitespace.
-  const std::string& target = o.target_lang.empty() ? model_->description().target_lang : o.target_lang;
-  const bool join_unspaced = writes_without_spaces(target);
+  const bool join_unspaced = joins_unspaced(o);
   std::vector<Translation> out(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     const LineLayout& layout = segmented.lines[i];

@@ -64,6 +64,9 @@ class Translator {
   // one. options: resolved.
   std::vector<int32_t> source_ids(const std::string& line, const TranslateOptions& options) const;
 
+  // Whether translations into the target language (the options' tag or the model's) join without spaces.
+  bool joins_unspaced(const TranslateOptions& options) const;
+
   // The model's ">>xx<<" target tags (multilingual models), sorted, without the brackets.
   const std::vector<std::string>& language_tags() const { return language_tags_; }
 

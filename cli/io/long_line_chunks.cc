@@ -6,6 +6,7 @@
 
 #include "cli/io/utf8.h"
 #include "core/utf8_chars.h"
+#include "pipeline/segmenter.h"
 
 namespace cli {
 
@@ -63,10 +64,11 @@ LongLineCutter long_line_cutter(const std::string& language, bool split) {
   };
 }
 
-std::string_view piece_separator(const Line& piece, const std::string& translation) {
-  if (!piece.continues || piece.text.empty() || translation.empty()) return "";
+std::string_view piece_separator(const Line& piece, const std::string& translation, bool join_unspaced) {
+  if (!piece.continues || piece.text.empty()) return "";
   const char last = piece.text.back();
-  return last == ' ' || last == '\t' ? "" : " ";
+  if (last == ' ' || last == '\t') return "";
+  return pipeline::join_gap("", translation, join_unspaced);
 }
 
 }  // namespace cli

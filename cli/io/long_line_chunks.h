@@ -25,8 +25,9 @@ std::size_t long_line_cut(std::string_view text, std::size_t max_bytes,
 // or none when `split` is false.
 LongLineCutter long_line_cutter(const std::string& language, bool split);
 
-// What goes between a piece's translation and the next piece's: one space when the piece was cut inside
-// a word (no whitespace at its end to carry over), as between the parts of an over-long sentence.
-std::string_view piece_separator(const Line& piece, const std::string& translation);
+// What goes between a piece's translation and the next piece's, by the pipeline's joining rule
+// (pipeline::join_gap): nothing when the piece ends in whitespace (its translation keeps it), else one
+// space unless the target joins without spaces.
+std::string_view piece_separator(const Line& piece, const std::string& translation, bool join_unspaced);
 
 }  // namespace cli

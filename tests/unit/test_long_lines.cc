@@ -124,7 +124,7 @@ TEST_CASE("long lines: a line without spaces is cut between characters", "[cli][
     for (const Line& l : pieces) {
       CHECK(cli::is_valid_utf8(l.text));
       CHECK(l.text.find("\xEF\xBF\xBD") == std::string::npos);  // no character cut in two
-      CHECK(std::string(cli::piece_separator(l, "x")) == (l.continues ? " " : ""));
+      CHECK(std::string(cli::piece_separator(l, "x", false)) == (l.continues ? " " : ""));
     }
   }
 }
@@ -178,4 +178,15 @@ TEST_CASE("long lines: .gz input comes in the same pieces as plain input", "[cli
   }
   REQUIRE(reassemble(b) == data);
   REQUIRE(gz.lines_read() == 3);
+}
+
+TEST_CASE("long lines: pieces join by the pipeline's rule, without a space into CJK", "[cli][long_lines]") {
+  const Line cut_in_word{"abc", cli::LineEnding::kNone, true};
+  const Line cut_after_space{"abc ", cli::LineEnding::kNone, true};
+  const Line last{"abc", cli::LineEnding::kLf, false};
+  CHECK(cli::piece_separator(cut_in_word, "x", false) == " ");
+  CHECK(cli::piece_separator(cut_in_word, "x", true) == "");
+  CHECK(cli::piece_separator(cut_in_word, "", false) == "");
+  CHECK(cli::piece_separator(cut_after_space, "x", false) == "");
+  CHECK(cli::piece_separator(last, "x", false) == "");
 }
