@@ -11,6 +11,7 @@
 #include "cli/gzip_sink.h"
 #include "cli/io_error.h"
 #include "cli/manifest.h"
+#include "cli/memory_limit.h"
 #include "cli/output_file.h"
 #include "cli/output_options_key.h"
 #include "cli/progress.h"
@@ -141,7 +142,7 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
     } catch (const core::Error& e) {
       fail(counts.failures, e.what());
     } catch (const std::bad_alloc&) {  // one file's failure: the next may fit
-      fail(counts.failures, printable_path(file.path) + ": not enough memory to translate this file");
+      fail(counts.failures, printable_path(file.path) + ": " + not_enough_memory_message());
     }
     if (device_full) {  // every later write would fail too: stop, keeping what is finished
       counts.not_attempted = files.size() - i - 1;

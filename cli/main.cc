@@ -16,6 +16,7 @@
 #include "cli/help_markdown.h"
 #include "cli/info_command.h"
 #include "cli/io_error.h"
+#include "cli/memory_limit.h"
 #include "cli/output_file.h"
 #include "cli/signals.h"
 #include "cli/standard_fds.h"
@@ -151,7 +152,7 @@ int main(int argc, char** argv) {
     std::cerr << "nmt: error: " << e.what() << "\n";
     return cli::kExitModelError;
   } catch (const std::bad_alloc&) {
-    std::cerr << "nmt: error: out of memory\n";
+    std::cerr << "nmt: error: " << cli::not_enough_memory_message() << "\n";
     return cli::kExitFailure;
   } catch (const std::exception& e) {
     std::cerr << "nmt: error: " << e.what() << "\n";
