@@ -32,10 +32,10 @@ std::string model_with(const test::TempDir& dir, const std::string& section, con
 }
 
 struct Row {
-  std::string args;      // after `nmt`
-  int exit_code;         // expected
-  std::string message;   // stderr contains it
-  std::string absent;    // and not this ("" for nothing)
+  std::string args;     // after `nmt`
+  int exit_code;        // expected
+  std::string message;  // stderr contains it
+  std::string absent;   // and not this ("" for nothing)
 };
 
 }  // namespace
