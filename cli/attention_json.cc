@@ -60,7 +60,8 @@ void write_kind(const char* name, const std::vector<std::vector<float>>& kind, i
 uint64_t kind_weights(const std::vector<std::vector<float>>& kind, int heads, int rows, int cols,
                       const AttentionSelection& selection) {
   uint64_t layers = 0;
-  for (int l = 0; l < static_cast<int>(kind.size()); ++l) layers += selection.layer < 0 || l == selection.layer;
+  for (int l = 0; l < static_cast<int>(kind.size()); ++l)
+    layers += selection.layer < 0 || l == selection.layer;
   return layers * static_cast<uint64_t>(selection.head < 0 ? heads : 1) * static_cast<uint64_t>(rows) *
          static_cast<uint64_t>(cols);
 }
