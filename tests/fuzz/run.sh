@@ -6,7 +6,7 @@ seconds=${2:-600}
 here=$(cd "$(dirname "$0")" && pwd)
 corpus="$build/corpus"
 python3 "$here/make_seeds.py" "$corpus"
-for target in ${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz fuzz_yaml fuzz_jsonl}; do
+for target in ${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz fuzz_yaml fuzz_jsonl fuzz_safetensors}; do
   echo "== $target for ${seconds}s"
   mkdir -p "$corpus/$target" "$build/findings/$target"
   # Inputs are at most 16 KiB: a parser that needs a 256 MB allocation or 1 GB resident for one has
