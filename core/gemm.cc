@@ -2,13 +2,13 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
 
-// OpenBLAS (pthreads build): stops its worker threads; the next multi-threaded call would restart them.
-// Its own fork handler uses it. Weak, so another BLAS links too.
-extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
+#include "core/blas_library.h"
+#include "core/portable_gemm.h"
 
 namespace core {
 
@@ -16,6 +16,11 @@ namespace {
 std::atomic<bool> g_profiling{false};
 std::atomic<double> g_flops{0.0};
 std::atomic<double> g_seconds{0.0};
+std::atomic<int> g_blas_threads{1};  // what the engine asked for; applied once the library is loaded
+
+void apply_blas_threads(const BlasLibrary& blas) {
+  blas.set_num_threads(std::min(g_blas_threads.load(), blas.max_threads));
+}
 
 void add(std::atomic<double>& total, double x) {
   double old = total.load(std::memory_order_relaxed);
@@ -43,7 +48,16 @@ void gemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const fl
           const float* b, int ldb, float beta, float* c, int ldc) {
   if (m <= 0 || n <= 0) return;
   const GemmTimer timer(2.0 * m * n * k);
-  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n,
+  static const BlasLibrary* const blas = [] {
+    const BlasLibrary* loaded = blas_library();
+    if (loaded) apply_blas_threads(*loaded);
+    return loaded;
+  }();
+  if (!blas) {  // OpenBLAS's buffer does not fit the address-space limit
+    portable_gemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+  blas->sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n,
               k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -58,10 +72,14 @@ void linear(const float* x, int rows, int in, const float* weight, const float* 
   gemm(false, true, rows, out, in, 1.0f, x, in, weight, in, beta, y, out);
 }
 
-void set_blas_threads(int n) { openblas_set_num_threads(n); }
+void set_blas_threads(int n) {
+  g_blas_threads = std::max(1, n);
+  if (const BlasLibrary* blas = loaded_blas_library()) apply_blas_threads(*blas);
+}
 
 void stop_blas_workers() {
-  if (blas_thread_shutdown_) blas_thread_shutdown_();
+  const BlasLibrary* blas = loaded_blas_library();
+  if (blas && blas->thread_shutdown) blas->thread_shutdown();
 }
 
 }  // namespace core

@@ -1,10 +1,22 @@
 #include "models/json_fields.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "models/model_error.h"
 
 namespace models {
+
+namespace {
+
+// 1e-12, 0, 1e+300: six significant digits, never 300 of them nor 0.000000 for a small bound.
+std::string readable(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", x);
+  return text;
+}
+
+}  // namespace
 
 JsonObject::JsonObject(const nlohmann::json& value, std::string where, std::string path)
     : value_(value), where_(std::move(where)), path_(std::move(path)) {
@@ -44,7 +56,7 @@ double JsonObject::number(const std::string& key, double min, double max) const 
   if (!v.is_number()) fail(key, std::string("expected a number, got ") + v.type_name());
   const double x = v.get<double>();
   if (!std::isfinite(x) || x < min || x > max) {
-    fail(key, std::to_string(x) + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    fail(key, readable(x) + " out of range [" + readable(min) + ", " + readable(max) + "]");
   }
   return x;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <new>
 
 #include "core/error.h"
 #include "core/regular_file.h"
@@ -19,6 +20,8 @@ std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::strin
   sentencepiece::util::Status status;
   try {
     status = sp->LoadFromSerializedProto(proto);
+  } catch (const std::bad_alloc&) {
+    throw;  // the memory limit, not the model (cli/commands/main.cc says which)
   } catch (const std::exception& e) {
     // SentencePiece's trie builder throws on some malformed models (an empty piece, say).
     throw core::Error(path + ": cannot load SentencePiece model: " + e.what());

@@ -197,6 +197,7 @@ int run_attention(const AttentionCommandOptions& options) {
   request.cross = json || o.kind == "cross";
   request.encoder = json || o.kind == "encoder";
   request.decoder = json || o.kind == "decoder";
+  request.layer = o.layer;  // only the layer written is recorded
   const pipeline::AttentionTranslation t =
       pipeline::translate_with_attention(translator, text, translate, request);
   if (json) {

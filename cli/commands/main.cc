@@ -5,7 +5,6 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <iostream>
 
@@ -14,6 +13,7 @@
 #include "cli/commands/help_format.h"
 #include "cli/commands/help_markdown.h"
 #include "cli/commands/info_command.h"
+#include "cli/commands/memory_limit.h"
 #include "cli/commands/signals.h"
 #include "cli/commands/standard_fds.h"
 #include "cli/commands/translate_command.h"
@@ -73,14 +73,6 @@ int with_stdout_written(int rc) {
   return rc == cli::kExitOk ? cli::kExitFailure : rc;
 }
 
-// For commands that never use BLAS (help, version, usage errors): ends the process without the exit-time
-// OpenBLAS teardown, which under a small `ulimit -v` waits forever on a worker retrying its buffer.
-[[noreturn]] void exit_without_blas_teardown(int rc) {
-  std::cerr.flush();
-  std::fflush(nullptr);
-  ::_exit(rc);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -111,9 +103,9 @@ int main(int argc, char** argv) {
     sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n") + cli::kEnvironmentHelp);
   }
 
-  if (argc < 2) exit_without_blas_teardown(with_stdout_written(print_help(app, argc, argv)));
+  if (argc < 2) return with_stdout_written(print_help(app, argc, argv));
   const std::string first = argv[1];
-  if (first == "help") exit_without_blas_teardown(with_stdout_written(print_help(app, argc, argv)));
+  if (first == "help") return with_stdout_written(print_help(app, argc, argv));
   CLI::App* command = &app;
   if (!first.empty() && first[0] == '-' && first != "-h" && first != "--help" && first != "--version") {
     const std::string guess = cli::closest_match(first, {"--help", "--version"});
@@ -131,7 +123,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
-    exit_without_blas_teardown(with_stdout_written(app.exit(e)));
+    return with_stdout_written(app.exit(e));
   } catch (const CLI::ParseError& e) {
     std::cerr << "nmt: " << cli::describe_parse_error(e, *command) << "\n";
     return cli::kExitUsage;
@@ -151,7 +143,7 @@ int main(int argc, char** argv) {
     std::cerr << "nmt: error: " << e.what() << "\n";
     return cli::kExitModelError;
   } catch (const std::bad_alloc&) {
-    std::cerr << "nmt: error: out of memory\n";
+    std::cerr << "nmt: error: " << cli::not_enough_memory_message() << "\n";
     return cli::kExitFailure;
   } catch (const std::exception& e) {
     std::cerr << "nmt: error: " << e.what() << "\n";

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <utility>
 
+#include "cli/commands/cgroup_memory.h"
 #include "core/error.h"
 #include "core/printable.h"
 #include "pipeline/batch_memory.h"
@@ -52,9 +53,32 @@ std::string format_memory_size(uint64_t bytes) {
   return text;
 }
 
+uint64_t default_max_memory(uint64_t physical, std::optional<uint64_t> process_limit) {
+  const uint64_t by_ram = physical / 4;
+  return process_limit ? std::min(by_ram, *process_limit / 4 * 3) : by_ram;
+}
+
 uint64_t default_max_memory() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page_size = ::sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page_size > 0 ? static_cast<uint64_t>(pages) * page_size / 4 : uint64_t{1} << 30;
+  const uint64_t physical =
+      pages > 0 && page_size > 0 ? static_cast<uint64_t>(pages) * page_size : uint64_t{4} << 30;
+  return std::max(default_max_memory(physical, process_memory_limit()), uint64_t{1} << 20);
+}
+
+std::optional<uint64_t> process_memory_limit() {
+  std::optional<uint64_t> limit = own_cgroup_memory_limit();
+  rlimit as{};
+  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+    const uint64_t address_space = static_cast<uint64_t>(as.rlim_cur);
+    if (!limit || address_space < *limit) limit = address_space;
+  }
+  return limit;
+}
+
+std::string not_enough_memory_message() {
+  const std::optional<uint64_t> limit = process_memory_limit();
+  if (!limit) return "not enough memory";
+  return "not enough memory (limit " + std::to_string(*limit >> 20) + " MB)";
 }
 
 uint64_t MemoryBudget::for_batches() const {

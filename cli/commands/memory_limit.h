@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "pipeline/translator.h"
@@ -15,8 +16,16 @@ uint64_t parse_memory_size(const std::string& text);
 // "1.5 GiB", "800 MiB": a size for messages.
 std::string format_memory_size(uint64_t bytes);
 
-// A quarter of physical memory.
+// A quarter of physical memory, and no more than three quarters of the tightest limit on this process:
+// its cgroup's memory limit (cli/commands/cgroup_memory.h) or its address-space limit (`ulimit -v`).
 uint64_t default_max_memory();
+uint64_t default_max_memory(uint64_t physical, std::optional<uint64_t> process_limit);
+
+// The tightest memory limit on this process (cgroup memory limit or RLIMIT_AS); nullopt without one.
+std::optional<uint64_t> process_memory_limit();
+
+// "not enough memory (limit 200 MB)", or "not enough memory" without a limit: the message for bad_alloc.
+std::string not_enough_memory_message();
 
 // What batches may take: --max-memory less what the process already holds (the loaded model), and
 // under `ulimit -v` no more than three quarters of the address space still free (the rest for the

@@ -96,7 +96,7 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
   cmd->add_option(
          "--max-memory", o.max_memory,
          "Memory limit (e.g. 2G): --batch-size is reduced to fit, with a warning (default: a quarter of "
-         "physical memory)")
+         "physical memory, at most three quarters of a cgroup or ulimit -v limit)")
       ->type_name("SIZE");
   int_in_range(cmd->add_option("--threads", o.threads, "CPU threads, 0 = all cores")->capture_default_str(),
                0, 256);

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "cli/commands/memory_limit.h"
 #include "cli/exit_codes.h"
 #include "cli/files/file_walker.h"
 #include "cli/files/manifest.h"
@@ -142,7 +143,7 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
     } catch (const core::Error& e) {
       fail(counts.failures, e.what());
     } catch (const std::bad_alloc&) {  // one file's failure: the next may fit
-      fail(counts.failures, printable_path(file.path) + ": not enough memory to translate this file");
+      fail(counts.failures, printable_path(file.path) + ": " + not_enough_memory_message());
     }
     if (device_full) {  // every later write would fail too: stop, keeping what is finished
       counts.not_attempted = files.size() - i - 1;

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/error.h"
+
 namespace cli {
 
 namespace {
@@ -54,11 +56,35 @@ void write_kind(const char* name, const std::vector<std::vector<float>>& kind, i
   out.write_line(last ? "]}" : "],", LineEnding::kLf);
 }
 
+// Weights of one kind that the selection writes.
+uint64_t kind_weights(const std::vector<std::vector<float>>& kind, int heads, int rows, int cols,
+                      const AttentionSelection& selection) {
+  uint64_t layers = 0;
+  for (int l = 0; l < static_cast<int>(kind.size()); ++l)
+    layers += selection.layer < 0 || l == selection.layer;
+  return layers * static_cast<uint64_t>(selection.head < 0 ? heads : 1) * static_cast<uint64_t>(rows) *
+         static_cast<uint64_t>(cols);
+}
+
 }  // namespace
+
+uint64_t json_weight_count(const models::AttentionMatrices& m, const AttentionSelection& selection) {
+  return kind_weights(m.cross, m.n_heads, m.target_len, m.source_len, selection) +
+         kind_weights(m.encoder, m.n_heads, m.source_len, m.source_len, selection) +
+         kind_weights(m.decoder, m.n_heads, m.target_len, m.target_len, selection);
+}
 
 void write_attention_json(const pipeline::AttentionTranslation& t, const AttentionSelection& selection,
                           OutputTarget& out) {
   const models::AttentionMatrices& m = t.attention;
+  const uint64_t weights = json_weight_count(m, selection);
+  if (weights > kMaxJsonWeights) {
+    throw core::UsageError("--format json: this sentence (" + std::to_string(m.source_len) + " source and " +
+                           std::to_string(m.target_len) + " target pieces) has " + std::to_string(weights) +
+                           " weights, more than the " + std::to_string(kMaxJsonWeights) +
+                           " one output may hold: choose a layer and a head (--layer, --head)" +
+                           " or a shorter sentence");
+  }
   out.write_line("{\"source_tokens\": " + json_text(t.source_tokens) + ",", LineEnding::kLf);
   out.write_line("\"target_tokens\": " + json_text(t.target_tokens) + ",", LineEnding::kLf);
   out.write_line("\"translation\": " + json_text(t.text) + ",", LineEnding::kLf);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -29,6 +30,8 @@ std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::strin
   sentencepiece::util::Status status;
   try {
     status = sp->LoadFromSerializedProto(proto);
+  } catch (const std::bad_alloc&) {
+    throw;                             // the memory limit, not the model
   } catch (const std::exception& e) {  // the trie builder throws on some malformed models
     throw ModelError(path + ": not a SentencePiece model: " + e.what());
   }

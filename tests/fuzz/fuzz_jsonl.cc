@@ -12,12 +12,7 @@
 namespace {
 
 const pipeline::Translator& translator() {
-  // The fixture model sits beside this file's directory (tests/fixtures/opus/model).
-  static const std::string here = [] {
-    const std::string file = __FILE__;
-    return file.substr(0, file.rfind('/'));
-  }();
-  static const pipeline::Translator t(here + "/../fixtures/opus/model");
+  static const pipeline::Translator t(std::string(NMT_FIXTURES_DIR) + "/opus/model");
   return t;
 }
 

@@ -4,6 +4,7 @@
 fixtures' SentencePiece models and vocabularies, tiny .npz archives (stored and deflated) and\nMarian decoder.yml files."""
 import io
 import json
+import math
 import os
 import struct
 import sys
@@ -69,6 +70,21 @@ def tiny_npz(compression):
     return buf.getvalue()
 
 
+def safetensors(tensors):
+    """A safetensors file: each (dtype, shape) gets zero bytes; "__metadata__" passes through."""
+    header, offset = {}, 0
+    for name, value in tensors.items():
+        if name == "__metadata__":
+            header[name] = value
+            continue
+        dtype, shape = value
+        size = (4 if dtype == "F32" else 2) * math.prod(shape)
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + size]}
+        offset += size
+    text = json.dumps(header).encode()
+    return struct.pack("<Q", len(text)) + text + bytes(offset)
+
+
 def fixture_seeds(name, paths):
     fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
     return [open(os.path.join(fixtures, p), "rb").read() for p in paths]
@@ -100,6 +116,8 @@ def main(out):
                  b"---\ntype: transformer\ndec-depth: 6\nnested:\n  key: 1\nflag: true\nx: \"\\u00e9\\n\"\n"])
     write_seeds(out, "fuzz_jsonl", [b'{"text": "A dog runs."}', b'{"text": "a", "prefix": "Ein", "beam_size": 2}',
                                     b'{"text": "x", "beam": 4}', b'[[[{"text": 1}]]]', b'{"text": "\\u00e9\\n"}'])
+    write_seeds(out, "fuzz_safetensors", [safetensors({"a": ("F32", [2, 2]), "b": ("F16", [3])}),
+                                          safetensors({"w": ("BF16", [1, 4]), "__metadata__": {"format": "pt"}})])
 
 
 if __name__ == "__main__":

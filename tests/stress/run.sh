@@ -168,4 +168,48 @@ case_ "-b 256 on 2 threads with --max-memory 16M refused" 64 \
   "'$nmt' translate -m '$fixture' --threads 2 -b 256 --max-memory 16M -i '$work/many.txt'" \
   "is too small for beam 256"
 
+# Directory mode: a file that needs more memory than there is (10 million one-word sentences on one line,
+# 200 KB compressed) fails alone with "not enough memory (limit N MB)"; the files after it are translated
+# and the summary counts it.
+rm -rf "$work/oom-in" "$work/oom-out" && mkdir -p "$work/oom-in"
+python3 -c "
+import gzip, sys
+gzip.open(sys.argv[1], 'wb', 1).write(b'Go. ' * (10 << 20) + b'\\n')" "$work/oom-in/big.txt.gz"
+echo "A dog runs." >"$work/oom-in/a.txt" && echo "A cat sleeps." >"$work/oom-in/z.txt"
+(ulimit -v 700000; timeout 120 "$nmt" translate --threads 1 --input-dir "$work/oom-in" --output-dir "$work/oom-out") \
+  >"$work/out" 2>"$work/err"
+code=$?
+if [[ $code -eq 1 ]] && grep -qF "big.txt.gz: not enough memory (limit 683 MB)" "$work/err" &&
+  grep -qF "2 file(s) translated, 0 already done, 0 retranslated (stale), 1 failed" "$work/err" &&
+  [[ -s $work/oom-out/a.txt && -s $work/oom-out/z.txt ]]; then
+  echo "ok   directory mode: one file out of memory fails alone (exit 1)"
+else
+  echo "FAIL directory mode: one file out of memory: exit $code: $(head -c 400 "$work/err")"
+  failed=1
+fi
+
+# Under a small address space every command that loads a model ends within seconds: it succeeds, says
+# "not enough memory (limit N MB)" and exits 1, or (translate) refuses a beam that cannot fit, exit 64. OpenBLAS loads only for a product, with one thread, and
+# only when its ~130 MB buffer fits (core/blas_library.h); it used to hang at 100% CPU below ~220 MB.
+bundled="$here/../../data/multi30k-en-de"
+for mb in 150 200 250 300 400; do
+  for command in "echo 'A dog runs.' | '$nmt' translate -m '$bundled'" \
+    "echo 'A dog runs.' | NMT_CPU=blas '$nmt' translate -m '$bundled'" \
+    "'$nmt' info -m '$bundled'" "'$nmt' attention -m '$bundled' --format json 'A dog runs.'" \
+    "'$nmt' attention -m '$bundled' 'A dog runs.'"; do
+    started=$SECONDS
+    (ulimit -v $((mb * 1024)); timeout 60 bash -c "$command") >"$work/out" 2>"$work/err"
+    code=$?
+    label=${command//"'$nmt'"/nmt}
+    label=${label//"'$bundled'"/MODEL}
+    if [[ $code -eq 0 ]] || { [[ $code -eq 1 ]] && grep -qF "not enough memory (limit $mb MB)" "$work/err"; } ||
+      { [[ $code -eq 64 ]] && grep -qF "address-space limit (ulimit -v) is too small" "$work/err"; }; then
+      echo "ok   ulimit -v ${mb} MB, exit $code in $((SECONDS - started)) s: $label"
+    else
+      echo "FAIL ulimit -v ${mb} MB: exit $code (124 = timeout): $label: $(head -c 300 "$work/err")"
+      failed=1
+    fi
+  done
+done
+
 exit $failed
