@@ -41,12 +41,14 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
                                     "Connections served at once; more wait for a free one")
                         ->capture_default_str(),
                     1, 4096);
-  cmd->add_option("--max-body", o.max_body_bytes, "Largest request body in bytes (413 beyond)")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
-  cmd->add_option("--max-chars", o.max_chars, "Most characters of text in one request (413 beyond)")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
+  cli::int_in_range(
+      cmd->add_option("--max-body", o.max_body_bytes, "Largest request body in bytes (413 beyond)")
+          ->capture_default_str(),
+      1024, 1L << 30);
+  cli::int_in_range(
+      cmd->add_option("--max-chars", o.max_chars, "Most characters of text in one request (413 beyond)")
+          ->capture_default_str(),
+      1, 1L << 30);
   cli::int_in_range(cmd->add_option("--request-timeout", o.request_timeout_s,
                                     "Seconds a request may wait for its translation (503 beyond)")
                         ->capture_default_str(),
