@@ -19,11 +19,13 @@ Batcher::~Batcher() {
   worker_.join();
 }
 
-std::future<std::vector<models::Translation>> Batcher::submit(std::shared_ptr<BatchJob> job) {
+std::future<std::vector<models::Translation>> Batcher::submit(std::shared_ptr<BatchJob> job,
+                                                              size_t max_queued) {
   job->arrived = std::chrono::steady_clock::now();
   std::future<std::vector<models::Translation>> result = job->done.get_future();
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (queue_.size() >= max_queued) return {};
     queued_tokens_ += job->estimated_tokens;
     queue_.push_back(std::move(job));
   }

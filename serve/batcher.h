@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <future>
@@ -41,8 +42,10 @@ class Batcher {
   Batcher(const Batcher&) = delete;
   Batcher& operator=(const Batcher&) = delete;
 
-  // Queues a job; its future holds one Translation per line (or the translator's exception).
-  std::future<std::vector<models::Translation>> submit(std::shared_ptr<BatchJob> job);
+  // Queues a job; its future holds one Translation per line (or the translator's exception). With
+  // `max_queued` jobs waiting already, queues nothing and returns an invalid future.
+  std::future<std::vector<models::Translation>> submit(std::shared_ptr<BatchJob> job,
+                                                       size_t max_queued = SIZE_MAX);
 
   // Requests merged into a batch with others so far (for /health and the tests).
   uint64_t merged_requests() const { return merged_requests_; }

@@ -49,6 +49,10 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
       cmd->add_option("--max-chars", o.max_chars, "Most characters of text in one request (413 beyond)")
           ->capture_default_str(),
       1, 1L << 30);
+  cli::int_in_range(cmd->add_option("--max-queue", o.max_queued_requests,
+                                    "Requests waiting for the translator at once (429 beyond)")
+                        ->capture_default_str(),
+                    1, 1 << 20);
   cli::int_in_range(cmd->add_option("--request-timeout", o.request_timeout_s,
                                     "Seconds a request may wait for its translation (503 beyond)")
                         ->capture_default_str(),

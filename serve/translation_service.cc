@@ -65,7 +65,11 @@ void TranslationService::run_alone(std::function<void()> work) {
 }
 
 std::vector<models::Translation> TranslationService::wait(std::shared_ptr<BatchJob> job) {
-  std::future<std::vector<models::Translation>> result = batcher_.submit(job);
+  std::future<std::vector<models::Translation>> result = batcher_.submit(job, options_.max_queued_requests);
+  if (!result.valid()) {
+    throw ApiError(429, "too many requests waiting (" + std::to_string(options_.max_queued_requests) +
+                            ", --max-queue): slow down and retry");
+  }
   if (result.wait_for(std::chrono::seconds(options_.request_timeout_s)) != std::future_status::ready) {
     job->abandoned = true;
     throw ApiError(503, "the server is busy: the request was not translated within " +

@@ -22,7 +22,8 @@ class TranslationService {
   const LanguagePair& pair(const std::string& source, const std::string& target) const;
 
   // One Translation per line (lines hold no line breaks); `controls` empty or one per line. ApiError
-  // 413 over the character limit, 503 past the time bound, 400 for options the model refuses.
+  // 413 over the character limit, 429 with --max-queue requests waiting, 503 past the time bound, 400 for
+  // options the model refuses.
   std::vector<models::Translation> translate(const LanguagePair& pair,
                                              const models::TranslateOptions& options,
                                              std::vector<std::string> lines,

@@ -1,5 +1,5 @@
-"""API keys (403 without a good one), CORS only with --cors-origin, and SIGTERM: the request in flight is
-answered, then the server exits 0."""
+"""API keys (403 without a good one), CORS only with --cors-origin, --max-queue (429), --request-timeout
+(503), and SIGTERM: the request in flight is answered, then the server exits 0."""
 import os
 import sys
 import tempfile
@@ -27,6 +27,21 @@ with tempfile.TemporaryDirectory() as tmp:
         r = s.get("/languages")
         check(r.status_code == 200, "/languages needs no key")
         s.stop()
+
+# A batch window of 1 s: the first request waits in the queue that long, so the next finds it full, and a
+# request timeout of 1 s passes before the translator starts.
+with Server(nmt, "--batch-wait", "1000", "--max-queue", "1", "--request-timeout", "1") as s:
+    first = {}
+    waiting = threading.Thread(target=lambda: first.update(r=s.post("/translate", json={
+        "q": SENTENCES[0], "source": "en", "target": "de"})))
+    waiting.start()
+    time.sleep(0.3)
+    r = s.post("/translate", json={"q": SENTENCES[1], "source": "en", "target": "de"})
+    check(r.status_code == 429 and "--max-queue" in r.json()["error"], f"queue full: {r.status_code} {r.text}")
+    waiting.join()
+    check(first["r"].status_code == 503 and "--request-timeout" in first["r"].json()["error"],
+          f"past the request timeout: {first['r'].status_code} {first['r'].text}")
+    s.stop()
 
 with Server(nmt) as s:
     r = s.get("/languages")
