@@ -66,10 +66,9 @@ async function attention() {
 async function start() {
   const languages = await (await fetch("/languages")).json();
   const names = Object.fromEntries(languages.map((l) => [l.code, l.name]));
-  const known = { de: "German", en: "English", fr: "French", es: "Spanish", it: "Italian", nl: "Dutch" };
   for (const l of languages) for (const t of l.targets) {
     const o = document.createElement("option");
-    o.value = l.code + "|" + t; o.textContent = l.name + " \u2192 " + (names[t] || known[t] || t);
+    o.value = l.code + "|" + t; o.textContent = l.name + " \u2192 " + (names[t] || t);
     $("pair").appendChild(o);
   }
   $("translate").onclick = translate;
