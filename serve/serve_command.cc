@@ -20,8 +20,7 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
       "Examples:\n"
       "  nmt serve\n"
       "  nmt serve -m opus-mt-en-de -m opus-mt-de-en --port 5000 --threads 4\n"
-      "  curl -s localhost:5000/translate -H 'Content-Type: application/json' \\\n"
-      "       -d '{\"q\": \"A dog runs.\", \"source\": \"en\", \"target\": \"de\"}'\n"
+      "  curl -s 127.0.0.1:5000/translate -d q='A dog runs.' -d source=en -d target=de\n"
       "Open http://127.0.0.1:5000/ in a browser to try it. See docs/serve.md for the API and the limits.");
   cmd->add_option("-m,--model", o.model_dirs,
                   "Model directory, once per model; each serves its language pair (default: $" +
