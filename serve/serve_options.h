@@ -15,7 +15,7 @@ struct ServeOptions {
   int threads = 0;                      // the translator's budget; 0: all cores
   std::size_t max_body_bytes = std::size_t{1} << 20;  // 413 beyond
   std::size_t max_chars = 20000;                      // characters of text per request; 413 beyond
-  int max_connections = 64;               // connections served at once; more wait in the kernel's queue
+  int max_connections = 64;               // connections served at once; more wait for a free thread
   std::size_t max_queued_requests = 256;  // requests waiting for the translator; 429 beyond
   int request_timeout_s = 30;             // a request not translated by then: 503
   int read_timeout_s = 5;                 // a client that stops sending (slowloris)
