@@ -6,10 +6,10 @@ JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
        nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev help2man dpkg-dev parallel \
-       librsvg2-bin bash-completion
+       librsvg2-bin bash-completion libcpp-httplib-dev curl python3-requests
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 
-.PHONY: all build test test-asan deps deps-tools install deb fixtures model bench fuzz fuzz-smoke stress format clean
+.PHONY: all build test test-asan deps deps-tools install deb fixtures model bench bench-serve fuzz fuzz-smoke stress format clean
 
 all: build
 
@@ -68,6 +68,12 @@ model:
 BENCH_ARGS ?=
 bench: build
 	$(PYTHON) tools/bench.py --nmt $(BUILD)/nmt $(BENCH_ARGS)
+	if [ -n "$(BENCH_SERVE)" ]; then $(MAKE) bench-serve; fi
+
+# `nmt serve` under load: N clients on loopback vs `nmt translate` on the same sentences (bench/serve_load.py).
+SERVE_BENCH_ARGS ?= --clients 32 --seconds 30
+bench-serve: build
+	$(PYTHON) bench/serve_load.py --nmt $(BUILD)/nmt $(SERVE_BENCH_ARGS)
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cc' '*.inl')

@@ -38,6 +38,8 @@ expect "--max-batch-tokens --max-length --max-length-a --max-length-b --max-memo
 expect "" nmt translate -b ""
 expect "" nmt translate --seed ""
 expect "" nmt attention --layer ""
+expect "" nmt serve --port ""
+expect "--max-batch-tokens --max-body --max-chars --max-connections --max-queue" nmt serve --max
 expect "" nmt convert --source-lang ""
 expect "--source-lang --source-spm --source-vocab" nmt convert --source
 expect "json svg" nmt attention --format ""
@@ -45,7 +47,7 @@ expect "in.txt" nmt translate -i in
 expect "models" nmt translate -m mod
 expect "models" nmt info mod
 if [[ -n $nmt ]]; then
-  for command in translate attention info convert; do
+  for command in translate attention serve info convert; do
     # Option lines of the help: "  -b,--beam-size,--beam N ...": the first field's names.
     for flag in $("$nmt" help "$command" | awk '/^ +-/ {print $1}' | tr ',' ' '); do
       got=$(complete_words nmt "$command" "$flag" | grep -cxF -- "$flag")

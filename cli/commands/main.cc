@@ -1,4 +1,5 @@
-// nmt: neural machine translation on the CPU. Subcommands: translate, info, convert (and help).
+// nmt: neural machine translation on the CPU. Subcommands: translate, attention, serve, info, convert (and
+// help).
 // The only place where exceptions become exit codes (see cli/exit_codes.h).
 #include <fcntl.h>
 #include <unistd.h>
@@ -23,16 +24,17 @@
 #include "cli/io/output_file.h"
 #include "core/error.h"
 #include "models/model_error.h"
+#include "serve/serve_command.h"
 
 namespace {
 
-const std::vector<std::string> kCommands = {"translate", "attention", "info", "convert", "help"};
+const std::vector<std::string> kCommands = {"translate", "attention", "serve", "info", "convert", "help"};
 
 int unknown_command(const std::string& word) {
   const std::string guess = cli::closest_match(word, kCommands);
   std::cerr << "nmt: unknown command '" << cli::printable_path(word) << "'"
             << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
-            << "; commands: translate, attention, info, convert, help\n";
+            << "; commands: translate, attention, serve, info, convert, help\n";
   return cli::kExitUsage;
 }
 
@@ -93,13 +95,16 @@ int main(int argc, char** argv) {
   CLI::App* convert_cmd = cli::add_convert_command(app, convert);
   cli::AttentionCommandOptions attention;
   CLI::App* attention_cmd = cli::add_attention_command(app, attention);
+  serve::ServeOptions serve_options;
+  CLI::App* serve_cmd = serve::add_serve_command(app, serve_options);
   // Set after the commands are added: CLI11 copies the app's footer into each command added later.
   app.footer(std::string("Run `nmt help COMMAND` or `nmt COMMAND --help` for a command's options.\n") +
              cli::kEnvironmentHelp);
-  for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd}) {
+  for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd, serve_cmd}) {
     sub->set_version_flag("--version", version, "Print the version and git revision, then exit");
   }
-  for (CLI::App* sub : {translate_cmd, info_cmd, attention_cmd}) {  // the commands that load a model
+  for (CLI::App* sub :
+       {translate_cmd, info_cmd, attention_cmd, serve_cmd}) {  // the commands that load a model
     sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n") + cli::kEnvironmentHelp);
   }
 
@@ -111,11 +116,11 @@ int main(int argc, char** argv) {
     const std::string guess = cli::closest_match(first, {"--help", "--version"});
     std::cerr << "nmt: unknown option '" << cli::printable_path(first) << "' for `nmt`"
               << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
-              << "; a command comes first: nmt translate|attention|info|convert|help\n";
+              << "; a command comes first: nmt translate|attention|serve|info|convert|help\n";
     return cli::kExitUsage;
   }
   if (first.empty() || first[0] != '-') {
-    for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd}) {
+    for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd, serve_cmd}) {
       if (sub->get_name() == first) command = sub;
     }
     if (command == &app) return unknown_command(first);
@@ -133,6 +138,7 @@ int main(int argc, char** argv) {
     if (*info_cmd) return with_stdout_written(cli::run_info(info_dir));
     if (*convert_cmd) return with_stdout_written(cli::run_convert(convert));
     if (*attention_cmd) return with_stdout_written(cli::run_attention(attention));
+    if (*serve_cmd) return serve::run_serve(serve_options);
   } catch (const cli::BrokenPipe&) {
     return cli::kExitBrokenPipe;  // the reader is gone: nothing to say, nobody to say it to
   } catch (const core::UsageError& e) {

@@ -1,0 +1,60 @@
+#include "serve/model_set.h"
+
+#include <map>
+
+#include "cli/translate_flags.h"
+
+namespace serve {
+
+ModelSet::ModelSet(const std::vector<std::string>& model_dirs) {
+  for (const std::string& dir : model_dirs) {
+    translators_.push_back(std::make_unique<pipeline::Translator>(dir));
+    const pipeline::Translator& t = *translators_.back();
+    // The options of `nmt translate -m DIR` without flags, so answers equal the CLI's.
+    const pipeline::TranslateOptions defaults = cli::resolve_translate_flags(cli::TranslateFlags{}, t);
+    const models::ModelDescription& d = t.model().description();
+    if (t.language_tags().empty()) {
+      pairs_.push_back({d.source_lang, d.target_lang, &t, dir, defaults});
+      continue;
+    }
+    for (const std::string& tag : t.language_tags()) {
+      LanguagePair pair{d.source_lang, tag, &t, dir, defaults};
+      pair.options.target_lang = tag;
+      pairs_.push_back(std::move(pair));
+    }
+  }
+}
+
+const LanguagePair* ModelSet::find(const std::string& source, const std::string& target) const {
+  for (const LanguagePair& p : pairs_) {
+    if ((source == "auto" || p.source == source) && p.target == target) return &p;
+  }
+  return nullptr;
+}
+
+nlohmann::json ModelSet::languages_json() const {
+  std::vector<std::string> sources;
+  std::map<std::string, std::vector<std::string>> targets;
+  for (const LanguagePair& p : pairs_) {
+    if (targets.count(p.source) == 0) sources.push_back(p.source);
+    targets[p.source].push_back(p.target);
+  }
+  nlohmann::json languages = nlohmann::json::array();
+  for (const std::string& source : sources) {
+    languages.push_back({{"code", source}, {"name", language_name(source)}, {"targets", targets[source]}});
+  }
+  return languages;
+}
+
+std::string language_name(const std::string& code) {
+  static const std::map<std::string, std::string> kNames = {
+      {"ar", "Arabic"},     {"cs", "Czech"},    {"da", "Danish"},    {"de", "German"},   {"el", "Greek"},
+      {"en", "English"},    {"es", "Spanish"},  {"fi", "Finnish"},   {"fr", "French"},   {"hu", "Hungarian"},
+      {"it", "Italian"},    {"ja", "Japanese"}, {"ko", "Korean"},    {"nl", "Dutch"},    {"pl", "Polish"},
+      {"pt", "Portuguese"}, {"ro", "Romanian"}, {"ru", "Russian"},   {"sv", "Swedish"},  {"tr", "Turkish"},
+      {"uk", "Ukrainian"},  {"zh", "Chinese"},  {"nb", "Norwegian"}, {"et", "Estonian"}, {"bg", "Bulgarian"}};
+  const auto found = kNames.find(code);
+  return found == kNames.end() ? code : found->second;
+}
+
+}  // namespace serve

@@ -1,0 +1,112 @@
+#include "serve/serve_command.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <iostream>
+#include <thread>
+
+#include "cli/commands/model_path.h"
+#include "cli/commands/usage.h"
+#include "core/error.h"
+#include "core/threads.h"
+#include "serve/http_server.h"
+
+namespace serve {
+
+CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
+  CLI::App* cmd = app.add_subcommand("serve", "Serve translations over HTTP with LibreTranslate's API");
+  cmd->footer(
+      "Examples:\n"
+      "  nmt serve\n"
+      "  nmt serve -m opus-mt-en-de -m opus-mt-de-en --port 5000 --threads 4\n"
+      "  curl -s 127.0.0.1:5000/translate -d q='A dog runs.' -d source=en -d target=de\n"
+      "Open http://127.0.0.1:5000/ in a browser to try it. See docs/serve.md for the API and the limits.");
+  cmd->add_option("-m,--model", o.model_dirs,
+                  "Model directory, once per model; each serves its language pair (default: $" +
+                      std::string(cli::kModelEnv) + ", else the bundled " + cli::kDefaultModelName +
+                      " model)")
+      ->type_name("DIR")
+      ->envname(cli::kModelEnv)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--host", o.host, "Address to listen on; 0.0.0.0 opens it to the network")
+      ->capture_default_str();
+  cli::int_in_range(cmd->add_option("--port", o.port, "Port; 0 picks a free one")->capture_default_str(), 0,
+                    65535);
+  cli::int_in_range(cmd->add_option("--threads", o.threads, "CPU threads of the translator, 0 = all cores")
+                        ->capture_default_str(),
+                    0, 256);
+  cli::int_in_range(cmd->add_option("--max-connections", o.max_connections,
+                                    "Connections served at once; more wait for a free one")
+                        ->capture_default_str(),
+                    1, 4096);
+  cli::int_in_range(
+      cmd->add_option("--max-body", o.max_body_bytes, "Largest request body in bytes (413 beyond)")
+          ->capture_default_str(),
+      1024, 1L << 30);
+  cli::int_in_range(
+      cmd->add_option("--max-chars", o.max_chars, "Most characters of text in one request (413 beyond)")
+          ->capture_default_str(),
+      1, 1L << 30);
+  cli::int_in_range(cmd->add_option("--max-queue", o.max_queued_requests,
+                                    "Requests waiting for the translator at once (429 beyond)")
+                        ->capture_default_str(),
+                    1, 1 << 20);
+  cli::int_in_range(cmd->add_option("--request-timeout", o.request_timeout_s,
+                                    "Seconds a request may wait for its translation (503 beyond)")
+                        ->capture_default_str(),
+                    1, 3600);
+  cli::int_in_range(cmd->add_option("--read-timeout", o.read_timeout_s,
+                                    "Seconds a client may stay silent while sending (slow clients are cut)")
+                        ->capture_default_str(),
+                    1, 600);
+  cli::int_in_range(cmd->add_option("--batch-wait", o.batch_wait_ms,
+                                    "Milliseconds a request waits for others to share its batch")
+                        ->capture_default_str(),
+                    0, 1000);
+  cli::int_in_range(cmd->add_option("--max-batch-tokens", o.max_batch_tokens,
+                                    "Estimated source tokens of the requests batched together")
+                        ->capture_default_str(),
+                    1, 1 << 20);
+  cmd->add_option("--api-keys", o.api_keys_file,
+                  "File of API keys, one a line: requests must give one (api_key)")
+      ->type_name("FILE");
+  cmd->add_option("--cors-origin", o.cors_origin, "Let pages from this origin call the server ('*': any)")
+      ->type_name("ORIGIN");
+  return cmd;
+}
+
+int run_serve(const ServeOptions& options) {
+  ServeOptions o = options;
+  if (o.model_dirs.empty()) o.model_dirs.push_back(cli::default_model_dir());
+  const ApiKeys keys = o.api_keys_file.empty() ? ApiKeys() : ApiKeys::load(o.api_keys_file);
+  // The signals wait for the signal thread: every thread started from here on inherits the mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop_signals, sig);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  core::set_num_threads(o.threads == 0 ? static_cast<int>(cores) : o.threads);
+  const ModelSet models(o.model_dirs);
+  TranslationService service(models, o);
+  HttpServer server(service, o, keys);
+  const int port = server.bind();
+  std::string pairs;
+  for (const LanguagePair& p : models.pairs()) pairs += " " + p.source + "-" + p.target;
+  std::cerr << "nmt serve: listening on http://" << o.host << ":" << port << "/ (pairs:" << pairs << ")"
+            << std::endl;
+  std::thread([&server, stop_signals] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    std::cerr << "nmt serve: "
+              << (sig == SIGINT    ? "SIGINT"
+                  : sig == SIGTERM ? "SIGTERM"
+                                   : "SIGHUP")
+              << ": answering the requests in flight, then exiting" << std::endl;
+    server.stop();
+  }).detach();
+  server.run();
+  return 0;
+}
+
+}  // namespace serve

@@ -1,0 +1,53 @@
+// Between the HTTP handlers and the batcher: checks a request's text against the limits, cuts it into
+// lines as `nmt translate` reads them, queues it and waits for it within the request's time bound.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "serve/batcher.h"
+#include "serve/model_set.h"
+#include "serve/serve_options.h"
+
+namespace serve {
+
+class TranslationService {
+ public:
+  TranslationService(const ModelSet& models, const ServeOptions& options);
+
+  const ModelSet& models() const { return models_; }
+
+  // The pair source -> target, or ApiError 400 naming what is not served.
+  const LanguagePair& pair(const std::string& source, const std::string& target) const;
+
+  // One Translation per line (lines hold no line breaks); `controls` empty or one per line. ApiError
+  // 413 over the character limit, 429 with --max-queue requests waiting, 503 past the time bound, 400 for
+  // options the model refuses.
+  std::vector<pipeline::Translation> translate(const LanguagePair& pair,
+                                             const pipeline::TranslateOptions& options,
+                                             std::vector<std::string> lines,
+                                             std::vector<pipeline::LineControls> controls = {});
+
+  // Runs `work` on the translator's worker, alone, within the time bound (an attention heatmap).
+  void run_alone(std::function<void()> work);
+
+  // Counts a request's characters (code points) toward the limit; ApiError 413 beyond.
+  void check_characters(const std::vector<std::string>& texts) const;
+
+  uint64_t merged_requests() const { return batcher_.merged_requests(); }
+
+ private:
+  std::vector<pipeline::Translation> wait(std::shared_ptr<BatchJob> job);
+
+  const ModelSet& models_;
+  const ServeOptions& options_;
+  Batcher batcher_;
+};
+
+// "a\nb\r\nc" -> {"a", "b", "c"}: the lines `nmt translate` reads (LF or CRLF ends one); join_lines puts
+// translations back together with LF.
+std::vector<std::string> split_lines(const std::string& text);
+std::string join_lines(const std::vector<std::string>& lines);
+
+}  // namespace serve

@@ -1,0 +1,73 @@
+"""LibreTranslate's API and /v1 as clients use them (python requests and LibreTranslate's documented curl
+examples): every answer equals `nmt translate`'s for the same input and options."""
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+from serve_support import SENTENCES, Server, check, cli_translate
+
+nmt = sys.argv[1]
+with Server(nmt) as s:
+    langs = s.get("/languages").json()
+    check(langs == [{"code": "en", "name": "English", "targets": ["de"]}], f"/languages: {langs}")
+
+    cli = cli_translate(nmt, SENTENCES)
+    r = s.post("/translate", json={"q": SENTENCES[0], "source": "en", "target": "de", "format": "text"})
+    check(r.status_code == 200 and r.json() == {"translatedText": cli[0]}, f"/translate json: {r.text}")
+
+    paragraph = SENTENCES[1] + " " + SENTENCES[2] + "\n" + SENTENCES[3]
+    r = s.post("/translate", json={"q": [paragraph, SENTENCES[4]], "source": "en", "target": "de"})
+    expected = cli_translate(nmt, [SENTENCES[1] + " " + SENTENCES[2], SENTENCES[3], SENTENCES[4]])
+    check(r.json()["translatedText"] == [expected[0] + "\n" + expected[1], expected[2]],
+          f"/translate array q with a line break: {r.text}")
+
+    r = s.post("/translate", data={"q": SENTENCES[5], "source": "auto", "target": "de"})
+    check(r.json() == {"translatedText": cli[5], "detectedLanguage": {"confidence": 0, "language": "en"}},
+          f"/translate form, source auto: {r.text}")
+
+    nbest = cli_translate(nmt, [SENTENCES[6]], "--n-best", "3")
+    hyps = [line.split(" ||| ")[1] for line in nbest]
+    r = s.post("/translate", json={"q": SENTENCES[6], "source": "en", "target": "de", "alternatives": 2})
+    check(r.json() == {"translatedText": hyps[0], "alternatives": hyps[1:]}, f"alternatives = --n-best 3: {r.text}")
+
+    # LibreTranslate's documented curl example (README, "API Usage"), pointed at the pair served.
+    curl = subprocess.run(["curl", "-s", "-X", "POST", s.url + "/translate", "-H", "Content-Type: application/json",
+                           "-d", json.dumps({"q": SENTENCES[7], "source": "auto", "target": "de", "format": "text",
+                                             "alternatives": 0, "api_key": ""})],
+                          capture_output=True, text=True)
+    check(json.loads(curl.stdout)["translatedText"] == cli[7], f"curl example: {curl.stdout}")
+    curl = subprocess.run(["curl", "-s", "-X", "POST", s.url + "/detect", "-d", "q=Hello world"], capture_output=True,
+                          text=True)
+    check(json.loads(curl.stdout) == [{"confidence": 0, "language": "en"}], f"/detect: {curl.stdout}")
+
+    r = s.post("/translate", json={"q": "A dog.", "source": "en", "target": "de", "format": "html"})
+    check(r.status_code == 400 and r.json() == {"error": "format html is not supported yet"}, f"html: {r.text}")
+    check(s.get("/health").json()["status"] == "ok", "/health")
+
+    # /v1/translate: the CLI's JSON lines in and out, with its options by field name.
+    body = '{"text": "A dog runs."}\n{"text": "A cat sleeps.", "prefix": "Eine"}\n{"text": 3}\n'
+    r = s.post("/v1/translate?source=en&target=de&n_best=2&alignment=true&word_scores=true", data=body)
+    cli_jsonl = cli_translate(nmt, None, "--input-format", "jsonl", "--output-format", "jsonl", "--n-best", "2",
+                              "--alignment", "--word-scores", stdin=body)
+    check(r.status_code == 200 and r.text.splitlines() == cli_jsonl, f"/v1/translate = CLI jsonl: {r.text}")
+    r = s.post("/v1/translate?source=en&target=de&beam_size=999", data=body)
+    check(r.status_code == 400 and "beam_size" in r.json()["error"], f"/v1 option out of range: {r.text}")
+    r = s.post("/v1/attention", json={"q": SENTENCES[0], "source": "en", "target": "de"})
+    check(r.status_code == 200 and r.text.startswith("<?xml") and "<svg" in r.text, "/v1/attention: an SVG")
+    check("<script>" in s.get("/").text and "http" not in s.get("/").text.split("<script>")[0].replace(
+        'http-equiv', ''), "GET /: a page without external assets")
+
+    # Many clients at once: batched together, each answer the CLI's.
+    def one(i):
+        return s.post("/translate", json={"q": SENTENCES[i % len(SENTENCES)], "source": "en", "target": "de"}).json()
+
+    with ThreadPoolExecutor(16) as pool:
+        answers = list(pool.map(one, range(64)))
+    check(all(a["translatedText"] == cli[i % len(cli)] for i, a in enumerate(answers)),
+          "64 requests from 16 clients: each the CLI's translation")
+    merged = s.get("/health").json()["merged_requests"]
+    check(merged > 0, f"requests merged into shared batches: {merged}")
+    status, err = s.stop()
+    check(status == 0, f"SIGTERM: exit 0 ({status}, {err!r})")
+print("all passed")

@@ -1,0 +1,66 @@
+"""API keys (403 without a good one), CORS only with --cors-origin, --max-queue (429), --request-timeout
+(503), and SIGTERM: the request in flight is answered, then the server exits 0."""
+import os
+import sys
+import tempfile
+import threading
+import time
+
+from serve_support import SENTENCES, Server, check, cli_translate
+
+nmt = sys.argv[1]
+with tempfile.TemporaryDirectory() as tmp:
+    keys = os.path.join(tmp, "keys")
+    with open(keys, "w") as f:
+        f.write("# clients\nsecret-1\n\nsecret-2\n")
+    with Server(nmt, "--api-keys", keys, "--cors-origin", "https://example.org") as s:
+        ask = {"q": SENTENCES[0], "source": "en", "target": "de"}
+        r = s.post("/translate", json=ask)
+        check(r.status_code == 403 and r.json() == {"error": "Invalid API key"}, f"no key: {r.status_code} {r.text}")
+        r = s.post("/translate", json={**ask, "api_key": "wrong"})
+        check(r.status_code == 403, f"wrong key: {r.status_code}")
+        r = s.post("/translate", json={**ask, "api_key": "secret-2"})
+        check(r.status_code == 200, f"good key: {r.status_code} {r.text}")
+        r = s.post("/v1/translate?source=en&target=de", data='{"text": "A dog."}')
+        check(r.status_code == 403, f"/v1 without key: {r.status_code}")
+        check(r.headers.get("Access-Control-Allow-Origin") == "https://example.org", "CORS header with --cors-origin")
+        r = s.get("/languages")
+        check(r.status_code == 200, "/languages needs no key")
+        s.stop()
+
+# A batch window of 1 s: the first request waits in the queue that long, so the next finds it full, and a
+# request timeout of 1 s passes before the translator starts.
+with Server(nmt, "--batch-wait", "1000", "--max-queue", "1", "--request-timeout", "1") as s:
+    first = {}
+    waiting = threading.Thread(target=lambda: first.update(r=s.post("/translate", json={
+        "q": SENTENCES[0], "source": "en", "target": "de"})))
+    waiting.start()
+    time.sleep(0.3)
+    r = s.post("/translate", json={"q": SENTENCES[1], "source": "en", "target": "de"})
+    check(r.status_code == 429 and "--max-queue" in r.json()["error"], f"queue full: {r.status_code} {r.text}")
+    waiting.join()
+    check(first["r"].status_code == 503 and "--request-timeout" in first["r"].json()["error"],
+          f"past the request timeout: {first['r'].status_code} {first['r'].text}")
+    s.stop()
+
+with Server(nmt) as s:
+    r = s.get("/languages")
+    check("Access-Control-Allow-Origin" not in r.headers, "no CORS header without --cors-origin")
+    # A request big enough to be in flight when SIGTERM comes.
+    text = "\n".join(SENTENCES * 8)
+    expected = cli_translate(nmt, SENTENCES * 8)
+    answer = {}
+
+    def long_request():
+        answer["r"] = s.post("/translate", json={"q": text, "source": "en", "target": "de"})
+
+    client = threading.Thread(target=long_request)
+    client.start()
+    time.sleep(0.3)
+    status, err = s.stop()
+    client.join()
+    r = answer.get("r")
+    check(r is not None and r.status_code == 200 and r.json()["translatedText"].split("\n") == expected,
+          "SIGTERM: the request in flight answered in full")
+    check(status == 0 and "SIGTERM" in err, f"SIGTERM: exit 0 ({status}, {err!r})")
+print("all passed")

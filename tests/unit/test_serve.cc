@@ -1,0 +1,76 @@
+// serve/: the pieces of `nmt serve` below HTTP (tests/serve/ drives the server itself).
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <future>
+#include <string>
+#include <vector>
+
+#include "core/threads.h"
+#include "serve/batcher.h"
+#include "serve/libretranslate_api.h"
+#include "serve/model_set.h"
+#include "serve/translation_service.h"
+
+namespace {
+
+const std::string kModel = std::string(NMT_TEST_DATA) + "/multi30k-en-de";
+
+std::shared_ptr<serve::BatchJob> job_of(const serve::LanguagePair& pair, std::vector<std::string> lines) {
+  auto job = std::make_shared<serve::BatchJob>();
+  job->pair = &pair;
+  job->options = pair.options;
+  job->options_key = serve::options_key(pair.options);
+  job->estimated_tokens = serve::estimate_tokens(lines);
+  job->lines = std::move(lines);
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("serve split_lines: LF or CRLF ends a line, join_lines puts LF back", "[serve]") {
+  CHECK(serve::split_lines("a\nb\r\nc") == std::vector<std::string>{"a", "b", "c"});
+  CHECK(serve::split_lines("") == std::vector<std::string>{""});
+  CHECK(serve::split_lines("a\n") == std::vector<std::string>{"a", ""});
+  CHECK(serve::join_lines({"x", "", "y"}) == "x\n\ny");
+}
+
+TEST_CASE("serve format_error: text taken, html named as not supported yet", "[serve]") {
+  CHECK(serve::format_error("text").empty());
+  CHECK(serve::format_error("html") == "format html is not supported yet");
+  CHECK(serve::format_error("pdf").find("text or html") != std::string::npos);
+}
+
+TEST_CASE("serve Batcher: jobs that arrive together share a batch, each gets its own lines", "[serve]") {
+  core::set_num_threads(2);
+  const serve::ModelSet models({kModel});
+  const serve::LanguagePair& pair = models.pairs().at(0);
+  const std::vector<std::string> a = {"A dog runs in the park.", "Two men are talking."};
+  const std::vector<std::string> b = {"A black cat sleeps on the sofa."};
+  std::vector<pipeline::Translation> alone_a = pair.translator->translate(a, pair.options);
+  std::vector<pipeline::Translation> alone_b = pair.translator->translate(b, pair.options);
+  serve::Batcher batcher(std::chrono::milliseconds(200), 4000);  // a wide window: both arrive within it
+  auto fa = batcher.submit(job_of(pair, a));
+  auto fb = batcher.submit(job_of(pair, b));
+  const std::vector<pipeline::Translation> out_a = fa.get(), out_b = fb.get();
+  CHECK(batcher.merged_requests() == 2);
+  REQUIRE(out_a.size() == 2);
+  REQUIRE(out_b.size() == 1);
+  CHECK(out_a[0].texts == alone_a[0].texts);
+  CHECK(out_a[1].texts == alone_a[1].texts);
+  CHECK(out_b[0].texts == alone_b[0].texts);
+}
+
+TEST_CASE("serve Batcher: jobs of other options are not merged", "[serve]") {
+  core::set_num_threads(2);
+  const serve::ModelSet models({kModel});
+  const serve::LanguagePair& pair = models.pairs().at(0);
+  serve::Batcher batcher(std::chrono::milliseconds(100), 4000);
+  auto greedy = job_of(pair, {"A dog runs."});
+  greedy->options.beam_size = 1;
+  greedy->options_key = serve::options_key(greedy->options);
+  auto fa = batcher.submit(job_of(pair, {"A dog runs."}));
+  auto fb = batcher.submit(greedy);
+  fa.get();
+  fb.get();
+  CHECK(batcher.merged_requests() == 0);
+}
