@@ -271,7 +271,7 @@ def average_last_epochs(args, model, config, sp, dev, dev_refs, corpus_bleu, say
     model.load_state_dict(avg)
     model.eval()
     torch.save({"config": config, "model": avg, "epochs": chosen}, os.path.join(args.out, "avg.pt"))
-    say(f"averaged epochs {chosen}:" + dev_report(model, sp, dev, dev_refs, args, corpus_bleu, True))
+    say(f"averaged epochs {chosen}:" + dev_report(model, sp, dev, dev_refs, args, corpus_bleu, bool(args.bleu_every)))
 
 
 if __name__ == "__main__":
