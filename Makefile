@@ -89,7 +89,8 @@ model-general: $(BUILD)/CMakeCache.txt
 model-general-smoke:
 	$(MAKE) model-general GENERAL_WORK=build/general-smoke GENERAL_OUT=build/general-smoke/model \
 		GENERAL_TRAIN_ARGS="--mix multi30k=0.1,tatoeba=0.2,news=0.1 --vocab 8000 --d-model 64 --heads 2 \
-		--enc-layers 1 --dec-layers 1 --ffn 256 --lr 2e-3 --warmup 100 --epochs 3 --average 2 --bleu-every 0"
+		--enc-layers 1 --dec-layers 1 --ffn 256 --lr 2e-3 --warmup 100 --epochs 3 --average 2 --bleu-every 0 \
+		--threads 1"
 
 # Speed: nmt vs the PyTorch reference, median of 3 runs; prints a table, writes bench/latest/MACHINE.md.
 # BENCH_ARGS=--quick for a smoke run; --model DIR for another model (see tools/bench.py --help).

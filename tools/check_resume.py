@@ -20,7 +20,7 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 TINY = ["--corpus", "general", "--mix", "multi30k=0.03,tatoeba=0.05,news=0.02", "--vocab", "1000",
         "--d-model", "32", "--heads", "2", "--enc-layers", "1", "--dec-layers", "1", "--ffn", "64",
         "--warmup", "20", "--epochs", "10", "--cooldown", "0.3", "--bleu-every", "0", "--log-every", "1",
-        "--average", "2", "--threads", "2"]
+        "--average", "2", "--threads", "1"]
 
 
 def train(data, out, steps, resume=False):
