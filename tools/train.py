@@ -90,8 +90,21 @@ def parse_args():
     return args
 
 
+def cpu_has_bf16():
+    """bf16 autocast is fast only with AVX512-BF16 or AMX; elsewhere PyTorch emulates it, slower than fp32."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            flags = next((line.split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return False
+    return "avx512_bf16" in flags or "amx_bf16" in flags
+
+
 def main():
     args = parse_args()
+    if args.bf16 and not cpu_has_bf16():
+        print("train.py: --bf16 ignored: this CPU has neither AVX512-BF16 nor AMX, fp32 is faster", flush=True)
+        args.bf16 = False
     torch.manual_seed(args.seed)
     random.seed(args.seed)
     torch.set_num_threads(args.threads)
