@@ -5,7 +5,7 @@
       [--spm build/train/spm.model] [--beam 5] [--length-penalty 1.0] [--max-length-a 1.5] [--max-length-b 10] \
       [--repetition-penalty 1.0] [--no-repeat-ngram-size 0]
 
-TrainModel (tools/train.py) is PyTorch's nn.TransformerEncoder/DecoderLayer, post-norm, batch_first:
+TrainModel (tools/train_model.py) is PyTorch's nn.TransformerEncoder/DecoderLayer, post-norm, batch_first:
   self_attn.in_proj_weight [3d, d] = q, k, v stacked; linear1 -> fc1, linear2 -> fc2;
   encoder norm1 -> self_attn_norm, norm2 -> ffn_norm;
   decoder norm1 -> self_attn_norm, norm2 -> cross_attn_norm (multihead_attn), norm3 -> ffn_norm;

@@ -1,20 +1,24 @@
 #!/usr/bin/python3
-"""Train the bundled English->German model on Multi30k.
+"""Train an English->German Transformer for nmt: the bundled Multi30k model or the general-domain one.
 
-Reproducible recipe (fixed seed): joint SentencePiece vocabulary, a small post-norm
-Transformer built from PyTorch's fused nn.Transformer layers, label smoothing,
-Adam with warmup + inverse-sqrt decay (optionally cooled down linearly to 0),
-token-based batches, one checkpoint per epoch, and averaging of the last epochs'
-weights at the end.
+Reproducible recipe (fixed seed): joint SentencePiece vocabulary, a small post-norm Transformer built from
+PyTorch's fused nn.Transformer layers, label smoothing, dropout, AdamW with warmup + inverse-sqrt decay
+(optionally cooled down linearly to 0), token-based batches, one checkpoint per epoch, and averaging of the
+last epochs' weights at the end.
 
   /usr/bin/python3 tools/train.py --data ../shared/data/multi30k --out build/train
+  /usr/bin/python3 tools/train.py --corpus general --mix multi30k=1,tatoeba=2,news=1 --out build/train-general \
+      --time-budget-min 120 --resume
 
-The result (build/train/avg.pt + spm.model) is converted to our checkpoint
-format by tools/export.py.
+--corpus general adds Tatoeba and WMT news (tools/train_data.py says which pairs are dev). A run stops at the
+end of its --epochs (or --stop-after), at --max-steps, or mid-epoch when --time-budget-min is used up; it saves
+its whole state (state.pt, tools/train_state.py) every --checkpoint-every-min minutes and when it stops, and
+--resume continues from there with the same batches, dropout masks and lr. Exit status 75 means the budget
+ran out before the planned run ended: run the same command again.
+
+The result (OUT/avg.pt + OUT/spm.model) is converted to our checkpoint format by tools/export.py.
 """
 import argparse
-import contextlib
-import gzip
 import json
 import math
 import os
@@ -24,169 +28,25 @@ import time
 
 import sentencepiece as spm
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
-PAD, UNK, BOS, EOS = 0, 1, 2, 3
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from train_data import PAD, collate, encode_pairs, epoch_pairs, load_corpus, make_batches, \
+    parse_weights, train_spm  # noqa: E402
+from train_model import TrainModel, swapped_in, val_bleu, val_nll  # noqa: E402
+from train_state import load_state, save_state  # noqa: E402
+
+EXIT_BUDGET_USED = 75   # EX_TEMPFAIL: rerun with --resume to continue
 
 
-def read_lines(path):
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        return [line.rstrip("\n") for line in f]
-
-
-def sinusoids_interleaved(n_positions, d):
-    """The paper's table: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...)."""
-    pos = torch.arange(n_positions, dtype=torch.float64).unsqueeze(1)
-    i = torch.arange(0, d, 2, dtype=torch.float64)
-    angle = pos / torch.pow(10000.0, i / d)
-    pe = torch.zeros(n_positions, d, dtype=torch.float64)
-    pe[:, 0::2] = torch.sin(angle)
-    pe[:, 1::2] = torch.cos(angle)
-    return pe.float()
-
-
-class TrainModel(nn.Module):
-    """Post-norm encoder-decoder; shared source/target/output embedding."""
-
-    def __init__(self, vocab, d, heads, enc_layers, dec_layers, ffn, dropout, act):
-        super().__init__()
-        self.d = d
-        self.embed = nn.Embedding(vocab, d, padding_idx=PAD)
-        nn.init.normal_(self.embed.weight, 0.0, d ** -0.5)
-        with torch.no_grad():
-            self.embed.weight[PAD].zero_()
-        enc = nn.TransformerEncoderLayer(d, heads, ffn, dropout, activation=act,
-                                         batch_first=True, norm_first=False)
-        dec = nn.TransformerDecoderLayer(d, heads, ffn, dropout, activation=act,
-                                         batch_first=True, norm_first=False)
-        self.encoder = nn.TransformerEncoder(enc, enc_layers, enable_nested_tensor=False)
-        self.decoder = nn.TransformerDecoder(dec, dec_layers)
-        self.drop = nn.Dropout(dropout)
-        self.register_buffer("pe", sinusoids_interleaved(1024, d), persistent=False)
-
-    def embed_tokens(self, ids):
-        return self.drop(self.embed(ids) * math.sqrt(self.d) + self.pe[: ids.size(1)])
-
-    def encode(self, src):
-        pad = src.eq(PAD)
-        return self.encoder(self.embed_tokens(src), src_key_padding_mask=pad), pad
-
-    def decode(self, tgt_in, memory, src_pad):
-        t = tgt_in.size(1)
-        causal = torch.triu(torch.full((t, t), float("-inf")), diagonal=1)
-        h = self.decoder(self.embed_tokens(tgt_in), memory, tgt_mask=causal,
-                         tgt_key_padding_mask=tgt_in.eq(PAD), memory_key_padding_mask=src_pad)
-        return h @ self.embed.weight.t()
-
-    def forward(self, src, tgt_in):
-        memory, src_pad = self.encode(src)
-        return self.decode(tgt_in, memory, src_pad)
-
-
-def make_batches(pairs, max_tokens, rng):
-    """Token-based batches of similar-length pairs, in shuffled order."""
-    order = sorted(range(len(pairs)), key=lambda i: (len(pairs[i][1]) + rng.random(), len(pairs[i][0])))
-    batches, cur, longest = [], [], 0
-    for i in order:
-        n = max(len(pairs[i][0]), len(pairs[i][1]) + 1)
-        if cur and max(longest, n) * (len(cur) + 1) > max_tokens:
-            batches.append(cur)
-            cur, longest = [], 0
-        cur.append(i)
-        longest = max(longest, n)
-    if cur:
-        batches.append(cur)
-    rng.shuffle(batches)
-    return batches
-
-
-def collate(pairs, idx):
-    src_len = max(len(pairs[i][0]) for i in idx)
-    tgt_len = max(len(pairs[i][1]) for i in idx) + 1
-    src = torch.full((len(idx), src_len), PAD, dtype=torch.long)
-    tin = torch.full((len(idx), tgt_len), PAD, dtype=torch.long)
-    tout = torch.full((len(idx), tgt_len), PAD, dtype=torch.long)
-    for r, i in enumerate(idx):
-        s, t = pairs[i]
-        src[r, : len(s)] = torch.tensor(s)
-        tin[r, : len(t) + 1] = torch.tensor([BOS] + t)
-        tout[r, : len(t) + 1] = torch.tensor(t + [EOS])
-    return src, tin, tout
-
-
-@torch.no_grad()
-def greedy(model, src, max_len):
-    memory, src_pad = model.encode(src)
-    ys = torch.full((src.size(0), 1), BOS, dtype=torch.long)
-    done = torch.zeros(src.size(0), dtype=torch.bool)
-    for _ in range(max_len):
-        logits = model.decode(ys, memory, src_pad)[:, -1]
-        logits[:, PAD] = float("-inf")
-        nxt = logits.argmax(-1)
-        nxt = torch.where(done, torch.full_like(nxt, PAD), nxt)
-        ys = torch.cat([ys, nxt.unsqueeze(1)], 1)
-        done |= nxt.eq(EOS)
-        if done.all():
-            break
-    out = []
-    for row in ys[:, 1:].tolist():
-        row = row[: row.index(EOS)] if EOS in row else row
-        out.append([t for t in row if t != PAD])
-    return out
-
-
-def translate_ids(model, srcs, batch=100):
-    model.eval()
-    hyps = [None] * len(srcs)
-    order = sorted(range(len(srcs)), key=lambda i: len(srcs[i]))
-    for b in range(0, len(order), batch):
-        idx = order[b: b + batch]
-        L = max(len(srcs[i]) for i in idx)
-        src = torch.full((len(idx), L), PAD, dtype=torch.long)
-        for r, i in enumerate(idx):
-            src[r, : len(srcs[i])] = torch.tensor(srcs[i])
-        for i, h in zip(idx, greedy(model, src, int(1.5 * L) + 10)):
-            hyps[i] = h
-    return hyps
-
-
-@torch.no_grad()
-def val_nll(model, val_pairs):
-    """Mean per-token NLL on val (no label smoothing), in fp32."""
-    loss = tokens = 0.0
-    for b in range(0, len(val_pairs), 100):
-        src, tin, tout = collate(val_pairs, list(range(b, min(b + 100, len(val_pairs)))))
-        lg = model(src, tin)
-        loss += F.cross_entropy(lg.reshape(-1, lg.size(-1)), tout.reshape(-1), ignore_index=PAD,
-                                reduction="sum").item()
-        tokens += tout.ne(PAD).sum().item()
-    return loss / tokens
-
-
-@contextlib.contextmanager
-def swapped_in(model, weights):
-    """Temporarily give the model's parameters the values in weights (e.g. the EMA copy)."""
-    saved = [p.detach().clone() for p in model.parameters()]
-    with torch.no_grad():
-        for p, w in zip(model.parameters(), weights):
-            p.copy_(w)
-    try:
-        yield
-    finally:
-        with torch.no_grad():
-            for p, s in zip(model.parameters(), saved):
-                p.copy_(s)
-
-
-def val_bleu(model, sp, src_ids, refs, bleu):
-    hyps = [sp.decode(h) for h in translate_ids(model, src_ids)]
-    return bleu(hyps, refs)
-
-
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default="../shared/data/multi30k")
+    ap.add_argument("--data", default="../shared/data/multi30k", help="the Multi30k folder")
+    ap.add_argument("--corpus", choices=["multi30k", "general"], default="multi30k")
+    ap.add_argument("--general-data", default=None,
+                    help="the general-en-de folder (default: general-en-de beside --data)")
+    ap.add_argument("--mix", default="multi30k=1,tatoeba=2,news=1",
+                    help="per-source weights of an epoch (--corpus general), e.g. multi30k=1,tatoeba=2,news=1")
     ap.add_argument("--out", default="build/train")
     ap.add_argument("--vocab", type=int, default=8000)
     ap.add_argument("--d-model", type=int, default=256)
@@ -202,14 +62,21 @@ def main():
     ap.add_argument("--max-tokens", type=int, default=2500)
     ap.add_argument("--weight-decay", type=float, default=1e-4)
     ap.add_argument("--epochs", type=int, default=100)
-    ap.add_argument("--time-budget-min", type=float, default=100.0, help="stop after the epoch that crosses it")
+    ap.add_argument("--time-budget-min", type=float, default=100.0,
+                    help="stop (saving the state) once this run has trained this long; --resume continues")
+    ap.add_argument("--checkpoint-every-min", type=float, default=10.0, help="save the state this often")
+    ap.add_argument("--resume", action="store_true",
+                    help="continue from OUT/state.pt (a fresh start when there is none)")
     ap.add_argument("--stop-after", type=int, default=0,
                     help="stop after this epoch (0: run --epochs); the lr schedule still plans for --epochs")
     ap.add_argument("--average", type=int, default=8, help="average the last N epochs' weights")
-    ap.add_argument("--bleu-every", type=int, default=3, help="greedy val BLEU every N epochs (0: never)")
+    ap.add_argument("--bleu-every", type=int, default=3, help="greedy dev BLEU every N epochs (0: never)")
+    ap.add_argument("--bleu-sentences", type=int, default=0,
+                    help="greedy dev BLEU on the first N sentences of each dev set (0: all)")
+    ap.add_argument("--log-every", type=int, default=50, help="log the loss every N updates")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-steps", type=int, default=0, help="stop after N updates (for timing probes)")
+    ap.add_argument("--max-steps", type=int, default=0, help="stop (saving the state) after N updates")
     ap.add_argument("--bf16", action="store_true",
                     help="bfloat16 autocast for forward/backward (fp32 master weights; AMX/AVX512-BF16 CPUs)")
     ap.add_argument("--cooldown", type=float, default=0.0,
@@ -218,7 +85,26 @@ def main():
     ap.add_argument("--ema", type=float, default=0.0,
                     help="also keep an exponential moving average of the weights with this decay (0: off)")
     args = ap.parse_args()
+    if args.ema > 0 and args.resume:
+        ap.error("--ema is not part of the saved state: it cannot be combined with --resume")
+    return args
 
+
+def cpu_has_bf16():
+    """bf16 autocast is fast only with AVX512-BF16 or AMX; elsewhere PyTorch emulates it, slower than fp32."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            flags = next((line.split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return False
+    return "avx512_bf16" in flags or "amx_bf16" in flags
+
+
+def main():
+    args = parse_args()
+    if args.bf16 and not cpu_has_bf16():
+        print("train.py: --bf16 ignored: this CPU has neither AVX512-BF16 nor AMX, fp32 is faster", flush=True)
+        args.bf16 = False
     torch.manual_seed(args.seed)
     random.seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -226,28 +112,15 @@ def main():
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(args.data)), "..", "tools"))
     from bleu import corpus_bleu  # ../shared/tools/bleu.py, sacreBLEU defaults
 
-    d = args.data
-    train_en, train_de = read_lines(f"{d}/train.en.gz"), read_lines(f"{d}/train.de.gz")
-    val_en, val_de = read_lines(f"{d}/val.en.gz"), read_lines(f"{d}/val.de.gz")
-
+    general_dir = args.general_data or os.path.join(os.path.dirname(os.path.abspath(args.data)), "general-en-de")
+    corpus = load_corpus(args.corpus, args.data, general_dir)
+    weights = parse_weights(args.mix) if args.corpus == "general" else {}
     spm_prefix = os.path.join(args.out, "spm")
-    if not os.path.exists(spm_prefix + ".model"):
-        text = os.path.join(args.out, "spm_train.txt")
-        with open(text, "w", encoding="utf-8") as f:
-            f.write("\n".join(train_en + train_de) + "\n")
-        spm.SentencePieceTrainer.train(
-            input=text, model_prefix=spm_prefix, vocab_size=args.vocab, model_type="unigram",
-            character_coverage=1.0, pad_id=PAD, unk_id=UNK, bos_id=BOS, eos_id=EOS,
-            num_threads=1, shuffle_input_sentence=False, minloglevel=2)
-        os.remove(text)
+    train_spm(corpus, spm_prefix, args.vocab)
     sp = spm.SentencePieceProcessor(model_file=spm_prefix + ".model")
-
-    def enc(lines):
-        return [ids + [EOS] for ids in sp.encode(lines)]
-
-    pairs = list(zip(enc(train_en), sp.encode(train_de)))
-    val_src = enc(val_en)
-    val_pairs = list(zip(val_src, sp.encode(val_de)))
+    sources = {name: encode_pairs(sp, c["train"]) for name, c in corpus.items()}
+    dev = {name: encode_pairs(sp, c["dev"]) for name, c in corpus.items()}
+    dev_refs = {name: [de for _, de in c["dev"]] for name, c in corpus.items()}
 
     config = dict(vocab=sp.get_piece_size(), d_model=args.d_model, heads=args.heads,
                   enc_layers=args.enc_layers, dec_layers=args.dec_layers, ffn=args.ffn,
@@ -259,7 +132,9 @@ def main():
                             weight_decay=args.weight_decay)
     # Batch counts barely vary between epochs (same pairs, same token budget), so one epoch's count
     # plans the run's length for the cooldown.
-    planned_steps = args.epochs * len(make_batches(pairs, args.max_tokens, random.Random(args.seed)))
+    plan_rng = random.Random(args.seed)
+    planned_steps = args.epochs * len(make_batches(epoch_pairs(sources, weights, plan_rng), args.max_tokens,
+                                                   plan_rng))
     cooldown_steps = args.cooldown * planned_steps
 
     def lr_scale(s):
@@ -276,17 +151,53 @@ def main():
         log.write(msg + "\n")
         log.flush()
 
-    say(f"config {json.dumps(config)} params {n_params} args {json.dumps(vars(args))}")
     rng = random.Random(args.seed)
+    progress = dict(step=0, epoch=1, batch=0, minutes=0.0, loss=0.0, tokens=0.0, epoch_seconds=0.0)
+    epoch_rng_state = rng.getstate()
+    resumed = load_state(args.out, model, opt, sched, config) if args.resume else None
+    if resumed:
+        progress, epoch_rng_state = resumed
+        say(f"resumed from {args.out}/state.pt: epoch {progress['epoch']} batch {progress['batch']} "
+            f"step {progress['step']} after {progress['minutes']:.1f} min")
+    elif args.resume:
+        say(f"no {args.out}/state.pt: starting afresh")
+    counts = {name: (len(p), sum(len(s) for s, _ in p), sum(len(t) + 1 for _, t in p))
+              for name, p in sources.items()}
+    say(f"config {json.dumps(config)} params {n_params} planned_steps {planned_steps} "
+        f"train pairs/src tokens/tgt tokens {json.dumps(counts)} args {json.dumps(vars(args))}")
     # The EMA copy of the parameters (buffers are fixed tables); saved beside each epoch's weights.
     ema = [p.detach().clone() for p in model.parameters()] if args.ema > 0 else None
-    start, step = time.time(), 0
-    for epoch in range(1, args.epochs + 1):
+    start, cpu_start, run_tokens = time.time(), time.process_time(), [0]
+    last_save = start
+    minutes_before = progress["minutes"]
+
+    def run_minutes():
+        return (time.time() - start) / 60
+
+    def throughput():
+        """This run's speed; CPU seconds count every thread, so they measure cost on a busy machine too."""
+        tokens = run_tokens[0]
+        return (f"{tokens:.0f} tgt tokens in {time.time() - start:.0f} s, {time.process_time() - cpu_start:.0f} "
+                f"CPU s: {tokens / (time.time() - start):.0f} tgt tok/s, "
+                f"{tokens / (time.process_time() - cpu_start):.0f} tgt tok/CPU s")
+
+    def save(epoch_rng):
+        progress["minutes"] = minutes_before + run_minutes()
+        save_state(args.out, model, opt, sched, config, progress, epoch_rng)
+
+    while progress["epoch"] <= args.epochs and not (args.stop_after and progress["epoch"] > args.stop_after):
+        epoch = progress["epoch"]
+        rng.setstate(epoch_rng_state)
+        pairs = epoch_pairs(sources, weights, rng)
+        batches = make_batches(pairs, args.max_tokens, rng)
         model.train()
-        tot_loss = tot_tok = 0.0
-        t0 = time.time()
-        for idx in make_batches(pairs, args.max_tokens, rng):
-            src, tin, tout = collate(pairs, idx)
+        t0 = time.time() - progress["epoch_seconds"]
+        while progress["batch"] < len(batches):
+            if args.max_steps and progress["step"] >= args.max_steps:
+                save(epoch_rng_state)
+                say(f"stopped at step {progress['step']} (--max-steps); this run: {throughput()}")
+                return 0
+            src, tin, tout = collate(pairs, batches[progress["batch"]])
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
                 logits = model(src, tin)
             loss = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
@@ -297,38 +208,71 @@ def main():
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             sched.step()
-            step += 1
+            progress["step"] += 1
+            progress["batch"] += 1
+            step = progress["step"]
             if ema is not None:
                 with torch.no_grad():
                     for e, p in zip(ema, model.parameters()):
                         e.lerp_(p, 1.0 - args.ema)
-            tot_loss += loss.item()
-            tot_tok += ntok
-            if step % 50 == 0:
-                say(f"epoch {epoch} step {step} loss {tot_loss / tot_tok:.3f} "
-                    f"{tot_tok / (time.time() - t0):.0f} tgt tok/s lr {sched.get_last_lr()[0]:.2e}")
-            if args.max_steps and step >= args.max_steps:
-                say(f"probe: {step} steps in {time.time() - start:.1f}s")
-                return
-        model.eval()
-        msg = (f"END epoch {epoch} step {step} train_loss {tot_loss / tot_tok:.3f} "
-               f"val_nll {val_nll(model, val_pairs):.3f} "
-               f"epoch_min {(time.time() - t0) / 60:.1f} total_min {(time.time() - start) / 60:.1f}")
-        if args.bleu_every and epoch % args.bleu_every == 0:
-            msg += f" val_bleu_greedy {val_bleu(model, sp, val_src, val_de, corpus_bleu):.2f}"
-        torch.save({"config": config, "model": model.state_dict(), "epoch": epoch},
-                   os.path.join(args.out, f"epoch{epoch}.pt"))
-        if ema is not None:
-            with swapped_in(model, ema):
-                msg += f" ema_val_nll {val_nll(model, val_pairs):.3f}"
-                if args.bleu_every and epoch % args.bleu_every == 0:
-                    msg += f" ema_val_bleu_greedy {val_bleu(model, sp, val_src, val_de, corpus_bleu):.2f}"
-                torch.save({"config": config, "model": model.state_dict(), "epoch": epoch, "ema": args.ema},
-                           os.path.join(args.out, f"ema{epoch}.pt"))
-        say(msg)
-        if (time.time() - start) / 60 >= args.time_budget_min or epoch == args.stop_after:
-            break
+            progress["loss"] += loss.item()
+            progress["tokens"] += ntok
+            run_tokens[0] += ntok
+            progress["epoch_seconds"] = time.time() - t0
+            if step % args.log_every == 0:
+                say(f"epoch {epoch} step {step} loss {progress['loss'] / progress['tokens']:.3f} "
+                    f"batch_loss {loss.item() / ntok:.6f} "
+                    f"{progress['tokens'] / progress['epoch_seconds']:.0f} tgt tok/s lr {sched.get_last_lr()[0]:.2e} "
+                    f"run_tokens {run_tokens[0]} run_cpu_s {time.process_time() - cpu_start:.2f}")
+            if run_minutes() >= args.time_budget_min:
+                save(epoch_rng_state)
+                say(f"time budget used up at epoch {epoch} step {step}; rerun with --resume to continue; "
+                    f"this run: {throughput()}")
+                return EXIT_BUDGET_USED
+            if time.time() - last_save >= 60 * args.checkpoint_every_min:
+                save(epoch_rng_state)
+                last_save = time.time()
+        end_epoch(args, model, sp, config, progress, dev, dev_refs, ema, corpus_bleu, say)
+        progress.update(epoch=epoch + 1, batch=0, loss=0.0, tokens=0.0, epoch_seconds=0.0)
+        epoch_rng_state = rng.getstate()
+        save(epoch_rng_state)
+        last_save = time.time()
+    average_last_epochs(args, model, config, sp, dev, dev_refs, corpus_bleu, say)
+    return 0
 
+
+def dev_report(model, sp, dev, dev_refs, args, corpus_bleu, with_bleu, prefix=""):
+    """' val_nll <mean over sources> (name nll, ...)' and, when asked, greedy BLEU per dev set."""
+    nll = {name: val_nll(model, pairs) for name, pairs in dev.items()}
+    msg = f" {prefix}val_nll {sum(nll.values()) / len(nll):.3f}"
+    if len(nll) > 1:
+        msg += " (" + ", ".join(f"{name} {v:.3f}" for name, v in nll.items()) + ")"
+    if with_bleu:
+        n = args.bleu_sentences or None
+        msg += f" {prefix}val_bleu_greedy " + ", ".join(
+            f"{name} {val_bleu(model, sp, [s for s, _ in pairs[:n]], dev_refs[name][:n], corpus_bleu):.2f}"
+            for name, pairs in dev.items())
+    return msg
+
+
+def end_epoch(args, model, sp, config, progress, dev, dev_refs, ema, corpus_bleu, say):
+    epoch = progress["epoch"]
+    model.eval()
+    with_bleu = bool(args.bleu_every) and epoch % args.bleu_every == 0
+    msg = (f"END epoch {epoch} step {progress['step']} train_loss {progress['loss'] / progress['tokens']:.3f}"
+           + dev_report(model, sp, dev, dev_refs, args, corpus_bleu, with_bleu)
+           + f" epoch_min {progress['epoch_seconds'] / 60:.1f}")
+    torch.save({"config": config, "model": model.state_dict(), "epoch": epoch},
+               os.path.join(args.out, f"epoch{epoch}.pt"))
+    if ema is not None:
+        with swapped_in(model, ema):
+            msg += dev_report(model, sp, dev, dev_refs, args, corpus_bleu, with_bleu, "ema_")
+            torch.save({"config": config, "model": model.state_dict(), "epoch": epoch, "ema": args.ema},
+                       os.path.join(args.out, f"ema{epoch}.pt"))
+    say(msg)
+
+
+def average_last_epochs(args, model, config, sp, dev, dev_refs, corpus_bleu, say):
     last = sorted(int(f[5:-3]) for f in os.listdir(args.out) if f.startswith("epoch") and f.endswith(".pt"))
     chosen = last[-args.average:]
     avg = None
@@ -338,10 +282,10 @@ def main():
             {k: avg[k] + sd[k].double() for k in avg}
     avg = {k: (v / len(chosen)).float() for k, v in avg.items()}
     model.load_state_dict(avg)
+    model.eval()
     torch.save({"config": config, "model": avg, "epochs": chosen}, os.path.join(args.out, "avg.pt"))
-    say(f"averaged epochs {chosen}: val_bleu_greedy {val_bleu(model, sp, val_src, val_de, corpus_bleu):.2f} "
-        f"total_min {(time.time() - start) / 60:.1f}")
+    say(f"averaged epochs {chosen}:" + dev_report(model, sp, dev, dev_refs, args, corpus_bleu, bool(args.bleu_every)))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
