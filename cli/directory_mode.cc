@@ -6,6 +6,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "cli/document_mode.h"
 #include "cli/exit_codes.h"
 #include "cli/file_walker.h"
 #include "cli/gzip_sink.h"
@@ -107,15 +108,23 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
       if (!o.overwrite && exists && already_done(manifest, file, entry, dst)) {
         ++counts.skipped;
       } else {
-        LineReader reader = LineReader::adopt(std::move(fd), file.path);
+        const documents::DocumentFormat format = document_format(o.translate.format, file.path);
         ensure_parent_dir(dst);
         AtomicOutputFile out(dst);
+        if (format != documents::DocumentFormat::kText) {
+          const std::string bytes = read_whole_fd(fd.get(), file.path);
+          write_document(
+              out, translate_document_bytes(translator, o, format, bytes, printable_path(file.relative)));
+        }
+        LineReader reader = LineReader::adopt(std::move(fd), file.path);
         const auto translate_into = [&](auto& inner) {
           ProgressSink<std::remove_reference_t<decltype(inner)>> sink{inner,      reader,     progress,
                                                                       lines_done, bytes_done, o.quiet};
           counts.malformed_lines += translate_lines(translator, reader, sink, o, nullptr);
         };
-        if (is_gzip_path(dst)) {  // x.txt.gz is translated into a gzip-compressed x.txt.gz
+        if (format != documents::DocumentFormat::kText) {
+          // written above, whole
+        } else if (is_gzip_path(dst)) {  // x.txt.gz is translated into a gzip-compressed x.txt.gz
           GzipFileSink gzip_sink(out);
           translate_into(gzip_sink);
           gzip_sink.finish();

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cli/directory_mode.h"
+#include "cli/document_mode.h"
 #include "cli/exit_codes.h"
 #include "cli/memory_limit.h"
 #include "cli/model_path.h"
@@ -176,6 +177,7 @@ int run_translate(const TranslateCommandOptions& options) {
     const uint64_t seed = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
     o.flags.set("sampling.seed", static_cast<int64_t>(seed >> 1));
   }
+  check_document_options(o, given.format);
   if (o.progress && o.quiet) throw core::UsageError("--progress and --quiet contradict each other: use one");
   if (!o.input_dir.empty()) parse_shard(o.shard);  // a bad value fails before the model loads
   const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
@@ -211,6 +213,16 @@ int run_translate(const TranslateCommandOptions& options) {
   const auto loaded = std::chrono::steady_clock::now();
 
   if (!stream) return run_directory_mode(translator, o);
+  const bool from_arguments = !o.texts.empty();
+  const documents::DocumentFormat format =
+      document_format(o.translate.format, from_arguments ? "-" : o.input);
+  if (format != documents::DocumentFormat::kText) {
+    const std::string name = from_arguments ? "argument" : o.input == "-" ? "standard input" : o.input;
+    const std::string bytes = from_arguments ? text_arguments(o.texts) : read_whole_input(o.input);
+    write_document(*output, translate_document_bytes(translator, o, format, bytes, name));
+    output->commit();
+    return 0;
+  }
   core::set_gemm_profiling(o.stats);
   TranslateStats stats;
   ProgressBar progress(

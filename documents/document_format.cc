@@ -1,0 +1,50 @@
+#include "documents/document_format.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/error.h"
+
+namespace documents {
+
+namespace {
+
+std::string lower_extension(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string ext = path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+}  // namespace
+
+const std::vector<std::string>& format_names() {
+  static const std::vector<std::string> names = {"text", "html", "xml",  "markdown", "srt", "vtt",
+                                                 "docx", "odt",  "pptx", "epub",     "auto"};
+  return names;
+}
+
+DocumentFormat format_from_name(const std::string& name) {
+  if (name == "text") return DocumentFormat::kText;
+  if (name == "html") return DocumentFormat::kHtml;
+  if (name == "srt") return DocumentFormat::kSrt;
+  if (name == "vtt") return DocumentFormat::kVtt;
+  throw core::UsageError("--format " + name + " is not supported yet: use text, html, srt, vtt or auto");
+}
+
+DocumentFormat format_for_path(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  if (ext == "html" || ext == "htm" || ext == "xhtml") return DocumentFormat::kHtml;
+  if (ext == "srt") return DocumentFormat::kSrt;
+  if (ext == "vtt") return DocumentFormat::kVtt;
+  return DocumentFormat::kText;
+}
+
+const std::vector<std::string>& document_globs() {
+  static const std::vector<std::string> globs = {"*.txt", "*.html", "*.htm", "*.xhtml", "*.srt", "*.vtt"};
+  return globs;
+}
+
+}  // namespace documents
