@@ -29,21 +29,25 @@ const std::vector<std::string>& format_names() {
 DocumentFormat format_from_name(const std::string& name) {
   if (name == "text") return DocumentFormat::kText;
   if (name == "html") return DocumentFormat::kHtml;
+  if (name == "markdown") return DocumentFormat::kMarkdown;
   if (name == "srt") return DocumentFormat::kSrt;
   if (name == "vtt") return DocumentFormat::kVtt;
-  throw core::UsageError("--format " + name + " is not supported yet: use text, html, srt, vtt or auto");
+  throw core::UsageError("--format " + name +
+                         " is not supported yet: use text, html, markdown, srt, vtt or auto");
 }
 
 DocumentFormat format_for_path(const std::string& path) {
   const std::string ext = lower_extension(path);
   if (ext == "html" || ext == "htm" || ext == "xhtml") return DocumentFormat::kHtml;
+  if (ext == "md" || ext == "markdown") return DocumentFormat::kMarkdown;
   if (ext == "srt") return DocumentFormat::kSrt;
   if (ext == "vtt") return DocumentFormat::kVtt;
   return DocumentFormat::kText;
 }
 
 const std::vector<std::string>& document_globs() {
-  static const std::vector<std::string> globs = {"*.txt", "*.html", "*.htm", "*.xhtml", "*.srt", "*.vtt"};
+  static const std::vector<std::string> globs = {"*.txt", "*.html",     "*.htm", "*.xhtml",
+                                                 "*.md",  "*.markdown", "*.srt", "*.vtt"};
   return globs;
 }
 

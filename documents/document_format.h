@@ -7,14 +7,15 @@
 
 namespace documents {
 
-enum class DocumentFormat { kText, kHtml, kSrt, kVtt };
+enum class DocumentFormat { kText, kHtml, kMarkdown, kSrt, kVtt };
 
 // Every name --format accepts on the command line, "auto" last.
 const std::vector<std::string>& format_names();
 // The implemented format of a --format value other than "auto". Throws core::UsageError naming the
 // formats that work for one not supported yet (core::UsageError exits 64).
 DocumentFormat format_from_name(const std::string& name);
-// `--format auto`: by the path's extension (.html .htm .xhtml, .srt, .vtt); text for anything else.
+// `--format auto`: by the path's extension (.html .htm .xhtml, .md .markdown, .srt, .vtt); text for
+// anything else.
 DocumentFormat format_for_path(const std::string& path);
 // Directory mode's default glob patterns: the extensions of the implemented formats and "*.txt".
 const std::vector<std::string>& document_globs();

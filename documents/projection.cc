@@ -1,6 +1,7 @@
 #include "documents/projection.h"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 
 namespace documents {
@@ -36,6 +37,17 @@ std::vector<size_t> code_points(const std::string& text, Word word) {
     if (!is_continuation(text[i])) starts.push_back(i);
   }
   return starts;
+}
+
+// How many of the code points at the word's start (or end) are ASCII punctuation.
+size_t edge_punctuation(const std::string& text, const std::vector<size_t>& code_points, bool at_end) {
+  size_t n = 0;
+  while (n < code_points.size()) {
+    const unsigned char c = text[code_points[at_end ? code_points.size() - 1 - n : n]];
+    if (c >= 0x80 || std::isalnum(c)) break;
+    ++n;
+  }
+  return n;
 }
 
 constexpr size_t kNone = std::numeric_limits<size_t>::max();
@@ -128,8 +140,23 @@ class Projector {
       const Word sw = source_words_[source_of_target_[t]];
       const std::vector<size_t> s_cp = code_points(source_.text, sw);
       const std::vector<size_t> t_cp = code_points(target_, target_words_[t]);
+      // Punctuation at a word's edges maps to the same punctuation; the letters between, proportionally.
+      const size_t lead =
+          std::min(edge_punctuation(source_.text, s_cp, false), edge_punctuation(target_, t_cp, false));
+      const size_t trail =
+          std::min(edge_punctuation(source_.text, s_cp, true), edge_punctuation(target_, t_cp, true));
       for (size_t k = 0; k < t_cp.size(); ++k) {
-        char_map_.emplace_back(t_cp[k], s_cp[k * s_cp.size() / t_cp.size()]);
+        size_t j;
+        if (lead + trail >= t_cp.size() || lead + trail >= s_cp.size()) {
+          j = k * s_cp.size() / t_cp.size();
+        } else if (k < lead) {
+          j = k;
+        } else if (k >= t_cp.size() - trail) {
+          j = s_cp.size() - (t_cp.size() - k);
+        } else {
+          j = lead + (k - lead) * (s_cp.size() - lead - trail) / (t_cp.size() - lead - trail);
+        }
+        char_map_.emplace_back(t_cp[k], s_cp[j]);
       }
     }
   }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "documents/html_reader.h"
+#include "documents/markdown_reader.h"
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
 #include "documents/subtitles.h"
@@ -65,6 +66,12 @@ std::string translate_document(const models::Translator& translator, const model
           render(attributes, translator, options, escape_html_attribute, name, warnings);
       Document text = read_html(with_attributes, HtmlPass::kText, name, warnings);
       return render(text, translator, options, escape_html_text, name, warnings);
+    }
+    case DocumentFormat::kMarkdown: {
+      Document document = read_markdown(bytes, name, warnings);
+      return render(
+          document, translator, options, [](std::string_view text) { return std::string(text); }, name,
+          warnings);
     }
     case DocumentFormat::kSrt:
     case DocumentFormat::kVtt:

@@ -5,9 +5,11 @@ HTML: the output is well nested (every end tag closes the element open last, voi
 the same multiset of elements and attribute names as the input, the same attribute values but for alt,
 title, placeholder and aria-label; never-translated elements (script, style, code, pre, translate="no",
 notranslate) and protected spans (URLs, e-mail addresses) byte-identical, each as often as in the input;
-every number's digits kept; a block without inline markup reads exactly as `nmt translate` of its text,
+every number's digits kept (or a warning naming it); a block without inline markup reads exactly as `nmt translate` of its text,
 and a block with inline markup has the same words as `nmt translate` of its text without the markup.
-Subtitles: the same cues with byte-identical index, timing and settings lines; no cue left empty; the
+Markdown: front matter, code blocks and spans, link destinations and autolinks byte-identical; the same
+block markers (headings, list items, quotes) and table cells; each block's words (markup and link
+destinations aside) equal to `nmt translate` of its text. Subtitles: the same cues with byte-identical index, timing and settings lines; no cue left empty; the
 words of a sentence's cues are the words of `nmt translate` of the sentence.
 
 Usage: documents_check.py NMT_BINARY MODEL_DIR FIXTURE...
@@ -60,6 +62,8 @@ class Structure(html.parser.HTMLParser):
             self.blocks.append([tag, "", False])
         elif self.blocks and self.stack and tag not in VOID:
             self.blocks[-1][2] = True
+        elif self.blocks and tag in VOID and not self.skip:
+            self.blocks[-1][1] += " "  # a line break or image separates words
         if tag not in VOID:
             self.stack.append((tag, kept))
             self.skip += kept
@@ -88,7 +92,7 @@ def words(text):
     return " ".join(text.split())
 
 
-def check_html(nmt, model, fixture, source, output):
+def check_html(nmt, model, fixture, source, output, stderr):
     before, after = parse(source), parse(output)
     for e in after.errors:
         fail(fixture, "not well nested: " + e)
@@ -101,8 +105,8 @@ def check_html(nmt, model, fixture, source, output):
             if output.count(match) != source.count(match):
                 fail(fixture, f"{match[:40]!r} is in the output {output.count(match)} times, not {source.count(match)}")
     for number in set(re.findall(r"\d+", re.sub(r"<[^>]*>", "", source))):
-        if number not in output:
-            fail(fixture, f"the number {number} is missing")
+        if number not in output and f"lacks the number {number}" not in stderr:
+            fail(fixture, f"the number {number} is missing, without a warning")
     if len(before.blocks) != len(after.blocks):
         fail(fixture, f"{len(before.blocks)} blocks in, {len(after.blocks)} out")
         return
@@ -133,7 +137,7 @@ def cues(text):
     return out
 
 
-def check_subtitles(nmt, model, fixture, source, output):
+def check_subtitles(nmt, model, fixture, source, output, stderr):
     before, after = cues(source), cues(output)
     if len(before) != len(after):
         fail(fixture, f"{len(before)} blocks in, {len(after)} out")
@@ -163,6 +167,73 @@ def check_subtitles(nmt, model, fixture, source, output):
             fail(fixture, f"{tag} {source.count(tag)} times in, {output.count(tag)} out")
 
 
+MD_MARKER = re.compile(r"^(\s*(?:[-*+] |\d+\. |#+ |> )*)(.*)$")
+MD_KEPT = re.compile(r"^```.*?^```$|`[^`\n]+`|\]\([^)]*\)|<https?://[^>]*>", re.S | re.M)
+
+
+def md_units(text):
+    """The lines of a Markdown text with soft-wrapped paragraph lines joined, code blocks left out:
+    (marker, content) pairs, table rows as ("|", cells)."""
+    units, fence, previous_blank = [], False, True
+    for line in text.split("\n"):
+        if line.startswith("```"):
+            fence = not fence
+            previous_blank = False
+            continue
+        if fence:
+            continue
+        if not line.strip():
+            previous_blank = True
+            continue
+        marker, content = MD_MARKER.match(line).groups()
+        if line.startswith("|"):
+            units.append(("|", [c.strip() for c in line.strip().strip("|").split("|")]))
+        elif not marker and not previous_blank and units and units[-1][0] != "|":
+            units[-1] = (units[-1][0], units[-1][1] + " " + content)
+        else:
+            units.append((marker, content))
+        previous_blank = False
+    return units
+
+
+def md_plain(text):
+    """The words of a Markdown unit without its markup and link destinations."""
+    text = re.sub(r"\]\([^)]*\)", "", text)
+    return words(re.sub(r"[*_\[\]!]", "", text))
+
+
+def check_markdown(nmt, model, fixture, source, output, stderr):
+    if source.startswith("---\n"):
+        front = source[:source.index("\n---\n", 4) + 5]
+        if not output.startswith(front):
+            fail(fixture, "front matter changed")
+        source, output = source[len(front):], output[len(front):]
+    for match in set(m.group(0) for m in MD_KEPT.finditer(source)):
+        if output.count(match) != source.count(match):
+            fail(fixture, f"{match[:40]!r} is in the output {output.count(match)} times, not {source.count(match)}")
+    emphasis = [collections.Counter(re.findall(r"\*+|~~", MD_KEPT.sub("", t))) for t in (source, output)]
+    if emphasis[0] != emphasis[1]:
+        fail(fixture, f"emphasis delimiters differ: {emphasis[0]} vs {emphasis[1]}")
+    before, after = md_units(source), md_units(output)
+    if [m for m, _ in before] != [m for m, _ in after]:
+        fail(fixture, f"markers differ: {[m for m, _ in before]} vs {[m for m, _ in after]}")
+        return
+    pairs = []
+    for (marker, a), (_, b) in zip(before, after):
+        if marker == "|":
+            if len(a) != len(b):
+                fail(fixture, f"table row {a} has {len(b)} cells out")
+            elif not set("".join(a)) <= set("|-: "):
+                pairs += list(zip(a, b))
+        else:
+            pairs.append((a, b))
+    pairs = [(a, b) for a, b in pairs if not re.search(r"`|<https?:", a)]
+    plain = translate_lines(nmt, model, [md_plain(a) for a, _ in pairs])
+    for (a, b), expected in zip(pairs, plain):
+        if md_plain(b) != words(expected):
+            fail(fixture, f"{a!r}: {md_plain(b)!r}, plain translation {expected!r}")
+
+
 def main():
     nmt, model, fixtures = sys.argv[1], sys.argv[2], sys.argv[3:]
     for fixture in fixtures:
@@ -173,7 +244,9 @@ def main():
             fail(fixture, f"exit {run.returncode}: {run.stderr}")
             continue
         sys.stderr.write(run.stderr)
-        (check_subtitles if fixture.endswith((".srt", ".vtt")) else check_html)(nmt, model, fixture, source, run.stdout)
+        check = check_subtitles if fixture.endswith((".srt", ".vtt")) else \
+            check_markdown if fixture.endswith(".md") else check_html
+        check(nmt, model, fixture, source, run.stdout, run.stderr)
         print(f"{fixture}: checked")
     for f in failures:
         print("FAIL " + f)

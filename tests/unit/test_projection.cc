@@ -114,3 +114,8 @@ TEST_CASE("projection: multi-byte characters are never split", "[projection]") {
   const std::string out = project("<b>ab</b>cd", "äöüß", {{0, 0}});
   CHECK(out == "<b>äö</b>üß");
 }
+
+TEST_CASE("projection: punctuation at a word's edge keeps its own markup", "[projection]") {
+  CHECK(project("the <a>grass</a>.", "das Gras.", {{0, 0}, {1, 1}}) == "das <a>Gras</a>.");
+  CHECK(project("\"<i>hello</i>\"", "\"hallo\"", {{0, 0}}) == "\"<i>hallo</i>\"");
+}
