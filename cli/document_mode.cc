@@ -20,7 +20,7 @@ documents::DocumentFormat document_format(const std::string& format_option, cons
 
 void check_document_options(const TranslateCommandOptions& o, const std::string& format_option) {
   if (format_option == "auto" || format_option == "text") return;
-  documents::format_from_name(format_option);  // throws for one not supported yet
+  documents::format_from_name(format_option);  // throws for a format not supported yet
   if (o.input_format != TextFormat::kText || o.output_format != TextFormat::kText || o.scores) {
     throw core::UsageError("--format " + format_option +
                            " writes the document itself: --input-format, --output-format and --scores need "

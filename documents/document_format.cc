@@ -32,8 +32,9 @@ DocumentFormat format_from_name(const std::string& name) {
   if (name == "markdown") return DocumentFormat::kMarkdown;
   if (name == "srt") return DocumentFormat::kSrt;
   if (name == "vtt") return DocumentFormat::kVtt;
-  throw core::UsageError("--format " + name +
-                         " is not supported yet: use text, html, markdown, srt, vtt or auto");
+  const bool named = std::find(format_names().begin(), format_names().end(), name) != format_names().end();
+  throw core::UsageError("--format " + name + (named ? " is not supported yet" : " is not a format") +
+                         ": use text, html, markdown, srt, vtt or auto");
 }
 
 DocumentFormat format_for_path(const std::string& path) {

@@ -11,8 +11,8 @@ enum class DocumentFormat { kText, kHtml, kMarkdown, kSrt, kVtt };
 
 // Every name --format accepts on the command line, "auto" last.
 const std::vector<std::string>& format_names();
-// The implemented format of a --format value other than "auto". Throws core::UsageError naming the
-// formats that work for one not supported yet (core::UsageError exits 64).
+// The implemented format of a --format value other than "auto". Throws core::UsageError (exit 64) naming
+// the formats that work, for a value not supported yet or no format at all.
 DocumentFormat format_from_name(const std::string& name);
 // `--format auto`: by the path's extension (.html .htm .xhtml, .md .markdown, .srt, .vtt); text for
 // anything else.
