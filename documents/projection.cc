@@ -85,6 +85,8 @@ class Projector {
     map_characters();
   }
 
+  const std::string& target() const { return target_; }
+
   // The target point for source offset `at` (an insertion's place).
   size_t point(size_t at) const {
     if (target_words_.empty() || source_words_.empty()) return 0;
@@ -210,6 +212,8 @@ std::vector<Placed> place_elements(const Segment& source, const Projector& proje
         changed = true;
       }
     }
+    while (p.begin < p.end && is_space(projector.target()[p.begin])) ++p.begin;  // clipped onto a space
+    while (p.end > p.begin && is_space(projector.target()[p.end - 1])) --p.end;
     if (p.begin == p.end) {
       p.both = e.open + e.close;
       p.open = &e.open;
@@ -237,7 +241,8 @@ std::string project_markup(const Segment& source, const std::string& target,
     p.open = &insertion.bytes;
     if (insertion.spaced) {  // a space on each side where the target has none
       const bool space_before = previous == 0 || is_space(target[previous - 1]);
-      const bool space_after = previous == target.size() || is_space(target[previous]);
+      const bool space_after = previous == target.size() || is_space(target[previous]) ||
+                               std::string_view(",.;:!?)]}'\"").find(target[previous]) != std::string_view::npos;
       p.both = (space_before ? "" : " ") + insertion.bytes + (space_after ? "" : " ");
     }
     items.push_back(std::move(p));
