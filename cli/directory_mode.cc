@@ -62,6 +62,11 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
   WalkOptions walk;
   walk.glob = o.glob;
   walk.exclude_dir = o.output_dir;
+  if (o.translate.format == "auto" || o.translate.format == "docx") {
+    walk.binary_document = [](const std::string& path) {
+      return documents::format_for_path(path) == documents::DocumentFormat::kDocx;
+    };
+  }
   const WalkResult listing = walk_files(o.input_dir, walk);
   const std::vector<InputFile> files = shard(listing.files, spec.index, spec.count);
   std::vector<std::string> relatives;

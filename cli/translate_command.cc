@@ -191,9 +191,12 @@ int run_translate(const TranslateCommandOptions& options) {
 
   // Open the input and the output before loading the model, so a typo or a bad target fails fast.
   const bool stream = o.input_dir.empty();
-  LineReader reader = !stream           ? LineReader::from_string("")
-                      : o.texts.empty() ? LineReader::open(o.input)
-                                        : LineReader::from_string(text_arguments(o.texts), "argument");
+  const bool from_arguments = !o.texts.empty();
+  const documents::DocumentFormat format = document_format(given.format, from_arguments ? "-" : o.input);
+  const bool document = stream && format != documents::DocumentFormat::kText;
+  LineReader reader = !stream || document ? LineReader::from_string("")
+                      : o.texts.empty()   ? LineReader::open(o.input)
+                                          : LineReader::from_string(text_arguments(o.texts), "argument");
   std::optional<OutputTarget> output;
   if (stream) output.emplace(OutputTarget::open(o.output));
   const auto start = std::chrono::steady_clock::now();
@@ -213,10 +216,7 @@ int run_translate(const TranslateCommandOptions& options) {
   const auto loaded = std::chrono::steady_clock::now();
 
   if (!stream) return run_directory_mode(translator, o);
-  const bool from_arguments = !o.texts.empty();
-  const documents::DocumentFormat format =
-      document_format(o.translate.format, from_arguments ? "-" : o.input);
-  if (format != documents::DocumentFormat::kText) {
+  if (document) {
     const std::string name = from_arguments ? "argument" : o.input == "-" ? "standard input" : o.input;
     const std::string bytes = from_arguments ? text_arguments(o.texts) : read_whole_input(o.input);
     write_document(*output, translate_document_bytes(translator, o, format, bytes, name));

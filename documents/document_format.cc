@@ -32,9 +32,10 @@ DocumentFormat format_from_name(const std::string& name) {
   if (name == "markdown") return DocumentFormat::kMarkdown;
   if (name == "srt") return DocumentFormat::kSrt;
   if (name == "vtt") return DocumentFormat::kVtt;
+  if (name == "docx") return DocumentFormat::kDocx;
   const bool named = std::find(format_names().begin(), format_names().end(), name) != format_names().end();
   throw core::UsageError("--format " + name + (named ? " is not supported yet" : " is not a format") +
-                         ": use text, html, markdown, srt, vtt or auto");
+                         ": use text, html, markdown, srt, vtt, docx or auto");
 }
 
 DocumentFormat format_for_path(const std::string& path) {
@@ -43,12 +44,13 @@ DocumentFormat format_for_path(const std::string& path) {
   if (ext == "md" || ext == "markdown") return DocumentFormat::kMarkdown;
   if (ext == "srt") return DocumentFormat::kSrt;
   if (ext == "vtt") return DocumentFormat::kVtt;
+  if (ext == "docx") return DocumentFormat::kDocx;
   return DocumentFormat::kText;
 }
 
 const std::vector<std::string>& document_globs() {
-  static const std::vector<std::string> globs = {"*.txt", "*.html",     "*.htm", "*.xhtml",
-                                                 "*.md",  "*.markdown", "*.srt", "*.vtt"};
+  static const std::vector<std::string> globs = {"*.txt",      "*.html", "*.htm", "*.xhtml", "*.md",
+                                                 "*.markdown", "*.srt",  "*.vtt", "*.docx"};
   return globs;
 }
 

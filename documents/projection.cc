@@ -241,8 +241,9 @@ std::string project_markup(const Segment& source, const std::string& target,
     p.open = &insertion.bytes;
     if (insertion.spaced) {  // a space on each side where the target has none
       const bool space_before = previous == 0 || is_space(target[previous - 1]);
-      const bool space_after = previous == target.size() || is_space(target[previous]) ||
-                               std::string_view(",.;:!?)]}'\"").find(target[previous]) != std::string_view::npos;
+      const bool space_after =
+          previous == target.size() || is_space(target[previous]) ||
+          std::string_view(",.;:!?)]}'\"").find(target[previous]) != std::string_view::npos;
       p.both = (space_before ? "" : " ") + insertion.bytes + (space_after ? "" : " ");
     }
     items.push_back(std::move(p));

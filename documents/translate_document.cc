@@ -3,6 +3,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "documents/docx.h"
 #include "documents/html_reader.h"
 #include "documents/markdown_reader.h"
 #include "documents/projection.h"
@@ -73,6 +74,11 @@ std::string translate_document(const models::Translator& translator, const model
           document, translator, options, [](std::string_view text) { return std::string(text); }, name,
           warnings);
     }
+    case DocumentFormat::kDocx:
+      return translate_docx(bytes, name, warnings, [&](std::vector<Segment>& segments) {
+        for (Segment& segment : segments) protect_spans(segment);
+        return translate_segments(translator, options, segments);
+      });
     case DocumentFormat::kSrt:
     case DocumentFormat::kVtt:
       return translate_subtitles(bytes, name, warnings, [&](std::vector<Segment>& segments) {

@@ -9,13 +9,15 @@ every number's digits kept (or a warning naming it); a block without inline mark
 and a block with inline markup has the same words as `nmt translate` of its text without the markup.
 Markdown: front matter, code blocks and spans, link destinations and autolinks byte-identical; the same
 block markers (headings, list items, quotes) and table cells; each block's words (markup and link
-destinations aside) equal to `nmt translate` of its text. Subtitles: the same cues with byte-identical index, timing and settings lines; no cue left empty; the
+destinations aside) equal to `nmt translate` of its text. DOCX (read back with python-docx): the same paragraphs, table cells and headers, each translated as its
+plain text is, the same bold and italic runs, URLs kept, every package member present. Subtitles: the same cues with byte-identical index, timing and settings lines; no cue left empty; the
 words of a sentence's cues are the words of `nmt translate` of the sentence.
 
 Usage: documents_check.py NMT_BINARY MODEL_DIR FIXTURE...
 """
 import collections
 import html.parser
+import os
 import re
 import subprocess
 import sys
@@ -234,9 +236,62 @@ def check_markdown(nmt, model, fixture, source, output, stderr):
             fail(fixture, f"{a!r}: {md_plain(b)!r}, plain translation {expected!r}")
 
 
+def check_docx(nmt, model, fixture, output_path, stderr):
+    """Paragraphs, table cells and headers read back with python-docx: the same count, each translated as
+    `nmt translate` of its text, bold and italic runs kept, URLs byte-identical, members all present."""
+    import docx
+    import zipfile
+    before, after = docx.Document(fixture), docx.Document(output_path)
+
+    def paragraphs(d):
+        found = list(d.paragraphs)
+        for table in d.tables:
+            for row in table.rows:
+                for cell in row.cells:
+                    found += cell.paragraphs
+        for section in d.sections:
+            found += section.header.paragraphs
+        return found
+
+    a, b = paragraphs(before), paragraphs(after)
+    if len(a) != len(b):
+        fail(fixture, f"{len(a)} paragraphs in, {len(b)} out")
+        return
+    if sorted(zipfile.ZipFile(fixture).namelist()) != sorted(zipfile.ZipFile(output_path).namelist()):
+        fail(fixture, "the package's members differ")
+    for kind in ("bold", "italic"):
+        count = [sum(1 for p in d for r in p.runs if getattr(r, kind) and r.text.strip()) for d in (a, b)]
+        if count[0] != count[1]:
+            fail(fixture, f"{count[0]} {kind} runs in, {count[1]} out")
+    texts = [p.text for p in a if p.text.strip()]
+    plain = translate_lines(nmt, model, [words(t) for t in texts])
+    outs = [p.text for p in b if p.text.strip()]
+    for src, got, expected in zip(texts, outs, plain):
+        for span in PROTECTED.findall(src):
+            if got.count(span) != src.count(span):
+                fail(fixture, f"{span!r} not kept in {got!r}")
+        if not PROTECTED.search(src) and words(got) != words(expected):
+            fail(fixture, f"{src!r}: {got!r}, plain translation {expected!r}")
+
+
+def fixture_output(fixture):
+    import tempfile
+    return os.path.join(tempfile.mkdtemp(prefix="nmt-documents-"), os.path.basename(fixture))
+
+
 def main():
     nmt, model, fixtures = sys.argv[1], sys.argv[2], sys.argv[3:]
     for fixture in fixtures:
+        if fixture.endswith(".docx"):
+            output_path = fixture_output(fixture)
+            run = subprocess.run([nmt, "translate", "-m", model, "-b", "1", "-i", fixture, "-o", output_path],
+                                 capture_output=True, text=True)
+            if run.returncode != 0:
+                fail(fixture, f"exit {run.returncode}: {run.stderr}")
+            else:
+                check_docx(nmt, model, fixture, output_path, run.stderr)
+                print(f"{fixture}: checked")
+            continue
         source = open(fixture, encoding="utf-8").read()
         run = subprocess.run([nmt, "translate", "-m", model, "-b", "1", "-i", fixture], capture_output=True,
                              text=True)
