@@ -62,9 +62,10 @@ int run_directory_mode(const models::Translator& translator, const TranslateComm
   WalkOptions walk;
   walk.glob = o.glob;
   walk.exclude_dir = o.output_dir;
-  if (o.translate.format == "auto" || o.translate.format == "docx") {
+  if (o.translate.format == "auto" || o.translate.format == "docx" || o.translate.format == "odt") {
     walk.binary_document = [](const std::string& path) {
-      return documents::format_for_path(path) == documents::DocumentFormat::kDocx;
+      const documents::DocumentFormat format = documents::format_for_path(path);
+      return format == documents::DocumentFormat::kDocx || format == documents::DocumentFormat::kOdt;
     };
   }
   const WalkResult listing = walk_files(o.input_dir, walk);

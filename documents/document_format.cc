@@ -33,9 +33,10 @@ DocumentFormat format_from_name(const std::string& name) {
   if (name == "srt") return DocumentFormat::kSrt;
   if (name == "vtt") return DocumentFormat::kVtt;
   if (name == "docx") return DocumentFormat::kDocx;
+  if (name == "odt") return DocumentFormat::kOdt;
   const bool named = std::find(format_names().begin(), format_names().end(), name) != format_names().end();
   throw core::UsageError("--format " + name + (named ? " is not supported yet" : " is not a format") +
-                         ": use text, html, markdown, srt, vtt, docx or auto");
+                         ": use text, html, markdown, srt, vtt, docx, odt or auto");
 }
 
 DocumentFormat format_for_path(const std::string& path) {
@@ -45,12 +46,13 @@ DocumentFormat format_for_path(const std::string& path) {
   if (ext == "srt") return DocumentFormat::kSrt;
   if (ext == "vtt") return DocumentFormat::kVtt;
   if (ext == "docx") return DocumentFormat::kDocx;
+  if (ext == "odt") return DocumentFormat::kOdt;
   return DocumentFormat::kText;
 }
 
 const std::vector<std::string>& document_globs() {
   static const std::vector<std::string> globs = {"*.txt",      "*.html", "*.htm", "*.xhtml", "*.md",
-                                                 "*.markdown", "*.srt",  "*.vtt", "*.docx"};
+                                                 "*.markdown", "*.srt",  "*.vtt", "*.docx",  "*.odt"};
   return globs;
 }
 

@@ -6,6 +6,7 @@
 #include "documents/docx.h"
 #include "documents/html_reader.h"
 #include "documents/markdown_reader.h"
+#include "documents/odt.h"
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
 #include "documents/subtitles.h"
@@ -76,6 +77,11 @@ std::string translate_document(const models::Translator& translator, const model
     }
     case DocumentFormat::kDocx:
       return translate_docx(bytes, name, warnings, [&](std::vector<Segment>& segments) {
+        for (Segment& segment : segments) protect_spans(segment);
+        return translate_segments(translator, options, segments);
+      });
+    case DocumentFormat::kOdt:
+      return translate_odt(bytes, name, warnings, [&](std::vector<Segment>& segments) {
         for (Segment& segment : segments) protect_spans(segment);
         return translate_segments(translator, options, segments);
       });

@@ -10,7 +10,8 @@ and a block with inline markup has the same words as `nmt translate` of its text
 Markdown: front matter, code blocks and spans, link destinations and autolinks byte-identical; the same
 block markers (headings, list items, quotes) and table cells; each block's words (markup and link
 destinations aside) equal to `nmt translate` of its text. DOCX (read back with python-docx): the same paragraphs, table cells and headers, each translated as its
-plain text is, the same bold and italic runs, URLs kept, every package member present. Subtitles: the same cues with byte-identical index, timing and settings lines; no cue left empty; the
+plain text is, the same bold and italic runs, URLs kept, every package member present. ODT (read back with odfpy): the same paragraphs and headings, each its plain
+translation, the same spans and links, mimetype first and stored. Subtitles: the same cues with byte-identical index, timing and settings lines; no cue left empty; the
 words of a sentence's cues are the words of `nmt translate` of the sentence.
 
 Usage: documents_check.py NMT_BINARY MODEL_DIR FIXTURE...
@@ -274,6 +275,38 @@ def check_docx(nmt, model, fixture, output_path, stderr):
             fail(fixture, f"{src!r}: {got!r}, plain translation {expected!r}")
 
 
+def check_odt(nmt, model, fixture, output_path, stderr):
+    """Paragraphs and headings read back with odfpy: the same count, each translated as `nmt translate` of
+    its text, the same spans (by style) and links (by href), the mimetype member first and stored."""
+    import zipfile
+    from odf import opendocument, teletype, text
+    before, after = opendocument.load(fixture), opendocument.load(output_path)
+
+    def blocks(d):
+        return d.getElementsByType(text.H) + d.getElementsByType(text.P)
+
+    def inline(d, kind, attribute):
+        return sorted(e.getAttribute(attribute) or "" for e in d.getElementsByType(kind))
+
+    a, b = blocks(before), blocks(after)
+    if len(a) != len(b):
+        fail(fixture, f"{len(a)} paragraphs in, {len(b)} out")
+        return
+    if inline(before, text.Span, "stylename") != inline(after, text.Span, "stylename"):
+        fail(fixture, "spans differ")
+    if inline(before, text.A, "href") != inline(after, text.A, "href"):
+        fail(fixture, "links differ")
+    package = zipfile.ZipFile(output_path)
+    first = package.infolist()[0]
+    if first.filename != "mimetype" or first.compress_type != zipfile.ZIP_STORED:
+        fail(fixture, "mimetype is not the first member, stored")
+    texts = [teletype.extractText(p) for p in a]
+    plain = translate_lines(nmt, model, [words(t) for t in texts])
+    for src, out, expected in zip(texts, [teletype.extractText(p) for p in b], plain):
+        if not PROTECTED.search(src) and words(out) != words(expected):
+            fail(fixture, f"{src!r}: {out!r}, plain translation {expected!r}")
+
+
 def fixture_output(fixture):
     import tempfile
     return os.path.join(tempfile.mkdtemp(prefix="nmt-documents-"), os.path.basename(fixture))
@@ -282,14 +315,15 @@ def fixture_output(fixture):
 def main():
     nmt, model, fixtures = sys.argv[1], sys.argv[2], sys.argv[3:]
     for fixture in fixtures:
-        if fixture.endswith(".docx"):
+        if fixture.endswith((".docx", ".odt")):
             output_path = fixture_output(fixture)
             run = subprocess.run([nmt, "translate", "-m", model, "-b", "1", "-i", fixture, "-o", output_path],
                                  capture_output=True, text=True)
             if run.returncode != 0:
                 fail(fixture, f"exit {run.returncode}: {run.stderr}")
             else:
-                check_docx(nmt, model, fixture, output_path, run.stderr)
+                (check_docx if fixture.endswith(".docx") else check_odt)(nmt, model, fixture, output_path,
+                                                                          run.stderr)
                 print(f"{fixture}: checked")
             continue
         source = open(fixture, encoding="utf-8").read()
