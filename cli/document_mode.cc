@@ -18,13 +18,19 @@ documents::DocumentFormat document_format(const std::string& format_option, cons
   return path == "-" ? documents::DocumentFormat::kText : documents::format_for_path(path);
 }
 
-void check_document_options(const TranslateCommandOptions& o, const std::string& format_option) {
-  if (format_option == "auto" || format_option == "text") return;
-  documents::format_from_name(format_option);  // throws for a format not supported yet
-  if (o.input_format != TextFormat::kText || o.output_format != TextFormat::kText || o.scores) {
+void check_document_options(const TranslateCommandOptions& o, const std::string& format_option,
+                            bool document_input) {
+  if (format_option != "auto" && format_option != "text") {
+    documents::format_from_name(format_option);  // throws for a format not supported yet
+  } else if (!document_input) {
+    return;
+  }
+  if (o.input_format != TextFormat::kText || o.output_format != TextFormat::kText || o.scores ||
+      o.flags.apply({}).n_best > 1) {
     throw core::UsageError("--format " + format_option +
-                           " writes the document itself: --input-format, --output-format and --scores need "
-                           "--format text");
+                           (format_option == "auto" ? " reads a document and" : "") +
+                           " writes the document itself: --input-format, --output-format, --scores and "
+                           "--n-best need --format text");
   }
 }
 

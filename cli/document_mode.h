@@ -14,8 +14,10 @@ namespace cli {
 documents::DocumentFormat document_format(const std::string& format_option, const std::string& path);
 
 // Refuses, before the model loads, --format values not supported yet and the combinations a document
-// cannot take (jsonl, --n-best, --scores).
-void check_document_options(const TranslateCommandOptions& options, const std::string& format_option);
+// cannot take (jsonl, --n-best, --scores) with a document format given or, for `document_input`, chosen
+// by --format auto from the input's extension.
+void check_document_options(const TranslateCommandOptions& options, const std::string& format_option,
+                            bool document_input);
 
 // The bytes of fd (or of `input`: "-" for standard input) translated as a document; warnings to stderr
 // unless quiet.

@@ -177,7 +177,6 @@ int run_translate(const TranslateCommandOptions& options) {
     const uint64_t seed = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
     o.flags.set("sampling.seed", static_cast<int64_t>(seed >> 1));
   }
-  check_document_options(o, given.format);
   if (o.progress && o.quiet) throw core::UsageError("--progress and --quiet contradict each other: use one");
   if (!o.input_dir.empty()) parse_shard(o.shard);  // a bad value fails before the model loads
   const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
@@ -192,8 +191,10 @@ int run_translate(const TranslateCommandOptions& options) {
   // Open the input and the output before loading the model, so a typo or a bad target fails fast.
   const bool stream = o.input_dir.empty();
   const bool from_arguments = !o.texts.empty();
-  const documents::DocumentFormat format = document_format(given.format, from_arguments ? "-" : o.input);
+  const documents::DocumentFormat format =
+      document_format(given.format, from_arguments || !stream ? "-" : o.input);
   const bool document = stream && format != documents::DocumentFormat::kText;
+  check_document_options(o, given.format, document);
   LineReader reader = !stream || document ? LineReader::from_string("")
                       : o.texts.empty()   ? LineReader::open(o.input)
                                           : LineReader::from_string(text_arguments(o.texts), "argument");

@@ -30,8 +30,8 @@ void check_numbers(const Segment& source, const std::string& target, const std::
       if (c >= '0' && c <= '9') digits += c;
     }
     if (target.find(it->str()) == std::string::npos && target_digits.find(digits) == std::string::npos) {
-      warnings->push_back(name + ":" + std::to_string(source.line) + ": the translation lacks the number " +
-                          it->str());
+      const std::string where = source.line > 0 ? name + ":" + std::to_string(source.line) : name;
+      warnings->push_back(where + ": the translation lacks the number " + it->str());
     }
   }
 }
@@ -61,6 +61,14 @@ std::string render(Document& document, const models::Translator& translator,
 std::string translate_document(const models::Translator& translator, const models::TranslateOptions& options,
                                DocumentFormat format, std::string_view bytes, const std::string& name,
                                std::vector<std::string>* warnings) {
+  // The readers that rebuild their documents themselves get the segments translated and checked here.
+  const SegmentTranslator checked = [&](std::vector<Segment>& segments) {
+    for (Segment& segment : segments) protect_spans(segment);
+    std::vector<SegmentTranslation> translations = translate_segments(translator, options, segments);
+    for (size_t i = 0; i < segments.size(); ++i)
+      check_numbers(segments[i], translations[i].text, name, warnings);
+    return translations;
+  };
   switch (format) {
     case DocumentFormat::kHtml: {
       Document attributes = read_html(bytes, HtmlPass::kAttributes, name, nullptr);
@@ -76,21 +84,12 @@ std::string translate_document(const models::Translator& translator, const model
           warnings);
     }
     case DocumentFormat::kDocx:
-      return translate_docx(bytes, name, warnings, [&](std::vector<Segment>& segments) {
-        for (Segment& segment : segments) protect_spans(segment);
-        return translate_segments(translator, options, segments);
-      });
+      return translate_docx(bytes, name, warnings, checked);
     case DocumentFormat::kOdt:
-      return translate_odt(bytes, name, warnings, [&](std::vector<Segment>& segments) {
-        for (Segment& segment : segments) protect_spans(segment);
-        return translate_segments(translator, options, segments);
-      });
+      return translate_odt(bytes, name, warnings, checked);
     case DocumentFormat::kSrt:
     case DocumentFormat::kVtt:
-      return translate_subtitles(bytes, name, warnings, [&](std::vector<Segment>& segments) {
-        for (Segment& segment : segments) protect_spans(segment);
-        return translate_segments(translator, options, segments);
-      });
+      return translate_subtitles(bytes, name, warnings, checked);
     case DocumentFormat::kText:
       break;
   }
