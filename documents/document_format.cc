@@ -50,10 +50,4 @@ DocumentFormat format_for_path(const std::string& path) {
   return DocumentFormat::kText;
 }
 
-const std::vector<std::string>& document_globs() {
-  static const std::vector<std::string> globs = {"*.txt",      "*.html", "*.htm", "*.xhtml", "*.md",
-                                                 "*.markdown", "*.srt",  "*.vtt", "*.docx",  "*.odt"};
-  return globs;
-}
-
 }  // namespace documents

@@ -17,7 +17,5 @@ DocumentFormat format_from_name(const std::string& name);
 // `--format auto`: by the path's extension (.html .htm .xhtml, .md .markdown, .srt, .vtt, .docx,
 // .odt); text for anything else.
 DocumentFormat format_for_path(const std::string& path);
-// Directory mode's default glob patterns: the extensions of the implemented formats and "*.txt".
-const std::vector<std::string>& document_globs();
 
 }  // namespace documents

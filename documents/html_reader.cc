@@ -166,8 +166,8 @@ class Reader {
     if (never_translated(e) || is_void(e)) {
       const size_t end = end_of(node);
       if (end > run_cursor_) {
-        // Inline code between spaces is a word of its own.
-        const bool spaced = !is_void(e) && (run_.text.empty() || run_.text.back() == ' ') &&
+        // Inline code or an image between spaces is a word of its own.
+        const bool spaced = (run_.text.empty() || run_.text.back() == ' ') &&
                             (end == html_.size() || is_ascii_space(html_[end]));
         run_.insert(std::string(html_.substr(begin, end - begin)), spaced);
         run_cursor_ = end;
