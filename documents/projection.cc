@@ -65,14 +65,14 @@ struct Placed {
 
 class Projector {
  public:
-  Projector(const Segment& source, const std::string& target, const std::vector<models::WordLink>& links)
+  Projector(const Segment& source, const std::string& target, const std::vector<WordLink>& links)
       : source_(source),
         target_(target),
         source_words_(words_of(source.text)),
         target_words_(words_of(target)) {
     source_of_target_.assign(target_words_.size(), 0);
     std::vector<bool> linked(target_words_.size(), false);
-    for (const models::WordLink& link : links) {
+    for (const WordLink& link : links) {
       if (link.target < 0 || link.target >= static_cast<int>(target_words_.size()) || link.source < 0 ||
           link.source >= static_cast<int>(source_words_.size()) || linked[link.target])
         continue;
@@ -228,7 +228,7 @@ std::vector<Placed> place_elements(const Segment& source, const Projector& proje
 }  // namespace
 
 std::string project_markup(const Segment& source, const std::string& target,
-                           const std::vector<models::WordLink>& links, const TextEscape& escape) {
+                           const std::vector<WordLink>& links, const TextEscape& escape) {
   if (!source.has_markup()) return escape(target);
   const Projector projector(source, target, links);
   std::vector<Placed> items = place_elements(source, projector);

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "documents/pipeline_types.h"
 #include "documents/segment.h"
-#include "models/word_alignment.h"
 
 namespace documents {
 
@@ -16,7 +16,7 @@ namespace documents {
 using TextEscape = std::function<std::string(std::string_view)>;
 
 // The translation `target` of `source.text` with the source's elements and insertions placed in it. `links`
-// join target words to source words (whitespace-separated, 0-based), as models::Translation::alignments
+// join target words to source words (whitespace-separated, 0-based), as Translation::alignments
 // gives them; a target word without a link takes its left neighbour's source word.
 //
 // Each target character takes the source character at the same relative place in the word it aligns to, so
@@ -26,6 +26,6 @@ using TextEscape = std::function<std::string(std::string_view)>;
 // an insertion at its start would go. An insertion goes after the last target word aligned to the source
 // word it follows (inside a word: at the same relative place), never before an earlier insertion.
 std::string project_markup(const Segment& source, const std::string& target,
-                           const std::vector<models::WordLink>& links, const TextEscape& escape);
+                           const std::vector<WordLink>& links, const TextEscape& escape);
 
 }  // namespace documents

@@ -36,9 +36,8 @@ void check_numbers(const Segment& source, const std::string& target, const std::
   }
 }
 
-std::string render(Document& document, const models::Translator& translator,
-                   const models::TranslateOptions& options, const TextEscape& escape, const std::string& name,
-                   std::vector<std::string>* warnings) {
+std::string render(Document& document, const Translator& translator, const TranslateOptions& options,
+                   const TextEscape& escape, const std::string& name, std::vector<std::string>* warnings) {
   for (Segment& segment : document.segments) protect_spans(segment);
   const std::vector<SegmentTranslation> translations =
       translate_segments(translator, options, document.segments);
@@ -58,7 +57,7 @@ std::string render(Document& document, const models::Translator& translator,
 
 }  // namespace
 
-std::string translate_document(const models::Translator& translator, const models::TranslateOptions& options,
+std::string translate_document(const Translator& translator, const TranslateOptions& options,
                                DocumentFormat format, std::string_view bytes, const std::string& name,
                                std::vector<std::string>* warnings) {
   // The readers that rebuild their documents themselves get the segments translated and checked here.

@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "documents/document_format.h"
-#include "models/translator.h"
+#include "documents/pipeline_types.h"
 
 namespace documents {
 
 // `name` labels warnings ("page.html:12: ..."), which go to `warnings`. kText is not a document format.
-std::string translate_document(const models::Translator& translator, const models::TranslateOptions& options,
+std::string translate_document(const Translator& translator, const TranslateOptions& options,
                                DocumentFormat format, std::string_view bytes, const std::string& name,
                                std::vector<std::string>* warnings);
 

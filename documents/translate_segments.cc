@@ -2,10 +2,10 @@
 
 namespace documents {
 
-std::vector<SegmentTranslation> translate_segments(const models::Translator& translator,
-                                                   const models::TranslateOptions& options,
+std::vector<SegmentTranslation> translate_segments(const Translator& translator,
+                                                   const TranslateOptions& options,
                                                    const std::vector<Segment>& segments) {
-  models::TranslateOptions aligned = options;
+  TranslateOptions aligned = options;
   aligned.alignment = true;
   aligned.n_best = 1;
   std::vector<std::string> lines;
@@ -13,7 +13,7 @@ std::vector<SegmentTranslation> translate_segments(const models::Translator& tra
   for (const Segment& segment : segments) lines.push_back(segment.text);
   std::vector<SegmentTranslation> out(segments.size());
   if (lines.empty()) return out;
-  const std::vector<models::Translation> translations = translator.translate(lines, aligned);
+  const std::vector<Translation> translations = translator.translate(lines, aligned);
   for (size_t i = 0; i < segments.size(); ++i) {
     out[i].text = translations[i].texts.empty() ? "" : translations[i].texts[0];
     if (!translations[i].alignments.empty()) out[i].links = translations[i].alignments[0];

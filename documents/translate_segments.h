@@ -5,19 +5,19 @@
 #include <string>
 #include <vector>
 
+#include "documents/pipeline_types.h"
 #include "documents/segment.h"
-#include "models/translator.h"
 
 namespace documents {
 
 struct SegmentTranslation {
   std::string text;
-  std::vector<models::WordLink> links;  // every target word linked to one source word
+  std::vector<WordLink> links;  // every target word linked to one source word
 };
 
 // One per segment, same order. `options` as resolved for plain text; alignment is turned on here.
-std::vector<SegmentTranslation> translate_segments(const models::Translator& translator,
-                                                   const models::TranslateOptions& options,
+std::vector<SegmentTranslation> translate_segments(const Translator& translator,
+                                                   const TranslateOptions& options,
                                                    const std::vector<Segment>& segments);
 
 }  // namespace documents

@@ -34,8 +34,8 @@ Segment parse(const std::string& marked) {
   return s;
 }
 
-std::vector<models::WordLink> links(std::initializer_list<std::pair<int, int>> target_to_source) {
-  std::vector<models::WordLink> out;
+std::vector<documents::WordLink> links(std::initializer_list<std::pair<int, int>> target_to_source) {
+  std::vector<documents::WordLink> out;
   for (auto [t, s] : target_to_source) out.push_back({s, t});
   return out;
 }
