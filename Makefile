@@ -6,7 +6,8 @@ JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
        nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev help2man dpkg-dev parallel \
-       librsvg2-bin bash-completion libcpp-httplib-dev curl python3-requests
+       librsvg2-bin bash-completion libcpp-httplib-dev curl python3-requests \
+       libgumbo-dev libmd4c-dev libpugixml-dev
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 
 .PHONY: all build test test-asan deps deps-tools install deb fixtures model model-general model-general-smoke bench bench-serve fuzz fuzz-smoke stress format clean

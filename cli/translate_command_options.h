@@ -30,7 +30,7 @@ struct TranslateCommandOptions {
   int threads = 0;        // 0: all cores
   TextFormat input_format = TextFormat::kText;
   TextFormat output_format = TextFormat::kText;
-  std::string max_memory;  // --max-memory as given; "" = default_max_memory() (cli/commands/memory_limit.h)
+  std::string max_memory;  // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
   TranslateFlags flags;    // as given
   pipeline::TranslateOptions translate;  // the flags resolved against the model, once it loads
 };

@@ -206,6 +206,14 @@ std::vector<OptionSpec> build_table() {
           get_field<&O::on_low_confidence>, set_field<&O::on_low_confidence>);
   s->changes_output = true;
   s->choices = "keep|source|empty|mark";
+  s = add(
+      spec(OptionType::kText, "format", "--format",
+           "The input's format, one of text, html, markdown, srt, vtt, docx, odt (markup, subtitle timings, "
+           "code and formatting are kept and only text is translated: docs/formats.md) or auto: by the "
+           "file's extension, text for standard input (xml, pptx, epub: not supported yet)",
+           kFixed, "auto"),
+      get_field<&O::format>, set_field<&O::format>);
+  s->changes_output = true;
   add(spec(OptionType::kFlag, "flag_warnings", "--flag-warnings",
            "Warn 'FILE:LINE: flagged CODES (confidence X)' for every translation with flags", kFixed, "off"),
       get_field<&O::flag_warnings>, set_field<&O::flag_warnings>);

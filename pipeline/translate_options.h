@@ -46,6 +46,8 @@ struct TranslateOptions {
   float min_confidence = 0.0f;
   std::string on_low_confidence = "keep";
   bool flag_warnings = false;  // the CLI warns FILE:LINE per flagged line
+  // The input's document format (documents/document_format.h); the translator itself reads plain lines.
+  std::string format = "auto";
 };
 
 // One line's own decoding controls (`--input-format jsonl`).

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "cli/io/utf8.h"
+#include "documents/translate_document.h"
 #include "serve/api_error.h"
 
 namespace serve {
@@ -74,11 +75,33 @@ void answer_text(const std::vector<pipeline::Translation>& lines, int alternativ
   }
 }
 
+Json detected_language(const LanguagePair& pair) { return {{"confidence", 0}, {"language", pair.source}}; }
+
+// format html: each q a document fragment through the formatted-documents path (documents/), markup kept
+// and projected onto the translation; one translation each, no alternatives.
+Json html_response(TranslationService& service, const LanguagePair& pair,
+                   const std::vector<std::string>& texts, bool is_array, bool detect) {
+  Json translated = Json::array(), detected = Json::array();
+  for (const std::string& text : texts) {
+    std::string out;
+    service.run_alone([&] {
+      std::vector<std::string> warnings;
+      out = documents::translate_document(*pair.translator, pair.options, documents::DocumentFormat::kHtml,
+                                          text, "q", &warnings);
+    });
+    translated.push_back(out);
+    detected.push_back(detected_language(pair));
+  }
+  Json answer = Json::object();
+  answer["translatedText"] = is_array ? translated : translated[0];
+  if (detect) answer["detectedLanguage"] = is_array ? detected : detected[0];
+  return answer;
+}
+
 }  // namespace
 
 std::string format_error(const std::string& format) {
-  if (format == "text") return "";
-  if (format == "html") return "format html is not supported yet";
+  if (format == "text" || format == "html") return "";
   return "Invalid request: format must be text or html";
 }
 
@@ -91,6 +114,7 @@ Json translate_response(TranslationService& service, const Json& request) {
   if (const std::string e = format_error(format); !e.empty()) throw ApiError(400, e);
   service.check_characters(texts);
   const LanguagePair& pair = service.pair(source, target);
+  if (format == "html") return html_response(service, pair, texts, is_array, source == "auto");
   pipeline::TranslateOptions options = pair.options;
   const int alternatives = alternatives_of(request, 255);
   options.n_best = alternatives + 1;
@@ -112,7 +136,7 @@ Json translate_response(TranslationService& service, const Json& request) {
                 text_alts);
     translated.push_back(text);
     alts.push_back(text_alts);
-    detected.push_back({{"confidence", 0}, {"language", pair.source}});
+    detected.push_back(detected_language(pair));
   }
   answer["translatedText"] = is_array ? translated : translated[0];
   if (alternatives > 0) answer["alternatives"] = is_array ? alts : alts[0];

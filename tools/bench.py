@@ -30,6 +30,8 @@ Also:
 
   * paragraphs (--paragraph-sentences, 300): the same sentences three per line (split) and one per line
     (--no-split), sentences/s of each and the ratio, runs alternating (--paragraphs-only: this row alone).
+  * documents (tools/bench_documents.py): 300 sentences as plain lines and as an HTML page, the page's rate
+    over the plain one (the issue's bar: at least 0.8) and whether its paragraphs read as the plain lines.
 
 Prints one markdown table; appends this run (machine, commit, raw runs, medians, table) to the "runs" list
 of build-bench/results.json, outside the tree (--quick: build-bench/results-quick.json, first 100 sentences,
@@ -52,6 +54,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import bench_documents  # the documents row (tools/bench_documents.py)
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
@@ -689,10 +693,13 @@ def main():
         if args.paragraph_sentences >= 3:
             beam, threads = parse_list(args.beams)[-1], parse_list(args.threads)[-1]
             paragraphs = paragraph_speed(args, lines, tmp, beam, threads)
+        documents = bench_documents.document_speed(args.nmt, args.model, lines, tmp, parse_list(args.beams)[-1],
+                                                   parse_list(args.threads)[-1], args.runs)
 
     table = make_table(rows, peak, baselines, i8peak)
     if paragraphs:
         table += "\n\n" + paragraph_row(paragraphs)
+    table += "\n\n" + bench_documents.document_row(documents)
     machine["loadavg_end"] = os.getloadavg()[0]
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -708,7 +715,7 @@ def main():
                    for m in sorted({c[1] for c in configs} | set(args.int8_dirs.values()))},
         "int8_peak": i8peak,
         "sgemm_peak": peak, "nmt_deterministic": nmt_deterministic, "notes": notes,
-        "rows": rows, "paragraphs": paragraphs, "table": table,
+        "rows": rows, "paragraphs": paragraphs, "documents": documents, "table": table,
     }
     history = {"description": "make bench (tools/bench.py): one entry per run, newest last", "runs": []}
     if os.path.exists(out_json):

@@ -11,15 +11,16 @@
 #include <random>
 #include <thread>
 
-#include "cli/commands/memory_limit.h"
 #include "cli/commands/model_path.h"
 #include "cli/commands/usage.h"
 #include "cli/exit_codes.h"
 #include "cli/files/directory_mode.h"
 #include "cli/files/shard.h"
+#include "cli/io/document_mode.h"
 #include "cli/io/output_file.h"
 #include "cli/io/output_target.h"
 #include "cli/io/translate_stream.h"
+#include "cli/memory_limit.h"
 #include "core/error.h"
 #include "core/gemm.h"
 #include "core/threads.h"
@@ -190,9 +191,14 @@ int run_translate(const TranslateCommandOptions& options) {
 
   // Open the input and the output before loading the model, so a typo or a bad target fails fast.
   const bool stream = o.input_dir.empty();
-  LineReader reader = !stream           ? LineReader::from_string("")
-                      : o.texts.empty() ? LineReader::open(o.input)
-                                        : LineReader::from_string(text_arguments(o.texts), "argument");
+  const bool from_arguments = !o.texts.empty();
+  const documents::DocumentFormat format =
+      document_format(given.format, from_arguments || !stream ? "-" : o.input);
+  const bool document = stream && format != documents::DocumentFormat::kText;
+  check_document_options(o, given.format, document);
+  LineReader reader = !stream || document ? LineReader::from_string("")
+                      : o.texts.empty()   ? LineReader::open(o.input)
+                                          : LineReader::from_string(text_arguments(o.texts), "argument");
   std::optional<OutputTarget> output;
   if (stream) output.emplace(OutputTarget::open(o.output));
   const auto start = std::chrono::steady_clock::now();
@@ -212,6 +218,13 @@ int run_translate(const TranslateCommandOptions& options) {
   const auto loaded = std::chrono::steady_clock::now();
 
   if (!stream) return run_directory_mode(translator, o);
+  if (document) {
+    const std::string name = from_arguments ? "argument" : o.input == "-" ? "standard input" : o.input;
+    const std::string bytes = from_arguments ? text_arguments(o.texts) : read_whole_input(o.input);
+    write_document(*output, translate_document_bytes(translator, o, format, bytes, name));
+    output->commit();
+    return 0;
+  }
   core::set_gemm_profiling(o.stats);
   TranslateStats stats;
   ProgressBar progress(

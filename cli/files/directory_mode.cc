@@ -6,16 +6,17 @@
 #include <numeric>
 #include <type_traits>
 
-#include "cli/commands/memory_limit.h"
 #include "cli/exit_codes.h"
 #include "cli/files/file_walker.h"
 #include "cli/files/manifest.h"
 #include "cli/files/output_options_key.h"
 #include "cli/files/shard.h"
+#include "cli/io/document_mode.h"
 #include "cli/io/gzip_sink.h"
 #include "cli/io/io_error.h"
 #include "cli/io/output_file.h"
 #include "cli/io/progress.h"
+#include "cli/memory_limit.h"
 #include "core/error.h"
 #include "core/regular_file.h"
 
@@ -63,6 +64,12 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   WalkOptions walk;
   walk.glob = o.glob;
   walk.exclude_dir = o.output_dir;
+  if (o.translate.format == "auto" || o.translate.format == "docx" || o.translate.format == "odt") {
+    walk.binary_document = [](const std::string& path) {
+      const documents::DocumentFormat format = documents::format_for_path(path);
+      return format == documents::DocumentFormat::kDocx || format == documents::DocumentFormat::kOdt;
+    };
+  }
   const WalkResult listing = walk_files(o.input_dir, walk);
   const std::vector<InputFile> files = shard(listing.files, spec.index, spec.count);
   std::vector<std::string> relatives;
@@ -109,15 +116,23 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
       if (!o.overwrite && exists && already_done(manifest, file, entry, dst)) {
         ++counts.skipped;
       } else {
-        LineReader reader = LineReader::adopt(std::move(fd), file.path);
+        const documents::DocumentFormat format = document_format(o.translate.format, file.path);
         ensure_parent_dir(dst);
         AtomicOutputFile out(dst);
+        if (format != documents::DocumentFormat::kText) {
+          const std::string bytes = read_whole_fd(fd.get(), file.path);
+          write_document(
+              out, translate_document_bytes(translator, o, format, bytes, printable_path(file.relative)));
+        }
+        LineReader reader = LineReader::adopt(std::move(fd), file.path);
         const auto translate_into = [&](auto& inner) {
           ProgressSink<std::remove_reference_t<decltype(inner)>> sink{inner,      reader,     progress,
                                                                       lines_done, bytes_done, o.quiet};
           counts.malformed_lines += translate_lines(translator, reader, sink, o, nullptr);
         };
-        if (is_gzip_path(dst)) {  // x.txt.gz is translated into a gzip-compressed x.txt.gz
+        if (format != documents::DocumentFormat::kText) {
+          // written above, whole
+        } else if (is_gzip_path(dst)) {  // x.txt.gz is translated into a gzip-compressed x.txt.gz
           GzipFileSink gzip_sink(out);
           translate_into(gzip_sink);
           gzip_sink.finish();

@@ -197,7 +197,7 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
       result.failures.push_back(errno_message(file.path, "cannot open for reading", err));
       continue;
     }
-    if (options.skip_binary) {
+    if (options.skip_binary && !(options.binary_document && options.binary_document(file.path))) {
       std::string sample = read_sample(fd.get(), &err);
       if (err != 0) {
         result.failures.push_back(errno_message(file.path, "read failed", err));

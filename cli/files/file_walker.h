@@ -27,8 +27,10 @@ struct WalkOptions {
   // output directory: if it lies inside the input directory its files are not input. If it is the
   // root itself, walk_files throws core::UsageError.
   std::string exclude_dir;
-  // Skip files that is_probably_binary() flags (with a warning).
+  // Skip files that is_probably_binary() flags (with a warning)...
   bool skip_binary = true;
+  // ... but those this says are binary documents (a DOCX package), when set.
+  bool (*binary_document)(const std::string& path) = nullptr;
 };
 
 struct WalkResult {

@@ -6,9 +6,16 @@ seconds=${2:-600}
 here=$(cd "$(dirname "$0")" && pwd)
 corpus="$build/corpus"
 python3 "$here/make_seeds.py" "$corpus"
-for target in ${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz fuzz_yaml fuzz_jsonl fuzz_safetensors}; do
+for target in ${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz fuzz_yaml fuzz_jsonl fuzz_safetensors fuzz_documents}; do
   echo "== $target for ${seconds}s"
   mkdir -p "$corpus/$target" "$build/findings/$target"
+  if [ "$target" = fuzz_documents ]; then  # seeds: the fixtures, each behind the byte that picks its reader
+    for f in "$here"/../fixtures/documents/*.html; do { printf '\0'; cat "$f"; } > "$corpus/$target/$(basename "$f")"; done
+    for f in "$here"/../fixtures/documents/*.md; do { printf '\2'; cat "$f"; } > "$corpus/$target/$(basename "$f")"; done
+    for f in "$here"/../fixtures/documents/*.srt "$here"/../fixtures/documents/*.vtt; do
+      { printf '\3'; cat "$f"; } > "$corpus/$target/$(basename "$f")"
+    done
+  fi
   # Inputs are at most 16 KiB: a parser that needs a 256 MB allocation or 1 GB resident for one has
   # amplified it (the limits catch what the size checks before inflating and parsing should stop).
   "$build/$target" -max_total_time="$seconds" -rss_limit_mb=1024 -malloc_limit_mb=256 -max_len=16384 \

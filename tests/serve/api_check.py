@@ -1,6 +1,7 @@
 """LibreTranslate's API and /v1 as clients use them (python requests and LibreTranslate's documented curl
 examples): every answer equals `nmt translate`'s for the same input and options."""
 import json
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -41,8 +42,15 @@ with Server(nmt) as s:
                           text=True)
     check(json.loads(curl.stdout) == [{"confidence": 0, "language": "en"}], f"/detect: {curl.stdout}")
 
-    r = s.post("/translate", json={"q": "A dog.", "source": "en", "target": "de", "format": "html"})
-    check(r.status_code == 400 and r.json() == {"error": "format html is not supported yet"}, f"html: {r.text}")
+    # format html: the markup kept, the words those of the sentence translated without it.
+    words = SENTENCES[7].split()
+    html = "<p>" + words[0] + " <b>" + words[1] + "</b> " + " ".join(words[2:]) + "</p>"
+    r = s.post("/translate", json={"q": [html, "<p>A dog runs.</p>"], "source": "en", "target": "de", "format": "html"})
+    check(r.status_code == 200, f"html: {r.text}")
+    got = r.json()["translatedText"]
+    check(len(got) == 2 and all(t.startswith("<p>") and t.endswith("</p>") for t in got), f"html: {got}")
+    check(got[0].count("<b>") == 1 and got[0].count("</b>") == 1, f"html bold kept: {got[0]}")
+    check(re.sub("<[^>]+>", "", got[0]).split() == cli[7].split(), f"html words = CLI's: {got[0]} vs {cli[7]}")
     check(s.get("/health").json()["status"] == "ok", "/health")
 
     # /v1/translate: the CLI's JSON lines in and out, with its options by field name.

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "cli/commands/cgroup_memory.h"
-#include "cli/commands/memory_limit.h"
+#include "cli/cgroup_memory.h"
+#include "cli/memory_limit.h"
 
 namespace {
 

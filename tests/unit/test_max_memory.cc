@@ -2,7 +2,7 @@
 // or the run refused (exit 64, one line) before anything is translated.
 #include <catch2/catch.hpp>
 
-#include "cli/commands/memory_limit.h"
+#include "cli/memory_limit.h"
 #include "cli/translate_flags.h"
 #include "core/error.h"
 #include "pipeline/batch_memory.h"

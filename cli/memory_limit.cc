@@ -1,4 +1,4 @@
-#include "cli/commands/memory_limit.h"
+#include "cli/memory_limit.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <utility>
 
-#include "cli/commands/cgroup_memory.h"
+#include "cli/cgroup_memory.h"
 #include "core/error.h"
 #include "core/printable.h"
 #include "pipeline/batch_memory.h"

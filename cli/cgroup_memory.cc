@@ -1,4 +1,4 @@
-#include "cli/commands/cgroup_memory.h"
+#include "cli/cgroup_memory.h"
 
 #include <algorithm>
 #include <cctype>

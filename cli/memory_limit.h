@@ -17,7 +17,7 @@ uint64_t parse_memory_size(const std::string& text);
 std::string format_memory_size(uint64_t bytes);
 
 // A quarter of physical memory, and no more than three quarters of the tightest limit on this process:
-// its cgroup's memory limit (cli/commands/cgroup_memory.h) or its address-space limit (`ulimit -v`).
+// its cgroup's memory limit (cli/cgroup_memory.h) or its address-space limit (`ulimit -v`).
 uint64_t default_max_memory();
 uint64_t default_max_memory(uint64_t physical, std::optional<uint64_t> process_limit);
 

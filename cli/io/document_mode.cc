@@ -1,0 +1,70 @@
+#include "cli/io/document_mode.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <iostream>
+
+#include "cli/io/io_error.h"
+#include "core/error.h"
+#include "core/unique_fd.h"
+#include "documents/translate_document.h"
+
+namespace cli {
+
+documents::DocumentFormat document_format(const std::string& format_option, const std::string& path) {
+  if (format_option != "auto") return documents::format_from_name(format_option);
+  return path == "-" ? documents::DocumentFormat::kText : documents::format_for_path(path);
+}
+
+void check_document_options(const TranslateCommandOptions& o, const std::string& format_option,
+                            bool document_input) {
+  if (format_option != "auto" && format_option != "text") {
+    documents::format_from_name(format_option);  // throws for a format not supported yet
+  } else if (!document_input) {
+    return;
+  }
+  if (o.input_format != TextFormat::kText || o.output_format != TextFormat::kText || o.scores ||
+      o.flags.apply({}).n_best > 1) {
+    throw core::UsageError("--format " + format_option +
+                           (format_option == "auto" ? " reads a document and" : "") +
+                           " writes the document itself: --input-format, --output-format, --scores and "
+                           "--n-best need --format text");
+  }
+}
+
+std::string read_whole_fd(int fd, const std::string& name) {
+  std::string bytes;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw_io_error(name, "cannot read", errno);
+    }
+    bytes.append(buffer, static_cast<size_t>(n));
+  }
+  return bytes;
+}
+
+std::string read_whole_input(const std::string& path) {
+  if (path == "-") return read_whole_fd(0, "standard input");
+  core::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) throw_io_error(path, "cannot open for reading", errno);
+  return read_whole_fd(fd.get(), path);
+}
+
+std::string translate_document_bytes(const pipeline::Translator& translator, const TranslateCommandOptions& o,
+                                     documents::DocumentFormat format, const std::string& bytes,
+                                     const std::string& name) {
+  std::vector<std::string> warnings;
+  std::string out = documents::translate_document(translator, o.translate, format, bytes, name, &warnings);
+  if (!o.quiet) {
+    for (const std::string& w : warnings) std::cerr << "nmt: warning: " << w << "\n";
+  }
+  return out;
+}
+
+}  // namespace cli

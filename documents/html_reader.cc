@@ -1,0 +1,287 @@
+#include "documents/html_reader.h"
+
+#include <gumbo.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "documents/html_tags.h"
+
+namespace documents {
+
+namespace {
+
+bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+// A segment and the source bytes [begin, end) its translation replaces.
+struct Span {
+  size_t begin = 0, end = 0;
+  Segment segment;
+};
+
+class Reader {
+ public:
+  Reader(std::string_view html, const std::string& name, std::vector<std::string>* warnings)
+      : html_(html), name_(name), warnings_(warnings) {}
+
+  std::vector<Span> spans;
+
+  void read_block(const GumboNode& node) {
+    const GumboVector& children =
+        node.type == GUMBO_NODE_DOCUMENT ? node.v.document.children : node.v.element.children;
+    for (unsigned i = 0; i < children.length; ++i) {
+      const GumboNode& child = *static_cast<const GumboNode*>(children.data[i]);
+      if (child.type == GUMBO_NODE_ELEMENT || child.type == GUMBO_NODE_TEMPLATE) {
+        const GumboElement& element = child.v.element;
+        if (never_translated(element) && !started()) continue;
+        if (!never_translated(element) && (!is_inline(element) || has_block(child))) {
+          finish_run();
+          read_block(child);
+          continue;
+        }
+      } else if (!started() && (child.type != GUMBO_NODE_TEXT && child.type != GUMBO_NODE_CDATA)) {
+        continue;  // whitespace and comments before a run stay in the skeleton
+      }
+      add_inline(child);
+    }
+    finish_run();
+  }
+
+  void read_attributes(const GumboNode& node) {
+    if (node.type != GUMBO_NODE_ELEMENT && node.type != GUMBO_NODE_DOCUMENT) return;
+    const GumboVector& children =
+        node.type == GUMBO_NODE_DOCUMENT ? node.v.document.children : node.v.element.children;
+    if (node.type == GUMBO_NODE_ELEMENT) {
+      const GumboElement& element = node.v.element;
+      if (never_translated(element)) return;
+      for (unsigned i = 0; i < element.attributes.length; ++i) {
+        const GumboAttribute& a = *static_cast<const GumboAttribute*>(element.attributes.data[i]);
+        if (!is_translated_attribute(a.name) || a.original_value.length < 2) continue;
+        const char quote = a.original_value.data[0];
+        if (quote != '"' && quote != '\'') continue;
+        const std::string value = collapse(a.value);
+        if (value.find_first_not_of(' ') == std::string::npos) continue;
+        Span span;
+        span.begin = offset_of(a.original_value.data) + 1;
+        span.end = offset_of(a.original_value.data) + a.original_value.length - 1;
+        span.segment.text = value;
+        span.segment.line = static_cast<int>(a.value_start.line);
+        spans.push_back(std::move(span));
+      }
+    }
+    for (unsigned i = 0; i < children.length; ++i)
+      read_attributes(*static_cast<const GumboNode*>(children.data[i]));
+  }
+
+ private:
+  size_t offset_of(const char* p) const { return static_cast<size_t>(p - html_.data()); }
+  bool started() const { return run_started_; }
+
+  // ASCII whitespace runs as one space, as HTML renders them.
+  static std::string collapse(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+      if (is_ascii_space(c)) {
+        if (!out.empty() && out.back() != ' ') out += ' ';
+      } else {
+        out += c;
+      }
+    }
+    if (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+  }
+
+  static bool has_block(const GumboNode& node) {
+    if (node.type != GUMBO_NODE_ELEMENT) return false;
+    const GumboVector& children = node.v.element.children;
+    for (unsigned i = 0; i < children.length; ++i) {
+      const GumboNode& child = *static_cast<const GumboNode*>(children.data[i]);
+      if (child.type != GUMBO_NODE_ELEMENT || never_translated(child.v.element)) continue;
+      if (!is_inline(child.v.element) || has_block(child)) return true;
+    }
+    return false;
+  }
+
+  // Where the node's source bytes end (an element without an end tag: where its last descendant ends).
+  size_t end_of(const GumboNode& node) const {
+    if (node.type != GUMBO_NODE_ELEMENT && node.type != GUMBO_NODE_TEMPLATE) {
+      return offset_of(node.v.text.original_text.data) + node.v.text.original_text.length;
+    }
+    const GumboElement& e = node.v.element;
+    if (e.original_end_tag.length > 0) return offset_of(e.original_end_tag.data) + e.original_end_tag.length;
+    size_t end = offset_of(e.original_tag.data) + e.original_tag.length;
+    for (unsigned i = 0; i < e.children.length; ++i) {
+      end = std::max(end, end_of(*static_cast<const GumboNode*>(e.children.data[i])));
+    }
+    return end;
+  }
+
+  // The node's source bytes begin at `begin`: anything skipped before it goes in as an insertion; a node
+  // the parser moved back or made up spoils the run.
+  void reach(size_t begin, const GumboNode& node) {
+    if (!run_started_) {
+      run_started_ = true;
+      run_begin_ = run_cursor_ = begin;
+      run_line_ = static_cast<int>(node.type == GUMBO_NODE_ELEMENT ? node.v.element.start_pos.line
+                                                                   : node.v.text.start_pos.line);
+    }
+    if (begin < run_cursor_ || (node.parse_flags & ~GUMBO_INSERTION_IMPLICIT_END_TAG) != 0)
+      run_repaired_ = true;
+    if (begin > run_cursor_) run_.insert(std::string(html_.substr(run_cursor_, begin - run_cursor_)));
+  }
+
+  void append_text(std::string_view text) {
+    for (char c : text) {
+      if (is_ascii_space(c)) {
+        if (!run_.text.empty() && run_.text.back() != ' ') run_.text += ' ';
+      } else {
+        run_.text += c;
+      }
+    }
+  }
+
+  void add_inline(const GumboNode& node) {
+    if (node.type == GUMBO_NODE_TEXT || node.type == GUMBO_NODE_WHITESPACE || node.type == GUMBO_NODE_CDATA) {
+      const GumboStringPiece& original = node.v.text.original_text;
+      reach(offset_of(original.data), node);
+      append_text(node.v.text.text);
+      run_cursor_ = offset_of(original.data) + original.length;
+      return;
+    }
+    if (node.type == GUMBO_NODE_COMMENT) {
+      const GumboStringPiece& original = node.v.text.original_text;
+      reach(offset_of(original.data), node);
+      run_.insert(std::string(original.data, original.length));
+      run_cursor_ = offset_of(original.data) + original.length;
+      return;
+    }
+    if (node.type != GUMBO_NODE_ELEMENT) return;
+    const GumboElement& e = node.v.element;
+    if (e.original_tag.length == 0) {  // a tag the parser supplied: not in the source
+      run_repaired_ = true;
+      return;
+    }
+    const size_t begin = offset_of(e.original_tag.data);
+    reach(begin, node);
+    if (never_translated(e) || is_void(e)) {
+      const size_t end = end_of(node);
+      if (end > run_cursor_) {
+        // Inline code or an image between spaces is a word of its own.
+        const bool spaced = (run_.text.empty() || run_.text.back() == ' ') &&
+                            (end == html_.size() || is_ascii_space(html_[end]));
+        run_.insert(std::string(html_.substr(begin, end - begin)), spaced);
+        run_cursor_ = end;
+      }
+      if (is_void(e) && !run_.text.empty() && run_.text.back() != ' ') run_.text += ' ';
+      return;
+    }
+    const size_t index = run_.open_element(std::string(e.original_tag.data, e.original_tag.length));
+    run_cursor_ = begin + e.original_tag.length;
+    for (unsigned i = 0; i < e.children.length; ++i)
+      add_inline(*static_cast<const GumboNode*>(e.children.data[i]));
+    std::string close;
+    if (e.original_end_tag.length > 0) {
+      const size_t end_begin = offset_of(e.original_end_tag.data);
+      if (end_begin < run_cursor_) run_repaired_ = true;
+      if (end_begin > run_cursor_)
+        run_.insert(std::string(html_.substr(run_cursor_, end_begin - run_cursor_)));
+      close.assign(e.original_end_tag.data, e.original_end_tag.length);
+      run_cursor_ = end_begin + e.original_end_tag.length;
+    }
+    run_.close_element(index, close);
+  }
+
+  void finish_run() {
+    if (!run_started_) return;
+    Segment segment = std::move(run_);
+    run_ = Segment();
+    run_started_ = false;
+    const bool repaired = run_repaired_;
+    run_repaired_ = false;
+    while (!segment.text.empty() && segment.text.back() == ' ') segment.text.pop_back();
+    if (segment.text.empty()) return;  // nothing to translate: the bytes stay as they are
+    if (repaired) {
+      if (warnings_) {
+        warnings_->push_back(name_ + ":" + std::to_string(run_line_) +
+                             ": markup the parser had to repair; this text is kept untranslated");
+      }
+      return;
+    }
+    for (InlineElement& e : segment.elements) {
+      e.begin = std::min(e.begin, segment.text.size());
+      e.end = std::min(e.end, segment.text.size());
+    }
+    for (Insertion& i : segment.insertions) i.at = std::min(i.at, segment.text.size());
+    // Whitespace at the run's edges stays in the skeleton (tags never start or end with it).
+    size_t begin = run_begin_, end = run_cursor_;
+    while (begin < end && is_ascii_space(html_[begin])) ++begin;
+    while (end > begin && is_ascii_space(html_[end - 1])) --end;
+    segment.line = run_line_;
+    spans.push_back({begin, end, std::move(segment)});
+  }
+
+  std::string_view html_;
+  const std::string& name_;
+  std::vector<std::string>* warnings_;
+  Segment run_;
+  bool run_started_ = false, run_repaired_ = false;
+  size_t run_begin_ = 0, run_cursor_ = 0;
+  int run_line_ = 0;
+};
+
+std::string escape(std::string_view text, bool attribute) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '&') {
+      out += "&amp;";
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '"' && attribute) {
+      out += "&quot;";
+    } else if (c == '\xC2' && i + 1 < text.size() && text[i + 1] == '\xA0') {
+      out += "&nbsp;";
+      ++i;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string escape_html_text(std::string_view text) { return escape(text, false); }
+std::string escape_html_attribute(std::string_view text) { return escape(text, true); }
+
+Document read_html(std::string_view html, HtmlPass pass, const std::string& name,
+                   std::vector<std::string>* warnings) {
+  GumboOptions options = kGumboDefaultOptions;
+  options.max_errors = 0;
+  std::unique_ptr<GumboOutput, void (*)(GumboOutput*)> parsed(
+      gumbo_parse_with_options(&options, html.data(), html.size()),
+      [](GumboOutput* output) { gumbo_destroy_output(&kGumboDefaultOptions, output); });
+  Reader reader(html, name, warnings);
+  if (pass == HtmlPass::kText) {
+    reader.read_block(*parsed->document);
+  } else {
+    reader.read_attributes(*parsed->document);
+  }
+  std::sort(reader.spans.begin(), reader.spans.end(),
+            [](const Span& a, const Span& b) { return a.begin < b.begin; });
+  Document document;
+  size_t cursor = 0;
+  for (Span& span : reader.spans) {
+    if (span.begin < cursor) continue;  // overlapping spans cannot both be spliced: the first one wins
+    document.add_verbatim(std::string(html.substr(cursor, span.begin - cursor)));
+    document.add_segment(std::move(span.segment));
+    cursor = span.end;
+  }
+  document.add_verbatim(std::string(html.substr(cursor)));
+  return document;
+}
+
+}  // namespace documents

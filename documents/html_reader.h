@@ -1,0 +1,26 @@
+// HTML read with gumbo into translatable segments over the source bytes: block elements' inline content
+// (pass kText) or the values of alt/title/placeholder/aria-label (pass kAttributes). Every byte outside a
+// segment stays verbatim, so the output is the source with only translated text spliced in.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "documents/segment.h"
+
+namespace documents {
+
+enum class HtmlPass { kText, kAttributes };
+
+// Markup the parser had to repair inside a block (misnested or implied inline tags) keeps that block
+// untranslated, with a warning "NAME:LINE: ..." in `warnings`.
+Document read_html(std::string_view html, HtmlPass pass, const std::string& name,
+                   std::vector<std::string>* warnings);
+
+// Text as HTML spells it: '&', '<', '>' and U+00A0 as entities.
+std::string escape_html_text(std::string_view text);
+// An attribute value: escape_html_text's and '"' too.
+std::string escape_html_attribute(std::string_view text);
+
+}  // namespace documents

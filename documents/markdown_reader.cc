@@ -1,0 +1,314 @@
+#include "documents/markdown_reader.h"
+
+#include <md4c.h>
+
+#include <algorithm>
+#include <set>
+
+namespace documents {
+
+namespace {
+
+struct Span {
+  size_t begin = 0, end = 0;
+  Segment segment;
+};
+
+// The length of a YAML front matter block ("---" ... "---" or "..." lines) at the document's start.
+size_t front_matter_length(std::string_view text) {
+  if (text.substr(0, 4) != "---\n" && text.substr(0, 5) != "---\r\n") return 0;
+  for (size_t i = text.find('\n') + 1; i < text.size();) {
+    const size_t nl = text.find('\n', i);
+    const size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
+    std::string_view line = text.substr(i, end - i);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    if (line == "---" || line == "...") return end;
+    i = end;
+  }
+  return 0;
+}
+
+class Reader {
+ public:
+  Reader(std::string_view text, const std::string& name, std::vector<std::string>* warnings)
+      : text_(text), name_(name), warnings_(warnings) {}
+
+  std::vector<Span> spans;
+
+  int enter_block(MD_BLOCKTYPE type) {
+    finish();
+    if (type == MD_BLOCK_CODE || type == MD_BLOCK_HTML) ++verbatim_depth_;
+    return 0;
+  }
+  int leave_block(MD_BLOCKTYPE type) {
+    finish();
+    if (type == MD_BLOCK_CODE || type == MD_BLOCK_HTML) --verbatim_depth_;
+    return 0;
+  }
+
+  int enter_span(MD_SPANTYPE type) {
+    if (verbatim_depth_ > 0 || skip_depth_ > 0) {
+      skip_depth_ += skip_depth_ > 0;
+      return 0;
+    }
+    if (type == MD_SPAN_CODE) {
+      code_begin_ = std::string::npos;
+      in_code_ = true;
+      return 0;
+    }
+    pending_opens_.push_back(run_.open_element(""));
+    open_types_.push_back(type);
+    return 0;
+  }
+
+  int leave_span(MD_SPANTYPE type) {
+    if (skip_depth_ > 0) {
+      if (--skip_depth_ == 0) {  // an autolink: kept whole as an insertion
+        size_t end = cursor_;
+        if (end < text_.size() && text_[end] == '>') ++end;
+        run_.insert(std::string(text_.substr(skip_begin_, end - skip_begin_)), true);
+        cursor_ = end;
+        close_top(type, false);
+      }
+      return 0;
+    }
+    if (verbatim_depth_ > 0) return 0;
+    if (type == MD_SPAN_CODE) {
+      size_t end = cursor_;
+      while (end < text_.size() && text_[end] == ' ') ++end;
+      while (end < text_.size() && text_[end] == '`') ++end;
+      if (code_begin_ != std::string::npos) {
+        run_.insert(std::string(text_.substr(code_begin_, end - code_begin_)), true);
+        cursor_ = end;
+      }
+      in_code_ = false;
+      return 0;
+    }
+    close_top(type, true);
+    return 0;
+  }
+
+  int text(MD_TEXTTYPE type, const char* data, size_t size) {
+    if (verbatim_depth_ > 0 || skip_depth_ > 0) {
+      if (inside(data)) cursor_ = std::max(cursor_, offset(data) + size);
+      return 0;
+    }
+    if (type == MD_TEXT_SOFTBR) {  // lines of one paragraph join into one
+      soft_break_ = true;
+      append(" ");
+      return 0;
+    }
+    if (type == MD_TEXT_BR) {  // a hard break: the bytes up to the next line's content, kept
+      size_t end = text_.find('\n', cursor_);
+      end = end == std::string::npos ? text_.size() : end + 1;
+      while (end < text_.size() && (text_[end] == ' ' || text_[end] == '\t' || text_[end] == '>')) ++end;
+      run_.insert(std::string(text_.substr(cursor_, end - cursor_)));
+      cursor_ = end;
+      return 0;
+    }
+    if (!inside(data)) return 0;  // a replacement character for NUL: nothing of the source
+    const size_t at = offset(data);
+    if (in_code_) {
+      if (code_begin_ == std::string::npos) {
+        code_begin_ = at;
+        while (code_begin_ > cursor_ && text_[code_begin_ - 1] == ' ') --code_begin_;
+        while (code_begin_ > cursor_ && text_[code_begin_ - 1] == '`') --code_begin_;
+        reach(code_begin_);
+      }
+      cursor_ = at + size;
+      return 0;
+    }
+    reach(at);
+    if (!pending_autolink_.empty()) {
+      pending_autolink_.clear();
+      skip_depth_ = 1;
+      cursor_ = at + size;
+      return 0;
+    }
+    if (type == MD_TEXT_HTML || type == MD_TEXT_LATEXMATH) {
+      run_.insert(std::string(data, size));
+    } else if (type == MD_TEXT_ENTITY) {
+      const std::string_view entity(data, size);
+      const std::string decoded = entity == "&amp;"    ? "&"
+                                  : entity == "&lt;"   ? "<"
+                                  : entity == "&gt;"   ? ">"
+                                  : entity == "&quot;" ? "\""
+                                                       : "";
+      if (decoded.empty()) {
+        run_.insert(std::string(entity));
+      } else {
+        append(decoded);
+      }
+    } else {
+      append(std::string_view(data, size));
+    }
+    cursor_ = at + size;
+    return 0;
+  }
+
+  void finish() {
+    pending_opens_.clear();
+    open_types_.clear();
+    closed_.clear();
+    soft_break_ = false;
+    if (!started_) return;
+    started_ = false;
+    Segment segment = std::move(run_);
+    run_ = Segment();
+    while (!segment.text.empty() && segment.text.back() == ' ') segment.text.pop_back();
+    if (segment.text.empty()) return;
+    for (InlineElement& e : segment.elements) e.end = std::min(e.end, segment.text.size());
+    for (Insertion& i : segment.insertions) i.at = std::min(i.at, segment.text.size());
+    segment.line = line_of(run_begin_);
+    spans.push_back({run_begin_, cursor_, std::move(segment)});
+  }
+
+ private:
+  bool inside(const char* p) const { return p >= text_.data() && p < text_.data() + text_.size(); }
+  size_t offset(const char* p) const { return static_cast<size_t>(p - text_.data()); }
+  int line_of(size_t at) const {
+    return 1 + static_cast<int>(std::count(text_.begin(), text_.begin() + at, '\n'));
+  }
+
+  void append(std::string_view text) {
+    for (char c : text) {
+      if (c == ' ' || c == '\t' || c == '\n') {
+        if (!run_.text.empty() && run_.text.back() != ' ') run_.text += ' ';
+      } else {
+        run_.text += c;
+      }
+    }
+  }
+
+  // Content resumes at `at`: the bytes since the cursor open the pending elements (after a soft break,
+  // the next line's indentation and quote markers are dropped with its line break).
+  void reach(size_t at) {
+    if (!started_) {
+      started_ = true;
+      size_t begin = at;  // the opening delimiters of the elements pending before the first text
+      while (!pending_opens_.empty() && begin > 0 &&
+             std::string_view("*_~[!<").find(text_[begin - 1]) != std::string_view::npos)
+        --begin;
+      cursor_ = run_begin_ = begin;
+    }
+    if (soft_break_) {
+      soft_break_ = false;
+      size_t nl = text_.find('\n', cursor_);
+      if (nl != std::string::npos && nl < at) {
+        cursor_ = nl + 1;
+        while (cursor_ < at && (text_[cursor_] == ' ' || text_[cursor_] == '\t' || text_[cursor_] == '>'))
+          ++cursor_;
+      }
+    }
+    if (at <= cursor_) return;
+    const std::string gap(text_.substr(cursor_, at - cursor_));
+    if (pending_opens_.empty()) {
+      run_.insert(gap);  // an escape's backslash
+    } else {
+      run_.elements[pending_opens_.front()].open = gap;
+      if (open_types_.front() == MD_SPAN_A && gap.back() == '<') {  // <https://...>: kept whole
+        pending_autolink_ = gap;
+        skip_begin_ = at - 1;
+        run_.elements[pending_opens_.front()].open = gap.substr(0, gap.size() - 1);
+      }
+    }
+    pending_opens_.clear();
+    open_types_.clear();
+    cursor_ = at;
+  }
+
+  // The element open last ends here: its closing delimiter is taken from the bytes at the cursor.
+  void close_top(MD_SPANTYPE type, bool take_delimiter) {
+    for (size_t i = run_.elements.size(); i-- > 0;) {
+      if (closed_.count(i)) continue;
+      size_t end = cursor_;
+      if (take_delimiter) end = closing_delimiter_end(type);
+      run_.close_element(i, std::string(text_.substr(cursor_, end - cursor_)));
+      closed_.insert(i);
+      cursor_ = end;
+      return;
+    }
+  }
+
+  size_t closing_delimiter_end(MD_SPANTYPE type) const {
+    size_t end = cursor_;
+    if (type == MD_SPAN_A || type == MD_SPAN_IMG) {
+      if (end < text_.size() && text_[end] == ']') ++end;
+      if (end < text_.size() && (text_[end] == '(' || text_[end] == '[')) {
+        const char open = text_[end], close = open == '(' ? ')' : ']';
+        int depth = 0;
+        for (; end < text_.size(); ++end) {
+          if (text_[end] == '\\') {
+            ++end;
+            continue;
+          }
+          if (text_[end] == open) ++depth;
+          if (text_[end] == close && --depth == 0) {
+            ++end;
+            break;
+          }
+        }
+      }
+      return end;
+    }
+    if (end < text_.size()) {
+      const char delimiter = text_[end];
+      if (delimiter == '*' || delimiter == '_' || delimiter == '~') {
+        while (end < text_.size() && text_[end] == delimiter) ++end;
+      }
+    }
+    return end;
+  }
+
+  std::string_view text_;
+  const std::string& name_;
+  std::vector<std::string>* warnings_;
+  Segment run_;
+  bool started_ = false, soft_break_ = false, in_code_ = false;
+  size_t run_begin_ = 0, cursor_ = 0, code_begin_ = 0, skip_begin_ = 0;
+  int verbatim_depth_ = 0, skip_depth_ = 0;
+  std::vector<size_t> pending_opens_;
+  std::vector<MD_SPANTYPE> open_types_;
+  std::string pending_autolink_;
+  std::set<size_t> closed_;
+};
+
+}  // namespace
+
+Document read_markdown(std::string_view markdown, const std::string& name,
+                       std::vector<std::string>* warnings) {
+  const size_t front = front_matter_length(markdown);
+  Reader reader(markdown, name, warnings);
+  MD_PARSER parser{};
+  parser.abi_version = 0;
+  parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS;
+  parser.enter_block = [](MD_BLOCKTYPE type, void*, void* r) {
+    return static_cast<Reader*>(r)->enter_block(type);
+  };
+  parser.leave_block = [](MD_BLOCKTYPE type, void*, void* r) {
+    return static_cast<Reader*>(r)->leave_block(type);
+  };
+  parser.enter_span = [](MD_SPANTYPE type, void*, void* r) {
+    return static_cast<Reader*>(r)->enter_span(type);
+  };
+  parser.leave_span = [](MD_SPANTYPE type, void*, void* r) {
+    return static_cast<Reader*>(r)->leave_span(type);
+  };
+  parser.text = [](MD_TEXTTYPE type, const MD_CHAR* data, MD_SIZE size, void* r) {
+    return static_cast<Reader*>(r)->text(type, data, size);
+  };
+  md_parse(markdown.data() + front, static_cast<MD_SIZE>(markdown.size() - front), &parser, &reader);
+  reader.finish();
+  Document document;
+  size_t cursor = 0;
+  for (Span& span : reader.spans) {
+    if (span.begin < std::max(cursor, front) || span.end < span.begin) continue;
+    document.add_verbatim(std::string(markdown.substr(cursor, span.begin - cursor)));
+    document.add_segment(std::move(span.segment));
+    cursor = span.end;
+  }
+  document.add_verbatim(std::string(markdown.substr(cursor)));
+  return document;
+}
+
+}  // namespace documents

@@ -1,0 +1,31 @@
+// Markup projection: a segment's inline elements and insertions carried from its source words to the words
+// of its translation through their word alignment (docs/formats.md, "How markup is projected").
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "documents/pipeline_types.h"
+#include "documents/segment.h"
+
+namespace documents {
+
+// Plain target text as the output format spells it (HTML escapes '&', '<', '>').
+using TextEscape = std::function<std::string(std::string_view)>;
+
+// The translation `target` of `source.text` with the source's elements and insertions placed in it. `links`
+// join target words to source words (whitespace-separated, 0-based), as Translation::alignments
+// gives them; a target word without a link takes its left neighbour's source word.
+//
+// Each target character takes the source character at the same relative place in the word it aligns to, so
+// markup over part of a word survives. An element spans the hull of the target characters it covers (one
+// element stays one element), clipped into its parent and off any element it would cross, so the output is
+// always well nested and holds every element once; one that covers no target character stays, empty, where
+// an insertion at its start would go. An insertion goes after the last target word aligned to the source
+// word it follows (inside a word: at the same relative place), never before an earlier insertion.
+std::string project_markup(const Segment& source, const std::string& target,
+                           const std::vector<WordLink>& links, const TextEscape& escape);
+
+}  // namespace documents

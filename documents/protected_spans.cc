@@ -1,0 +1,83 @@
+#include "documents/protected_spans.h"
+
+#include <algorithm>
+#include <regex>
+
+namespace documents {
+
+namespace {
+
+const std::regex& protected_pattern() {
+  static const std::regex pattern(
+      R"((?:https?|ftp)://[^\s<>"]+|www\.[A-Za-z0-9-]+\.[^\s<>"]+)"
+      R"(|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
+      R"(|\{\{[^{}]*\}\}|\{[A-Za-z0-9_.]*\}|%(?:[0-9]+\$)?[-+ #0]?[0-9]*(?:\.[0-9]+)?[sdifuxXeEgGc@])");
+  return pattern;
+}
+
+// A URL's trailing punctuation belongs to the sentence.
+size_t trim_trailing_punctuation(const std::string& text, size_t begin, size_t end) {
+  if (text.compare(begin, 3, "www") != 0 && text.find("://", begin) >= end) return end;
+  while (end > begin && std::string_view(".,;:!?)'\"").find(text[end - 1]) != std::string_view::npos) --end;
+  return end;
+}
+
+bool crosses_element(const Segment& segment, size_t begin, size_t end) {
+  for (const InlineElement& e : segment.elements) {
+    if ((begin < e.begin && e.begin < end) || (begin < e.end && e.end < end)) return true;
+  }
+  return false;
+}
+
+size_t shifted(size_t offset, size_t begin, size_t end) {
+  if (offset >= end) return offset - (end - begin);
+  return std::min(offset, begin);
+}
+
+}  // namespace
+
+void protect_spans(Segment& segment) {
+  std::vector<std::pair<size_t, size_t>> spans;
+  for (auto it = std::sregex_iterator(segment.text.begin(), segment.text.end(), protected_pattern());
+       it != std::sregex_iterator(); ++it) {
+    const size_t begin = static_cast<size_t>(it->position());
+    const size_t end = trim_trailing_punctuation(segment.text, begin, begin + it->length());
+    if (end > begin && !crosses_element(segment, begin, end)) spans.emplace_back(begin, end);
+  }
+  if (spans.empty()) return;
+  // Room between the orders so each new insertion takes its place among the items at its offset.
+  constexpr int kGap = 1024;
+  for (InlineElement& e : segment.elements) e.order *= kGap;
+  for (Insertion& i : segment.insertions) i.order *= kGap;
+  for (size_t n = spans.size(); n-- > 0;) {  // from the end, so earlier offsets stay valid
+    auto [begin, end] = spans[n];
+    std::string bytes = segment.text.substr(begin, end - begin);
+    size_t cut_begin = begin, cut_end = end;
+    const bool space_before = begin > 0 && segment.text[begin - 1] == ' ';
+    const bool space_after = end < segment.text.size() && segment.text[end] == ' ';
+    if (space_before) {
+      --cut_begin;
+    } else if (space_after) {
+      ++cut_end;
+    }
+    int order = -1;
+    for (const InlineElement& e : segment.elements) {
+      if (e.begin <= begin) order = std::max(order, e.order);
+    }
+    for (const Insertion& i : segment.insertions) {
+      if (i.at <= begin) order = std::max(order, i.order);
+    }
+    for (InlineElement& e : segment.elements) {
+      e.begin = shifted(e.begin, cut_begin, cut_end);
+      e.end = shifted(e.end, cut_begin, cut_end);
+    }
+    for (Insertion& i : segment.insertions) i.at = shifted(i.at, cut_begin, cut_end);
+    segment.text.erase(cut_begin, cut_end - cut_begin);
+    segment.insertions.push_back({cut_begin, std::move(bytes), order + 1, space_before || space_after});
+  }
+  std::stable_sort(
+      segment.insertions.begin(), segment.insertions.end(),
+      [](const Insertion& a, const Insertion& b) { return a.at != b.at ? a.at < b.at : a.order < b.order; });
+}
+
+}  // namespace documents

@@ -1,0 +1,77 @@
+// A document as the translator sees it: verbatim skeleton bytes around translatable segments, each segment
+// plain text with its inline markup held as spans over that text.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace documents {
+
+// An inline element over [begin, end) of a segment's plain text (byte offsets), with its tags as the source
+// spells them. Elements are listed in the order they open, so one that contains another comes first.
+struct InlineElement {
+  size_t begin = 0, end = 0;
+  std::string open, close;
+  int order = 0;  // its place among the segment's elements and insertions in source order
+};
+
+// Bytes that take no part in the sentence but keep their place in it: a void element (<br>, <img>, a
+// comment), a never-translated element, or a protected span (URL, e-mail address, placeholder, inline code).
+// `at` is the plain-text offset it stands at; insertions are listed in source order.
+struct Insertion {
+  size_t at = 0;
+  std::string bytes;
+  int order = 0;        // as InlineElement::order
+  bool spaced = false;  // it stands as a word of its own: written with a space on each side it lacks
+};
+
+// A run of text that forms sentences for the model: an HTML block's inline content, a subtitle sentence, a
+// Markdown paragraph. `text` is what the model reads (one line, no markup).
+struct Segment {
+  std::string text;
+  std::vector<InlineElement> elements;
+  std::vector<Insertion> insertions;
+  int line = 0;  // the source line it starts on, for warnings
+
+  // Readers add elements as they open and insertions as they meet them, so `order` follows the source.
+  size_t open_element(std::string open_tag) {
+    elements.push_back({text.size(), text.size(), std::move(open_tag), "", next_order_++});
+    return elements.size() - 1;
+  }
+  void close_element(size_t index, std::string close_tag) {
+    elements[index].end = text.size();
+    elements[index].close = std::move(close_tag);
+  }
+  void insert(std::string bytes, bool spaced = false) {
+    insertions.push_back({text.size(), std::move(bytes), next_order_++, spaced});
+  }
+  bool has_markup() const { return !elements.empty() || !insertions.empty(); }
+
+ private:
+  int next_order_ = 0;
+};
+
+// A document: parts in order, each verbatim bytes or the translation of one segment.
+struct Document {
+  struct Part {
+    std::string verbatim;
+    int segment = -1;  // >= 0: the index of the segment whose translation stands here
+  };
+  std::vector<Part> parts;
+  std::vector<Segment> segments;
+
+  void add_verbatim(std::string bytes) {
+    if (!parts.empty() && parts.back().segment < 0) {
+      parts.back().verbatim += bytes;
+    } else {
+      parts.push_back({std::move(bytes), -1});
+    }
+  }
+  void add_segment(Segment segment) {
+    parts.push_back({"", static_cast<int>(segments.size())});
+    segments.push_back(std::move(segment));
+  }
+};
+
+}  // namespace documents

@@ -1,0 +1,280 @@
+#include "documents/subtitles.h"
+
+#include <algorithm>
+
+#include "documents/projection.h"
+
+namespace documents {
+
+namespace {
+
+// Private markers of a cue's start and end inside a sentence's projected translation.
+constexpr char kCueOpen[] = "\x01";
+constexpr char kCueClose[] = "\x02";
+constexpr size_t kMaxCuesPerSentence = 8;
+constexpr size_t kDefaultWidth = 42;
+
+struct Cue {
+  size_t part = 0;                 // its slot among the output parts
+  std::vector<std::string> lines;  // its text lines, without line endings
+  int line = 0;                    // the file line of its first text line
+  bool last_line_ended = true;     // false: the file ends on its last text line without a line break
+};
+
+size_t columns(std::string_view text) {
+  size_t n = 0;
+  bool in_tag = false;
+  for (char c : text) {
+    if (c == '<') in_tag = true;
+    if (!in_tag && (static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
+    if (c == '>') in_tag = false;
+  }
+  return n;
+}
+
+std::string tag_name(std::string_view tag) {  // "<i>" -> "i", "</c.x>" -> "c", "<v Bob>" -> "v"
+  size_t i = tag[1] == '/' ? 2 : 1;
+  size_t end = i;
+  while (end < tag.size() && std::string_view(" .>\t").find(tag[end]) == std::string_view::npos) ++end;
+  return std::string(tag.substr(i, end - i));
+}
+
+// A cue's text into the sentence: tags as elements (or insertions when unmatched), text as text.
+void add_cue_text(Segment& segment, const std::string& text) {
+  std::vector<std::pair<std::string, size_t>> open;
+  for (size_t i = 0; i < text.size();) {
+    const size_t close = text[i] == '<' ? text.find('>', i) : std::string::npos;
+    if (close == std::string::npos) {
+      const char c = text[i++];
+      if (c != ' ' || (!segment.text.empty() && segment.text.back() != ' ')) segment.text += c;
+      continue;
+    }
+    const std::string tag = text.substr(i, close + 1 - i);
+    i = close + 1;
+    const std::string name = tag_name(tag);
+    if (tag[1] == '/') {
+      if (!open.empty() && open.back().first == name) {
+        segment.close_element(open.back().second, tag);
+        open.pop_back();
+      } else {
+        segment.insert(tag);
+      }
+    } else if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
+      segment.insert(tag);  // a WebVTT timestamp tag
+    } else {
+      open.emplace_back(name, segment.open_element(tag));
+    }
+  }
+  while (!open.empty()) {
+    segment.close_element(open.back().second, "");
+    open.pop_back();
+  }
+}
+
+bool ends_sentence(const std::string& text) {
+  std::string_view t(text);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '"' || t.back() == '\'' || t.back() == ')'))
+    t.remove_suffix(1);
+  if (t.empty()) return true;
+  static const std::vector<std::string_view> ends = {".", "!", "?", "\xE2\x80\xA6", "\xE2\x99\xAA", ":", ";"};
+  return std::any_of(ends.begin(), ends.end(), [&](std::string_view e) {
+    return t.size() >= e.size() && t.substr(t.size() - e.size()) == e;
+  });
+}
+
+std::string strip_tags(const std::string& text) {
+  std::string out;
+  bool in_tag = false;
+  for (char c : text) {
+    if (c == '<') in_tag = true;
+    if (!in_tag) out += c;
+    if (c == '>') in_tag = false;
+  }
+  return out;
+}
+
+std::string trim(std::string text) {
+  const size_t b = text.find_first_not_of(' ');
+  if (b == std::string::npos) return "";
+  return text.substr(b, text.find_last_not_of(' ') + 1 - b);
+}
+
+// The projected sentence cut at the cue markers; text outside every marker joins the cue before it.
+std::vector<std::string> split_cues(const std::string& projected) {
+  std::vector<std::string> cues;
+  std::string pending;
+  bool inside = false;
+  for (char c : projected) {
+    if (c == kCueOpen[0]) {
+      cues.push_back(pending);
+      pending.clear();
+      inside = true;
+    } else if (c == kCueClose[0]) {
+      inside = false;
+    } else if (inside || cues.empty()) {
+      (cues.empty() ? pending : cues.back()) += c;
+    } else {
+      cues.back() += c;
+    }
+  }
+  if (!pending.empty() && !cues.empty()) cues.front() = pending + cues.front();
+  for (std::string& cue : cues) cue = trim(cue);
+  return cues;
+}
+
+// Words spread over `n` cues in proportion to the source cues' word counts.
+std::vector<std::string> spread(const std::string& target, const std::vector<size_t>& source_words) {
+  std::vector<std::string> words;
+  for (size_t i = 0; i < target.size();) {
+    const size_t end = std::min(target.find(' ', i), target.size());
+    if (end > i) words.push_back(target.substr(i, end - i));
+    i = end + 1;
+  }
+  size_t total = 0;
+  for (size_t n : source_words) total += std::max<size_t>(n, 1);
+  std::vector<std::string> cues(source_words.size());
+  size_t done = 0, seen = 0;
+  for (size_t c = 0; c < cues.size(); ++c) {
+    seen += std::max<size_t>(source_words[c], 1);
+    const size_t upto =
+        c + 1 == cues.size() ? words.size() : std::min(words.size(), seen * words.size() / total);
+    for (; done < upto; ++done) cues[c] += (cues[c].empty() ? "" : " ") + words[done];
+  }
+  return cues;
+}
+
+}  // namespace
+
+std::vector<std::string> wrap_cue(const std::string& text, size_t width) {
+  std::vector<std::string> words;  // split at spaces outside tags
+  std::string word;
+  bool in_tag = false;
+  for (char c : text) {
+    if (c == '<') in_tag = true;
+    if (c == '>') in_tag = false;
+    if (c == ' ' && !in_tag) {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  if (!word.empty()) words.push_back(word);
+  std::vector<std::string> lines;
+  for (const std::string& w : words) {
+    if (!lines.empty() && columns(lines.back()) + 1 + columns(w) <= width) {
+      lines.back() += " " + w;
+    } else {
+      lines.push_back(w);
+    }
+  }
+  return lines;
+}
+
+std::string translate_subtitles(std::string_view bytes, const std::string& name,
+                                std::vector<std::string>* warnings, const SegmentTranslator& translate) {
+  std::vector<std::string> lines;  // with their line endings
+  for (size_t i = 0; i < bytes.size();) {
+    const size_t nl = bytes.find('\n', i);
+    const size_t end = nl == std::string_view::npos ? bytes.size() : nl + 1;
+    lines.emplace_back(bytes.substr(i, end - i));
+    i = end;
+  }
+  const std::string eol =
+      !lines.empty() && lines[0].size() >= 2 && lines[0][lines[0].size() - 2] == '\r' ? "\r\n" : "\n";
+  const auto body = [](const std::string& line) {
+    size_t n = line.size();
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) --n;
+    return line.substr(0, n);
+  };
+  const auto blank = [&](const std::string& line) {
+    return body(line).find_first_not_of(" \t") == std::string::npos;
+  };
+  std::vector<std::string> parts;
+  std::vector<Cue> cues;
+  for (size_t i = 0; i < lines.size();) {
+    if (blank(lines[i])) {
+      parts.push_back(lines[i++]);
+      continue;
+    }
+    size_t end = i;
+    while (end < lines.size() && !blank(lines[end])) ++end;
+    size_t timing = i;
+    while (timing < end && body(lines[timing]).find("-->") == std::string::npos) ++timing;
+    std::string head;
+    for (size_t k = i; k < std::min(end, timing + 1); ++k) head += lines[k];
+    parts.push_back(head);
+    if (timing + 1 < end) {
+      Cue cue;
+      cue.part = parts.size();
+      cue.line = static_cast<int>(timing + 2);
+      for (size_t k = timing + 1; k < end; ++k) cue.lines.push_back(body(lines[k]));
+      cue.last_line_ended = lines[end - 1].back() == '\n';
+      parts.emplace_back();
+      cues.push_back(std::move(cue));
+    }
+    i = end;
+  }
+  // Sentences: runs of cues up to one whose text ends a sentence.
+  std::vector<Segment> segments;
+  std::vector<std::vector<size_t>> members;
+  for (size_t c = 0; c < cues.size(); ++c) {
+    if (members.empty() || members.back().size() >= kMaxCuesPerSentence ||
+        ends_sentence(strip_tags(cues[c - 1].lines.back()))) {
+      segments.emplace_back();
+      segments.back().line = cues[c].line;
+      members.emplace_back();
+    }
+    Segment& segment = segments.back();
+    if (!segment.text.empty()) segment.text += ' ';
+    const size_t index = segment.open_element(kCueOpen);
+    std::string joined;
+    for (const std::string& line : cues[c].lines) joined += (joined.empty() ? "" : " ") + line;
+    add_cue_text(segment, joined);
+    while (!segment.text.empty() && segment.text.back() == ' ') segment.text.pop_back();
+    segment.close_element(index, kCueClose);
+    members.back().push_back(c);
+  }
+  const std::vector<SegmentTranslation> translations = translate(segments);
+  const auto identity = [](std::string_view text) { return std::string(text); };
+  for (size_t s = 0; s < segments.size(); ++s) {
+    std::vector<std::string> texts =
+        split_cues(project_markup(segments[s], translations[s].text, translations[s].links, identity));
+    const bool empty_cue =
+        std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.empty(); });
+    if (texts.size() != members[s].size() || (empty_cue && !translations[s].text.empty())) {
+      if (warnings) {
+        warnings->push_back(
+            name + ":" + std::to_string(segments[s].line) +
+            ": the alignment leaves a cue without words: words spread by length, tags dropped");
+      }
+      std::vector<size_t> counts;
+      for (size_t c : members[s]) {
+        size_t words = 0;
+        for (const std::string& line : cues[c].lines) {
+          const std::string text = trim(strip_tags(line));
+          if (!text.empty()) words += static_cast<size_t>(std::count(text.begin(), text.end(), ' ') + 1);
+        }
+        counts.push_back(words);
+      }
+      texts = spread(translations[s].text, counts);
+    }
+    for (size_t k = 0; k < members[s].size(); ++k) {
+      const Cue& cue = cues[members[s][k]];
+      size_t width = kDefaultWidth;
+      for (const std::string& line : cue.lines) width = std::max(width, columns(line));
+      std::vector<std::string> wrapped = wrap_cue(texts[k], width);
+      if (wrapped.empty()) wrapped.push_back(texts[k]);
+      std::string& out = parts[cue.part];
+      for (size_t l = 0; l < wrapped.size(); ++l) {
+        out += wrapped[l];
+        if (l + 1 < wrapped.size() || cue.last_line_ended) out += eol;
+      }
+    }
+  }
+  std::string out;
+  for (const std::string& part : parts) out += part;
+  return out;
+}
+
+}  // namespace documents

@@ -1,0 +1,23 @@
+// The one place documents call the translator: segments' plain texts in, translations and word alignments
+// out, batched like plain text's lines.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "documents/pipeline_types.h"
+#include "documents/segment.h"
+
+namespace documents {
+
+struct SegmentTranslation {
+  std::string text;
+  std::vector<WordLink> links;  // every target word linked to one source word
+};
+
+// One per segment, same order. `options` as resolved for plain text; alignment is turned on here.
+std::vector<SegmentTranslation> translate_segments(const Translator& translator,
+                                                   const TranslateOptions& options,
+                                                   const std::vector<Segment>& segments);
+
+}  // namespace documents

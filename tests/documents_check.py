@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""Round-trip properties of `nmt translate --format` on the document fixtures (docs/formats.md).
+
+HTML: the output is well nested (every end tag closes the element open last, void elements aside), XHTML
+parses as XML; it has
+the same multiset of elements and attribute names as the input, the same attribute values but for alt,
+title, placeholder and aria-label; never-translated elements (script, style, code, pre, translate="no",
+notranslate) and protected spans (URLs, e-mail addresses) byte-identical, each as often as in the input;
+every number's digits kept (or a warning naming it); a block without inline markup reads exactly as `nmt translate` of its text,
+and a block with inline markup has the same words as `nmt translate` of its text without the markup.
+Markdown: front matter, code blocks and spans, link destinations and autolinks byte-identical; the same
+block markers (headings, list items, quotes) and table cells; each block's words (markup and link
+destinations aside) equal to `nmt translate` of its text. DOCX (read back with python-docx): the same paragraphs, table cells and headers, each translated as its
+plain text is, the same bold and italic runs, URLs kept, every package member present. ODT (read back with odfpy): the same paragraphs and headings, each its plain
+translation, the same spans and links, mimetype first and stored. Subtitles: the same cues with byte-identical index, timing and settings lines; no cue left empty; the
+words of a sentence's cues are the words of `nmt translate` of the sentence.
+
+Usage: documents_check.py NMT_BINARY MODEL_DIR FIXTURE...
+"""
+import collections
+import html.parser
+import os
+import re
+import subprocess
+import sys
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+TRANSLATED_ATTRIBUTES = {"alt", "title", "placeholder", "aria-label"}
+KEPT = re.compile(r"<(script|style|code|pre|kbd|samp|var|textarea)\b.*?</\1>", re.S)
+NO_TRANSLATE = re.compile(r"<(\w+)\b[^>]*(?:translate=\"no\"|class=\"[^\"]*\bnotranslate\b)[^>]*>.*?</\1>", re.S)
+PROTECTED = re.compile(r"(?:https?|ftp)://[^\s<>\"]+|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+BLOCKS = {"h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "td", "th", "title", "dt", "dd"}
+failures = []
+
+
+def fail(fixture, text):
+    failures.append(f"{fixture}: {text}")
+
+
+def translate_lines(nmt, model, lines):
+    if not lines:
+        return []
+    out = subprocess.run([nmt, "translate", "-q", "-m", model, "-b", "1"], input="\n".join(lines) + "\n",
+                         capture_output=True, text=True, check=True).stdout
+    return out.split("\n")[:len(lines)]
+
+
+class Structure(html.parser.HTMLParser):
+    """Elements, attributes and blocks of an HTML text; `errors` lists where it is not well nested."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.errors, self.elements = [], [], collections.Counter()
+        self.values = collections.Counter()
+        self.blocks = []  # [tag, text, has inline markup]
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.elements[(tag, tuple(sorted(name for name, _ in attrs)))] += 1
+        for name, value in attrs:
+            if name not in TRANSLATED_ATTRIBUTES:
+                self.values[(tag, name, value)] += 1
+        kept = tag in ("script", "style", "code", "pre") or ("translate", "no") in attrs or \
+            any(n == "class" and "notranslate" in (v or "").split() for n, v in attrs)
+        if tag in BLOCKS and not self.skip:
+            self.blocks.append([tag, "", False])
+        elif self.blocks and self.stack and tag not in VOID:
+            self.blocks[-1][2] = True
+        elif self.blocks and tag in VOID and not self.skip:
+            self.blocks[-1][1] += " "  # a line break or image separates words
+        if tag not in VOID:
+            self.stack.append((tag, kept))
+            self.skip += kept
+
+    def handle_startendtag(self, tag, attrs):  # <br/>, <img/> in XHTML
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1][0] != tag:
+            self.errors.append(f"line {self.getpos()[0]}: </{tag}> closes {self.stack[-1][0] if self.stack else 'nothing'}")
+            return
+        self.skip -= self.stack.pop()[1]
+
+    def handle_data(self, data):
+        if self.blocks and not self.skip and any(t in BLOCKS for t, _ in self.stack):
+            self.blocks[-1][1] += data
+
+
+def parse(text):
+    s = Structure()
+    s.feed(text)
+    s.close()
+    if s.stack:
+        s.errors.append("unclosed " + " ".join(t for t, _ in s.stack))
+    return s
+
+
+def words(text):
+    return " ".join(text.split())
+
+
+def check_html(nmt, model, fixture, source, output, stderr):
+    if fixture.endswith(".xhtml"):  # XHTML must stay XML: a strict parser reads it
+        import xml.etree.ElementTree
+        try:
+            xml.etree.ElementTree.fromstring(output.encode("utf-8"))
+        except xml.etree.ElementTree.ParseError as e:
+            fail(fixture, f"not well-formed XML: {e}")
+    before, after = parse(source), parse(output)
+    for e in after.errors:
+        fail(fixture, "not well nested: " + e)
+    if before.elements != after.elements:
+        fail(fixture, f"elements differ: {before.elements - after.elements} vs {after.elements - before.elements}")
+    if before.values != after.values:
+        fail(fixture, f"attribute values differ: {before.values - after.values}")
+    for pattern in (KEPT, NO_TRANSLATE, PROTECTED):
+        for match in set(m.group(0) for m in pattern.finditer(source)):
+            if output.count(match) != source.count(match):
+                fail(fixture, f"{match[:40]!r} is in the output {output.count(match)} times, not {source.count(match)}")
+    for number in set(re.findall(r"\d+", re.sub(r"<[^>]*>", "", source))):
+        if number not in output and f"lacks the number {number}" not in stderr:
+            fail(fixture, f"the number {number} is missing, without a warning")
+    if len(before.blocks) != len(after.blocks):
+        fail(fixture, f"{len(before.blocks)} blocks in, {len(after.blocks)} out")
+        return
+    texts = [words(b[1]) for b in before.blocks]
+    plain = translate_lines(nmt, model, texts)
+    for (tag, _, markup), out, expected, src in zip(before.blocks, after.blocks, plain, texts):
+        got = words(out[1])
+        if PROTECTED.search(src):
+            continue  # the model reads the text without its protected spans
+        if got != words(expected):
+            fail(fixture, f"<{tag}> {src!r}: {got!r}, plain translation {expected!r}" +
+                 (" (with markup)" if markup else ""))
+
+
+CUE_TIMING = re.compile(r"-->")
+
+
+def cues(text):
+    blocks = re.split(r"\r?\n[ \t]*\r?\n", text.strip("\r\n"))
+    out = []
+    for b in blocks:
+        lines = b.splitlines()
+        timing = next((i for i, l in enumerate(lines) if CUE_TIMING.search(l)), None)
+        if timing is None:
+            out.append((b, None))
+        else:
+            out.append(("\n".join(lines[:timing + 1]), " ".join(lines[timing + 1:])))
+    return out
+
+
+def check_subtitles(nmt, model, fixture, source, output, stderr):
+    before, after = cues(source), cues(output)
+    if len(before) != len(after):
+        fail(fixture, f"{len(before)} blocks in, {len(after)} out")
+        return
+    sentences, current, translated = [], [], []
+    for (head_in, text_in), (head_out, text_out) in zip(before, after):
+        if head_in != head_out:
+            fail(fixture, f"cue head changed: {head_in!r} -> {head_out!r}")
+        if text_in is None:
+            continue
+        if not text_out.strip():
+            fail(fixture, f"cue {head_in!r} left empty")
+        plain_in = re.sub(r"<[^>]*>", "", text_in)
+        current.append(plain_in)
+        translated.append(re.sub(r"<[^>]*>", "", text_out))
+        if re.search(r"[.!?:;]\W*$", plain_in):
+            sentences.append((" ".join(current), " ".join(translated)))
+            current, translated = [], []
+    if current:
+        sentences.append((" ".join(current), " ".join(translated)))
+    plain = translate_lines(nmt, model, [words(s) for s, _ in sentences])
+    for (src, got), expected in zip(sentences, plain):
+        if words(got) != words(expected):
+            fail(fixture, f"{src!r}: {words(got)!r}, plain translation {expected!r}")
+    for tag in set(re.findall(r"</?[a-z]+>", source)):
+        if source.count(tag) != output.count(tag):
+            fail(fixture, f"{tag} {source.count(tag)} times in, {output.count(tag)} out")
+
+
+MD_MARKER = re.compile(r"^(\s*(?:[-*+] |\d+\. |#+ |> )*)(.*)$")
+MD_KEPT = re.compile(r"^```.*?^```$|`[^`\n]+`|\]\([^)]*\)|<https?://[^>]*>", re.S | re.M)
+
+
+def md_units(text):
+    """The lines of a Markdown text with soft-wrapped paragraph lines joined, code blocks left out:
+    (marker, content) pairs, table rows as ("|", cells)."""
+    units, fence, previous_blank = [], False, True
+    for line in text.split("\n"):
+        if line.startswith("```"):
+            fence = not fence
+            previous_blank = False
+            continue
+        if fence:
+            continue
+        if not line.strip():
+            previous_blank = True
+            continue
+        marker, content = MD_MARKER.match(line).groups()
+        if line.startswith("|"):
+            units.append(("|", [c.strip() for c in line.strip().strip("|").split("|")]))
+        elif not marker and not previous_blank and units and units[-1][0] != "|":
+            units[-1] = (units[-1][0], units[-1][1] + " " + content)
+        else:
+            units.append((marker, content))
+        previous_blank = False
+    return units
+
+
+def md_plain(text):
+    """The words of a Markdown unit without its markup and link destinations."""
+    text = re.sub(r"\]\([^)]*\)", "", text)
+    return words(re.sub(r"[*_\[\]!]", "", text))
+
+
+def check_markdown(nmt, model, fixture, source, output, stderr):
+    if source.startswith("---\n"):
+        front = source[:source.index("\n---\n", 4) + 5]
+        if not output.startswith(front):
+            fail(fixture, "front matter changed")
+        source, output = source[len(front):], output[len(front):]
+    for match in set(m.group(0) for m in MD_KEPT.finditer(source)):
+        if output.count(match) != source.count(match):
+            fail(fixture, f"{match[:40]!r} is in the output {output.count(match)} times, not {source.count(match)}")
+    emphasis = [collections.Counter(re.findall(r"\*+|~~", MD_KEPT.sub("", t))) for t in (source, output)]
+    if emphasis[0] != emphasis[1]:
+        fail(fixture, f"emphasis delimiters differ: {emphasis[0]} vs {emphasis[1]}")
+    before, after = md_units(source), md_units(output)
+    if [m for m, _ in before] != [m for m, _ in after]:
+        fail(fixture, f"markers differ: {[m for m, _ in before]} vs {[m for m, _ in after]}")
+        return
+    pairs = []
+    for (marker, a), (_, b) in zip(before, after):
+        if marker == "|":
+            if len(a) != len(b):
+                fail(fixture, f"table row {a} has {len(b)} cells out")
+            elif not set("".join(a)) <= set("|-: "):
+                pairs += list(zip(a, b))
+        else:
+            pairs.append((a, b))
+    pairs = [(a, b) for a, b in pairs if not re.search(r"`|<https?:", a)]
+    plain = translate_lines(nmt, model, [md_plain(a) for a, _ in pairs])
+    for (a, b), expected in zip(pairs, plain):
+        if md_plain(b) != words(expected):
+            fail(fixture, f"{a!r}: {md_plain(b)!r}, plain translation {expected!r}")
+
+
+def check_docx(nmt, model, fixture, output_path, stderr):
+    """Paragraphs, table cells and headers read back with python-docx: the same count, each translated as
+    `nmt translate` of its text, bold and italic runs kept, URLs byte-identical, members all present."""
+    import docx
+    import zipfile
+    before, after = docx.Document(fixture), docx.Document(output_path)
+
+    def paragraphs(d):
+        found = list(d.paragraphs)
+        for table in d.tables:
+            for row in table.rows:
+                for cell in row.cells:
+                    found += cell.paragraphs
+        for section in d.sections:
+            found += section.header.paragraphs
+        return found
+
+    a, b = paragraphs(before), paragraphs(after)
+    if len(a) != len(b):
+        fail(fixture, f"{len(a)} paragraphs in, {len(b)} out")
+        return
+    if sorted(zipfile.ZipFile(fixture).namelist()) != sorted(zipfile.ZipFile(output_path).namelist()):
+        fail(fixture, "the package's members differ")
+    for kind in ("bold", "italic"):
+        count = [sum(1 for p in d for r in p.runs if getattr(r, kind) and r.text.strip()) for d in (a, b)]
+        if count[0] != count[1]:
+            fail(fixture, f"{count[0]} {kind} runs in, {count[1]} out")
+    texts = [p.text for p in a if p.text.strip()]
+    plain = translate_lines(nmt, model, [words(t) for t in texts])
+    outs = [p.text for p in b if p.text.strip()]
+    for src, got, expected in zip(texts, outs, plain):
+        for span in PROTECTED.findall(src):
+            if got.count(span) != src.count(span):
+                fail(fixture, f"{span!r} not kept in {got!r}")
+        if not PROTECTED.search(src) and words(got) != words(expected):
+            fail(fixture, f"{src!r}: {got!r}, plain translation {expected!r}")
+
+
+def check_odt(nmt, model, fixture, output_path, stderr):
+    """Paragraphs and headings read back with odfpy: the same count, each translated as `nmt translate` of
+    its text, the same spans (by style) and links (by href), the mimetype member first and stored."""
+    import zipfile
+    from odf import opendocument, teletype, text
+    before, after = opendocument.load(fixture), opendocument.load(output_path)
+
+    def blocks(d):
+        return d.getElementsByType(text.H) + d.getElementsByType(text.P)
+
+    def inline(d, kind, attribute):
+        return sorted(e.getAttribute(attribute) or "" for e in d.getElementsByType(kind))
+
+    a, b = blocks(before), blocks(after)
+    if len(a) != len(b):
+        fail(fixture, f"{len(a)} paragraphs in, {len(b)} out")
+        return
+    if inline(before, text.Span, "stylename") != inline(after, text.Span, "stylename"):
+        fail(fixture, "spans differ")
+    if inline(before, text.A, "href") != inline(after, text.A, "href"):
+        fail(fixture, "links differ")
+    package = zipfile.ZipFile(output_path)
+    first = package.infolist()[0]
+    if first.filename != "mimetype" or first.compress_type != zipfile.ZIP_STORED:
+        fail(fixture, "mimetype is not the first member, stored")
+    texts = [teletype.extractText(p) for p in a]
+    plain = translate_lines(nmt, model, [words(t) for t in texts])
+    for src, out, expected in zip(texts, [teletype.extractText(p) for p in b], plain):
+        if not PROTECTED.search(src) and words(out) != words(expected):
+            fail(fixture, f"{src!r}: {out!r}, plain translation {expected!r}")
+
+
+def fixture_output(fixture):
+    import tempfile
+    return os.path.join(tempfile.mkdtemp(prefix="nmt-documents-"), os.path.basename(fixture))
+
+
+def main():
+    nmt, model, fixtures = sys.argv[1], sys.argv[2], sys.argv[3:]
+    for fixture in fixtures:
+        if fixture.endswith((".docx", ".odt")):
+            output_path = fixture_output(fixture)
+            run = subprocess.run([nmt, "translate", "-m", model, "-b", "1", "-i", fixture, "-o", output_path],
+                                 capture_output=True, text=True)
+            if run.returncode != 0:
+                fail(fixture, f"exit {run.returncode}: {run.stderr}")
+            else:
+                (check_docx if fixture.endswith(".docx") else check_odt)(nmt, model, fixture, output_path,
+                                                                          run.stderr)
+                print(f"{fixture}: checked")
+            continue
+        source = open(fixture, encoding="utf-8").read()
+        run = subprocess.run([nmt, "translate", "-m", model, "-b", "1", "-i", fixture], capture_output=True,
+                             text=True)
+        if run.returncode != 0:
+            fail(fixture, f"exit {run.returncode}: {run.stderr}")
+            continue
+        sys.stderr.write(run.stderr)
+        check = check_subtitles if fixture.endswith((".srt", ".vtt")) else \
+            check_markdown if fixture.endswith(".md") else check_html
+        check(nmt, model, fixture, source, run.stdout, run.stderr)
+        print(f"{fixture}: checked")
+    for f in failures:
+        print("FAIL " + f)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

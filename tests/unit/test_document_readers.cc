@@ -1,0 +1,123 @@
+// Document readers without a model: what becomes a segment, what stays verbatim, and an identity
+// "translation" that gives the source back.
+#include <catch2/catch.hpp>
+
+#include "documents/html_reader.h"
+#include "documents/markdown_reader.h"
+#include "documents/projection.h"
+#include "documents/protected_spans.h"
+#include "documents/subtitles.h"
+
+namespace {
+
+using documents::Document;
+
+// Each segment "translated" as itself, every word aligned to itself.
+documents::SegmentTranslation identity(const documents::Segment& segment) {
+  documents::SegmentTranslation t{segment.text, {}};
+  int words = 0;
+  bool in_word = false;
+  for (char c : segment.text) {
+    if (c != ' ' && !in_word) t.links.push_back({words, words}), ++words;
+    in_word = c != ' ';
+  }
+  return t;
+}
+
+std::string render_identity(Document& document, const documents::TextEscape& escape) {
+  std::string out;
+  for (const Document::Part& part : document.parts) {
+    if (part.segment < 0) {
+      out += part.verbatim;
+    } else {
+      documents::Segment& segment = document.segments[part.segment];
+      documents::protect_spans(segment);
+      const documents::SegmentTranslation t = identity(segment);
+      out += documents::project_markup(segment, t.text, t.links, escape);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> texts(const Document& document) {
+  std::vector<std::string> out;
+  for (const documents::Segment& s : document.segments) out.push_back(s.text);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("html reader: blocks are segments, inline markup their elements", "[documents]") {
+  const std::string html =
+      "<p>A <b>black</b>\n dog &amp; a cat.</p><script>var x = 1;</script>"
+      "<ul><li>One <code>x()</code> two</li></ul><p translate=\"no\">Kept.</p>";
+  Document d = documents::read_html(html, documents::HtmlPass::kText, "t.html", nullptr);
+  CHECK(texts(d) == std::vector<std::string>{"A black dog & a cat.", "One two"});
+  REQUIRE(d.segments[0].elements.size() == 1);
+  CHECK(d.segments[0].elements[0].open == "<b>");
+  CHECK(d.segments[0].elements[0].close == "</b>");
+  CHECK(d.segments[1].insertions.at(0).bytes == "<code>x()</code>");
+  CHECK(render_identity(d, documents::escape_html_text) ==
+        "<p>A <b>black</b> dog &amp; a cat.</p><script>var x = 1;</script>"
+        "<ul><li>One <code>x()</code> two</li></ul><p translate=\"no\">Kept.</p>");
+}
+
+TEST_CASE("html reader: translated attributes only", "[documents]") {
+  const std::string html = "<img src=\"a dog.jpg\" alt=\"A dog\"><a title='A \"cat\"' href=x>x</a>";
+  Document d = documents::read_html(html, documents::HtmlPass::kAttributes, "t.html", nullptr);
+  CHECK(texts(d) == std::vector<std::string>{"A dog", "A \"cat\""});
+  CHECK(render_identity(d, documents::escape_html_attribute) ==
+        "<img src=\"a dog.jpg\" alt=\"A dog\"><a title='A &quot;cat&quot;' href=x>x</a>");
+}
+
+TEST_CASE("html reader: repaired markup stays untranslated with a warning", "[documents]") {
+  const std::string html = "<p>fine</p>\n<p>A <b>bold <i>both</b> italic</i> end.</p>";
+  std::vector<std::string> warnings;
+  Document d = documents::read_html(html, documents::HtmlPass::kText, "t.html", &warnings);
+  CHECK(texts(d) == std::vector<std::string>{"fine"});
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].rfind("t.html:2: ", 0) == 0);
+  CHECK(render_identity(d, documents::escape_html_text) == html);
+}
+
+TEST_CASE("markdown reader: markers, code and link destinations stay", "[documents]") {
+  const std::string md =
+      "---\ntitle: x\n---\n# A title\n\nA **bold** [link](https://x.org \"t\") and `code` here.\n\n"
+      "- one *item*\n\n```\ncode block\n```\n\n| a | b |\n|---|---|\n| c | d |\n";
+  Document d = documents::read_markdown(md, "t.md", nullptr);
+  CHECK(texts(d) ==
+        std::vector<std::string>{"A title", "A bold link and here.", "one item", "a", "b", "c", "d"});
+  CHECK(render_identity(d, [](std::string_view t) { return std::string(t); }) == md);
+}
+
+TEST_CASE("protected spans: URLs, addresses and placeholders leave the text", "[documents]") {
+  documents::Segment s;
+  s.text = "Mail a@b.org or see https://x.org/a, then {name} gets %1$s.";
+  documents::protect_spans(s);
+  CHECK(s.text == "Mail or see, then gets.");
+  REQUIRE(s.insertions.size() == 4);
+  CHECK(s.insertions[0].bytes == "a@b.org");
+  CHECK(s.insertions[1].bytes == "https://x.org/a");
+  CHECK(s.insertions[2].bytes == "{name}");
+  CHECK(s.insertions[3].bytes == "%1$s");
+  const documents::SegmentTranslation t = identity(s);
+  CHECK(documents::project_markup(s, t.text, t.links, [](std::string_view x) { return std::string(x); }) ==
+        "Mail a@b.org or see https://x.org/a, then {name} gets %1$s.");
+}
+
+TEST_CASE("subtitles: an identity translation gives the file back", "[documents]") {
+  const std::string srt =
+      "1\r\n00:00:01,000 --> 00:00:02,000\r\nA man <i>rides</i>\r\n\r\n2\r\n00:00:02,500 --> 00:00:04,000\r\n"
+      "a bike.\r\n\r\n3\r\n00:00:05,000 --> 00:00:06,000\r\nA dog runs.\r\n";
+  const auto translate = [](std::vector<documents::Segment>& segments) {
+    std::vector<documents::SegmentTranslation> out;
+    for (const documents::Segment& s : segments) out.push_back(identity(s));
+    return out;
+  };
+  CHECK(documents::translate_subtitles(srt, "t.srt", nullptr, translate) == srt);
+}
+
+TEST_CASE("subtitles: cue text wraps at the width", "[documents]") {
+  CHECK(documents::wrap_cue("one two three", 7) == std::vector<std::string>{"one two", "three"});
+  CHECK(documents::wrap_cue("<i>one</i> two", 7) == std::vector<std::string>{"<i>one</i> two"});
+}
