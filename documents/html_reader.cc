@@ -57,6 +57,9 @@ class Reader {
       for (unsigned i = 0; i < element.attributes.length; ++i) {
         const GumboAttribute& a = *static_cast<const GumboAttribute*>(element.attributes.data[i]);
         if (!is_translated_attribute(a.name) || a.original_value.length < 2) continue;
+        outside_ = false;
+        const size_t value_end = offset_of(a.original_value.data) + a.original_value.length;
+        if (outside_ || value_end > html_.size()) continue;
         const char quote = a.original_value.data[0];
         if (quote != '"' && quote != '\'') continue;
         const std::string value = collapse(a.value);
@@ -74,7 +77,14 @@ class Reader {
   }
 
  private:
-  size_t offset_of(const char* p) const { return static_cast<size_t>(p - html_.data()); }
+  // A pointer gumbo gives outside the source (text it made up) spoils the run it is in.
+  size_t offset_of(const char* p) const {
+    if (p < html_.data() || p > html_.data() + html_.size()) {
+      outside_ = true;
+      return run_cursor_;
+    }
+    return static_cast<size_t>(p - html_.data());
+  }
   bool started() const { return run_started_; }
 
   // ASCII whitespace runs as one space, as HTML renders them.
@@ -145,14 +155,14 @@ class Reader {
       const GumboStringPiece& original = node.v.text.original_text;
       reach(offset_of(original.data), node);
       append_text(node.v.text.text);
-      run_cursor_ = offset_of(original.data) + original.length;
+      run_cursor_ = std::min(offset_of(original.data) + original.length, html_.size());
       return;
     }
     if (node.type == GUMBO_NODE_COMMENT) {
       const GumboStringPiece& original = node.v.text.original_text;
       reach(offset_of(original.data), node);
       run_.insert(std::string(original.data, original.length));
-      run_cursor_ = offset_of(original.data) + original.length;
+      run_cursor_ = std::min(offset_of(original.data) + original.length, html_.size());
       return;
     }
     if (node.type != GUMBO_NODE_ELEMENT) return;
@@ -164,8 +174,8 @@ class Reader {
     const size_t begin = offset_of(e.original_tag.data);
     reach(begin, node);
     if (never_translated(e) || is_void(e)) {
-      const size_t end = end_of(node);
-      if (end > run_cursor_) {
+      const size_t end = std::min(end_of(node), html_.size());
+      if (end > run_cursor_ && end >= begin) {
         // Inline code or an image between spaces is a word of its own.
         const bool spaced = (run_.text.empty() || run_.text.back() == ' ') &&
                             (end == html_.size() || is_ascii_space(html_[end]));
@@ -176,7 +186,7 @@ class Reader {
       return;
     }
     const size_t index = run_.open_element(std::string(e.original_tag.data, e.original_tag.length));
-    run_cursor_ = begin + e.original_tag.length;
+    run_cursor_ = std::min(begin + e.original_tag.length, html_.size());
     for (unsigned i = 0; i < e.children.length; ++i)
       add_inline(*static_cast<const GumboNode*>(e.children.data[i]));
     std::string close;
@@ -186,7 +196,7 @@ class Reader {
       if (end_begin > run_cursor_)
         run_.insert(std::string(html_.substr(run_cursor_, end_begin - run_cursor_)));
       close.assign(e.original_end_tag.data, e.original_end_tag.length);
-      run_cursor_ = end_begin + e.original_end_tag.length;
+      run_cursor_ = std::min(end_begin + e.original_end_tag.length, html_.size());
     }
     run_.close_element(index, close);
   }
@@ -196,8 +206,8 @@ class Reader {
     Segment segment = std::move(run_);
     run_ = Segment();
     run_started_ = false;
-    const bool repaired = run_repaired_;
-    run_repaired_ = false;
+    const bool repaired = run_repaired_ || outside_ || run_cursor_ > html_.size();
+    run_repaired_ = outside_ = false;
     while (!segment.text.empty() && segment.text.back() == ' ') segment.text.pop_back();
     if (segment.text.empty()) return;  // nothing to translate: the bytes stay as they are
     if (repaired) {
@@ -225,6 +235,7 @@ class Reader {
   std::vector<std::string>* warnings_;
   Segment run_;
   bool run_started_ = false, run_repaired_ = false;
+  mutable bool outside_ = false;
   size_t run_begin_ = 0, run_cursor_ = 0;
   int run_line_ = 0;
 };

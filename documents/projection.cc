@@ -30,11 +30,12 @@ std::vector<Word> words_of(const std::string& text) {
   return words;
 }
 
-// Byte offsets of the code points of text[word.begin, word.end).
+// Byte offsets of the code points of text[word.begin, word.end); a word always has one, even of invalid
+// UTF-8.
 std::vector<size_t> code_points(const std::string& text, Word word) {
   std::vector<size_t> starts;
   for (size_t i = word.begin; i < word.end; ++i) {
-    if (!is_continuation(text[i])) starts.push_back(i);
+    if (i == word.begin || !is_continuation(text[i])) starts.push_back(i);  // stray bytes count too
   }
   return starts;
 }

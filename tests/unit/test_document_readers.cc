@@ -1,6 +1,8 @@
 // Document readers without a model: what becomes a segment, what stays verbatim, and an identity
 // "translation" that gives the source back.
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
 
 #include "documents/html_reader.h"
 #include "documents/markdown_reader.h"
@@ -120,4 +122,12 @@ TEST_CASE("subtitles: an identity translation gives the file back", "[documents]
 TEST_CASE("subtitles: cue text wraps at the width", "[documents]") {
   CHECK(documents::wrap_cue("one two three", 7) == std::vector<std::string>{"one two", "three"});
   CHECK(documents::wrap_cue("<i>one</i> two", 7) == std::vector<std::string>{"<i>one</i> two"});
+}
+
+TEST_CASE("html reader: NUL bytes where gumbo makes up text keep the page whole", "[documents]") {
+  std::ifstream in(std::string(NMT_TEST_FIXTURES) + "/documents/nul_in_doctype.bin", std::ios::binary);
+  const std::string html((std::istreambuf_iterator<char>(in)), {});
+  REQUIRE(html.find('\0') != std::string::npos);
+  Document d = documents::read_html(html, documents::HtmlPass::kText, "t.html", nullptr);
+  CHECK(render_identity(d, documents::escape_html_text).size() > 0);
 }

@@ -119,3 +119,8 @@ TEST_CASE("projection: punctuation at a word's edge keeps its own markup", "[pro
   CHECK(project("the <a>grass</a>.", "das Gras.", {{0, 0}, {1, 1}}) == "das <a>Gras</a>.");
   CHECK(project("\"<i>hello</i>\"", "\"hallo\"", {{0, 0}}) == "\"<i>hallo</i>\"");
 }
+
+TEST_CASE("projection: a word of stray UTF-8 continuation bytes is still a word", "[projection]") {
+  CHECK(project("<b>\x94</b> a", "\x94 A", {{0, 0}, {1, 1}}) == "<b>\x94</b> A");
+  CHECK(project("<b>a</b> b", "\x94\x94 B", {{0, 0}, {1, 1}}) == "<b>\x94\x94</b> B");
+}
