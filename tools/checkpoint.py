@@ -28,7 +28,9 @@ CONFIG_KEYS = ["d_model", "n_heads", "encoder_layers", "decoder_layers", "ffn_di
 TOKEN_KEYS = ["pad", "unk", "eos", "decoder_start"]
 DECODING_KEYS = ["beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk",
                  "renormalize"]
-DECODING_OPTIONAL = ["alignment_layer"]  # the decoder layer --alignment reads; absent: the last
+# alignment_layer: the decoder layer --alignment reads (absent: the last); the loop guards (docs/search.md),
+# written only when on.
+DECODING_OPTIONAL = ["alignment_layer", "repetition_penalty", "no_repeat_ngram_size"]
 TOKENIZER_KEYS = ["source_spm", "target_spm", "source_vocab", "target_vocab", "add_eos"]
 TOP_KEYS = ["format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"]
 LANGUAGE_KEYS = ["source_lang", "target_lang"]  # optional: BCP 47 tags, absent or null when unknown
