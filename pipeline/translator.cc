@@ -189,7 +189,8 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
     const LineLayout& layout = segmented.lines[i];
     const size_t n = layout.after.size();
     Translation& t = out[i];
-    const JudgedLine judged{lines[i], model_lines[i], o.source_lang, target};
+    const JudgedLine judged{lines[i], model_lines[i], o.source_lang,
+                            o.target_lang.empty() ? model_->description().target_lang : o.target_lang};
     const bool scored = std::all_of(hyps.begin() + layout.first, hyps.begin() + layout.first + n,
                                     [](const auto& list) { return std::isfinite(list.front().score); });
     if (!scored) {  // NaN or infinite logits (core::search's empty hypothesis): say so, write nothing
