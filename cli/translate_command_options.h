@@ -24,7 +24,8 @@ struct TranslateCommandOptions {
   std::string shard = "0/1";
   bool overwrite = false;
   bool scores = false;
-  bool stats = false;     // print a JSON line of timings and counts on stderr at the end
+  bool stats = false;  // print a JSON line of timings and counts on stderr at the end
+  std::string report;  // --report FILE: the flags' counts and worst lines as JSON (cli/io/quality_report.h)
   bool progress = false;  // draw progress on stderr even when it is not a terminal
   bool quiet = false;     // no progress, no warnings (errors still)
   int threads = 0;        // 0: all cores

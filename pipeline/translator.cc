@@ -13,9 +13,10 @@
 #include "models/decoder_state.h"
 #include "models/model_error.h"
 #include "pipeline/batch_plan.h"
+#include "pipeline/hypothesis_judge.h"
 #include "pipeline/line_alignment.h"
 #include "pipeline/option_table.h"
-#include "pipeline/sentence_checks.h"
+#include "pipeline/recasing.h"
 #include "pipeline/word_scores.h"
 
 namespace pipeline {
@@ -42,34 +43,6 @@ std::unique_ptr<tokenizer::Tokenizer> load_tokenizer(const std::string& model_di
   } catch (const core::Error& e) {
     throw models::ModelError(e.what());
   }
-}
-
-// The flags of a line's hypothesis made of these sentences' hypotheses.
-std::vector<std::string> hypothesis_flags(const std::vector<const core::Hypothesis*>& parts) {
-  std::vector<std::string> flags;
-  if (std::any_of(parts.begin(), parts.end(), [](const core::Hypothesis* h) { return h->length_limit; }))
-    flags.push_back("length-limit");
-  return flags;
-}
-
-// Adds the hypothesis just pushed onto `t` its confidence and flags, and replaces its text when the
-// confidence is below o.min_confidence. `source` is the line, `parts` its segments' hypotheses.
-void judge_last(Translation& t, const std::string& source, const std::vector<const core::Hypothesis*>& parts,
-                const TranslateOptions& o) {
-  std::vector<float> token_scores;
-  for (const core::Hypothesis* h : parts)
-    token_scores.insert(token_scores.end(), h->token_scores.begin(), h->token_scores.end());
-  const float confidence = parts.empty() ? 1.0f : sentence_confidence(token_scores);
-  t.confidences.push_back(confidence);
-  std::vector<std::string>& flags = t.flags.back();
-  const std::vector<std::string> failures = failure_flags(source, t.texts.back(), t.ids.back());
-  flags.insert(flags.end(), failures.begin(), failures.end());
-  if (confidence >= o.min_confidence) return;
-  flags.push_back("low-confidence");
-  const LowConfidenceAction action = low_confidence_action(o.on_low_confidence);
-  if (action == LowConfidenceAction::kKeep) return;
-  t.texts.back() = low_confidence_text(action, source, t.texts.back());
-  if (!t.alignments.empty()) t.alignments.back().clear();  // the links were the translation's
 }
 
 }  // namespace
@@ -190,7 +163,12 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
   rules.splitter = o.split_sentences ? &splitter(o.source_lang) : nullptr;
   rules.max_tokens = o.max_sentence_tokens;
   rules.encode = [&](const std::string& text) { return source_ids(text, o); };
-  SegmentedLines segmented = segment_lines(lines, rules);
+  // ALL-CAPS lines are read in sentence case, the casing the model knows (models/recasing.h).
+  std::vector<std::string> model_lines = lines;
+  for (std::string& line : model_lines) {
+    if (is_all_caps(line)) line = sentence_case(line, o.source_lang);
+  }
+  SegmentedLines segmented = segment_lines(model_lines, rules);
   if (warnings) warnings->insert(warnings->end(), segmented.warnings.begin(), segmented.warnings.end());
   if (o.progress) {
     size_t tokens = 0;
@@ -214,6 +192,8 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
     const LineLayout& layout = segmented.lines[i];
     const size_t n = layout.after.size();
     Translation& t = out[i];
+    const JudgedLine judged{lines[i], model_lines[i], o.source_lang,
+                            o.target_lang.empty() ? model_->description().target_lang : o.target_lang};
     const bool scored = std::all_of(hyps.begin() + layout.first, hyps.begin() + layout.first + n,
                                     [](const auto& list) { return std::isfinite(list.front().score); });
     if (!scored) {  // NaN or infinite logits (core::search's empty hypothesis): say so, write nothing
@@ -227,9 +207,11 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
       t.raw_scores.push_back(-std::numeric_limits<float>::infinity());
       t.flags.emplace_back();
       t.confidences.push_back(0.0f);
+      t.output_languages.emplace_back();
       if (o.word_scores) t.word_scores.emplace_back();
       continue;
     }
+    detect_line_language(t, judged);
     if (n == 1) {  // one segment: its n-best list
       for (size_t k = 0; k < hyps[layout.first].size(); ++k) {
         const core::Hypothesis& h = hyps[layout.first][k];
@@ -245,7 +227,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
           t.alignments.push_back(
               line_links(layout, {aligned(layout.first, k, text)}, lines[i], t.texts.back(), join_unspaced));
         }
-        judge_last(t, lines[i], {&h}, o);
+        judge_last(t, judged, {&h}, o);
       }
       continue;
     }
@@ -282,7 +264,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
       if (o.word_scores) t.word_scores.push_back(std::move(words));
       if (o.alignment)
         t.alignments.push_back(line_links(layout, segments, lines[i], t.texts.back(), join_unspaced));
-      judge_last(t, lines[i], parts, o);
+      judge_last(t, judged, parts, o);
     }
   }
   return out;

@@ -121,6 +121,12 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
   cmd->add_flag("--scores", o.scores, "Prefix each translation with its score and a tab");
   cmd->add_flag("--stats", o.stats,
                 "At the end, print timings and counts as one JSON line on stderr (for benchmarks)");
+  cmd->add_option(
+         "--report", o.report,
+         "Write how many lines carry each flag and the worst lines (FILE:LINE) as JSON to this file; "
+         "also summed up on stderr")
+      ->check(non_empty())
+      ->type_name("FILE");
   cmd->add_flag("--progress", o.progress, "Show progress on stderr even when it is not a terminal");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress and no warnings on stderr (errors still)");
   cmd->add_option("--input-dir", o.input_dir, "Translate every text file under this directory (recursively)")
@@ -201,6 +207,8 @@ int run_translate(const TranslateCommandOptions& options) {
                                           : LineReader::from_string(text_arguments(o.texts), "argument");
   std::optional<OutputTarget> output;
   if (stream) output.emplace(OutputTarget::open(o.output));
+  std::optional<OutputTarget> report_target;
+  if (!o.report.empty()) report_target.emplace(OutputTarget::open(o.report));
   const auto start = std::chrono::steady_clock::now();
   pipeline::Translator translator(o.model_dir);
   o.translate = resolve_translate_flags(o.flags, translator);  // checked before any output
@@ -217,7 +225,7 @@ int run_translate(const TranslateCommandOptions& options) {
   o.translate.batch_size = fit.batch_size;
   const auto loaded = std::chrono::steady_clock::now();
 
-  if (!stream) return run_directory_mode(translator, o);
+  if (!stream) return run_directory_mode(translator, o, report_target ? &*report_target : nullptr);
   if (document) {
     const std::string name = from_arguments ? "argument" : o.input == "-" ? "standard input" : o.input;
     const std::string bytes = from_arguments ? text_arguments(o.texts) : read_whole_input(o.input);
@@ -231,9 +239,15 @@ int run_translate(const TranslateCommandOptions& options) {
       stream_totals(o.input),
       ProgressBar::style_for(o.progress, o.quiet, ProgressBar::interactive(o.input, o.output)));
   ProgressSink<OutputTarget> sink{*output, reader, progress, 0, 0, o.quiet};
-  const uint64_t malformed = translate_lines(translator, reader, sink, o, &stats);
+  QualityReport report;
+  const uint64_t malformed =
+      translate_lines(translator, reader, sink, o, &stats, o.report.empty() ? nullptr : &report);
   output->commit();
   progress.finish();
+  if (report_target) {
+    report.write(*report_target);
+    std::cerr << report.summary();
+  }
   if (o.stats) print_stats(stats, loaded - start, std::chrono::steady_clock::now() - loaded);
   if (malformed > 0) {
     std::cerr << "nmt: " << malformed << " malformed input line(s), each an "

@@ -16,6 +16,7 @@
 #include "cli/io/io_error.h"
 #include "cli/io/output_file.h"
 #include "cli/io/progress.h"
+#include "cli/io/quality_report.h"
 #include "cli/memory_limit.h"
 #include "core/error.h"
 #include "core/regular_file.h"
@@ -53,7 +54,8 @@ core::UniqueFd open_source(const InputFile& file) {
 
 }  // namespace
 
-int run_directory_mode(const pipeline::Translator& translator, const TranslateCommandOptions& o) {
+int run_directory_mode(const pipeline::Translator& translator, const TranslateCommandOptions& o,
+                       OutputTarget* report_target) {
   const ShardSpec spec = parse_shard(o.shard);
   ensure_parent_dir(o.output_dir + "/.");
   if (path_is_within(o.input_dir, o.output_dir)) {
@@ -95,6 +97,7 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   }
 
   Counts counts;
+  QualityReport report;
   auto fail = [&](std::vector<std::string>& list, const std::string& text) {
     list.push_back(text);
     progress.print("nmt: error: " + text);
@@ -128,7 +131,7 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
         const auto translate_into = [&](auto& inner) {
           ProgressSink<std::remove_reference_t<decltype(inner)>> sink{inner,      reader,     progress,
                                                                       lines_done, bytes_done, o.quiet};
-          counts.malformed_lines += translate_lines(translator, reader, sink, o, nullptr);
+          counts.malformed_lines += translate_lines(translator, reader, sink, o, nullptr, &report);
         };
         if (format != documents::DocumentFormat::kText) {
           // written above, whole
@@ -185,6 +188,8 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   if (counts.malformed_lines > 0) std::cerr << ", " << counts.malformed_lines << " malformed input line(s)";
   std::cerr << "\n";
   for (const std::string& f : counts.failures) std::cerr << "  failed: " << f << "\n";
+  if (report.lines() > 0) std::cerr << report.summary();
+  if (report_target) report.write(*report_target);
   if (!counts.failures.empty() || !counts.record_errors.empty() || counts.malformed_lines > 0)
     return kExitFailure;
   return nothing_matched || listing.too_deep > 0 ? kExitIncomplete : kExitOk;

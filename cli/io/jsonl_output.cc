@@ -25,6 +25,8 @@ Json hypothesis_json(const pipeline::Translation& t, size_t k, const tokenizer::
     j["confidence"] =
         std::round(static_cast<double>(t.confidences[k]) * 1e4) / 1e4;     // pipeline/sentence_checks.h
   if (k < t.flags.size() && !t.flags[k].empty()) j["flags"] = t.flags[k];  // codes of what went wrong
+  if (k < t.output_languages.size() && !t.output_languages[k].empty())
+    j["output_language"] = t.output_languages[k];  // models/language_identifier.h
   return j;
 }
 
@@ -38,6 +40,7 @@ std::string dump(const Json& j) {
 std::string translation_json(const pipeline::Translation& t, const tokenizer::Tokenizer& tokenizer,
                              bool with_nbest) {
   Json j = hypothesis_json(t, 0, tokenizer);
+  if (!t.detected_language.empty()) j["detected_language"] = t.detected_language;  // the input line's
   if (with_nbest) {
     Json nbest = Json::array();
     for (size_t k = 0; k < t.texts.size(); ++k) nbest.push_back(hypothesis_json(t, k, tokenizer));

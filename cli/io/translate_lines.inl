@@ -53,12 +53,22 @@ inline bool has_flag(const pipeline::Translation& t, size_t k, const std::string
   return k < t.flags.size() && std::find(t.flags[k].begin(), t.flags[k].end(), flag) != t.flags[k].end();
 }
 
+// "wrong-language (input de, output de)": the flag with the languages identified.
+inline std::string wrong_language_note(const pipeline::Translation& t, size_t k) {
+  std::string languages;
+  if (!t.detected_language.empty()) languages = "input " + t.detected_language;
+  if (k < t.output_languages.size() && !t.output_languages[k].empty())
+    languages += (languages.empty() ? "output " : ", output ") + t.output_languages[k];
+  return languages.empty() ? "wrong-language" : "wrong-language (" + languages + ")";
+}
+
 // "flagged loop, numbers (confidence 0.31)": hypothesis k's flags for --flag-warnings, "" when it has
 // none but length-limit (which has a warning of its own).
 inline std::string flag_warning(const pipeline::Translation& t, size_t k) {
   std::string codes;
   for (const std::string& flag : t.flags[k]) {
-    if (flag != "length-limit") codes += (codes.empty() ? "" : ", ") + flag;
+    if (flag == "length-limit") continue;
+    codes += (codes.empty() ? "" : ", ") + (flag == "wrong-language" ? wrong_language_note(t, k) : flag);
   }
   if (codes.empty()) return "";
   char confidence[32];
@@ -74,7 +84,8 @@ inline std::string input_position(const LineReader& reader, uint64_t line_number
 
 template <class Sink>
 uint64_t translate_lines(const pipeline::Translator& translator, LineReader& reader, Sink& sink,
-                         const TranslateCommandOptions& options, TranslateStats* stats) {
+                         const TranslateCommandOptions& options, TranslateStats* stats,
+                         QualityReport* report) {
   const pipeline::TranslateOptions& o = options.translate;
   const bool jsonl_in = options.input_format == TextFormat::kJsonl;
   const bool jsonl_out = options.output_format == TextFormat::kJsonl;
@@ -127,6 +138,8 @@ uint64_t translate_lines(const pipeline::Translator& translator, LineReader& rea
                   ": the translation stopped at the length limit (--max-length-a/-b, --max-length), not at "
                   "an end of sentence: it may be cut short or looping");
       }
+      if (errors[i].empty() && report)
+        report->add(input_position(reader, line_numbers[i]), t, window[i].continues);
       if (errors[i].empty() && o.flag_warnings) {
         if (const std::string w = flag_warning(t, 0); !w.empty())
           sink.warn(input_position(reader, line_numbers[i]) + ": " + w);

@@ -7,6 +7,7 @@
 #include "cli/io/line_reader.h"
 #include "cli/io/output_file.h"
 #include "cli/io/progress.h"
+#include "cli/io/quality_report.h"
 #include "cli/translate_command_options.h"
 #include "pipeline/translator.h"
 
@@ -56,10 +57,12 @@ struct TranslateStats {
 // `start_window(options)` before translating a window (it may set options.progress), `flush()` after
 // each window and `warn(text)` for a line split because it was too long or a malformed JSON line
 // ("FILE:LINE: ..."). One output line per input line (n-best: n lines), in input order; a
-// malformed line gives one line ({"error": ...} or empty). Returns the number of malformed lines.
+// malformed line gives one line ({"error": ...} or empty). Each translated line goes into `report` when
+// given. Returns the number of malformed lines.
 template <class Sink>
 uint64_t translate_lines(const pipeline::Translator& translator, LineReader& reader, Sink& sink,
-                         const TranslateCommandOptions& options, TranslateStats* stats = nullptr);
+                         const TranslateCommandOptions& options, TranslateStats* stats = nullptr,
+                         QualityReport* report = nullptr);
 
 }  // namespace cli
 
