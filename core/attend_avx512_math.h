@@ -1,4 +1,4 @@
-// Vector helpers of the AVX-512 attention forms (core/attend_avx512.cc, core/attend_compact_avx512.cc): the
+// Vector helpers of the AVX-512 attention kernel (core/attend_avx512.cc): the
 // softmax's exp, and the reductions over 16 keys, each in a fixed order.
 // GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() (self-initialised) as a masked-off source, which
 // -Wmaybe-uninitialized reports once inlined here: a false positive (GCC bug 105593).

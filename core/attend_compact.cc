@@ -1,5 +1,5 @@
 // The compact caches' row conversions and the portable form of their attention
-// (core/attend_compact_avx512.cc is the AVX-512 one), and the choice between the forms.
+// (core/attend_avx512.cc holds the AVX-512 one), and the choice between the forms.
 #include "core/attend_compact.h"
 
 #include <algorithm>

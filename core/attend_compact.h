@@ -1,7 +1,7 @@
 // The decoder's per-step attention over compact key/value caches: f16 rows (half the bytes of f32) or int8
 // rows with one f32 scale per head (symmetric, absmax / 127; a quarter of the bytes). A portable form
 // (core/attend_compact.cc) and one written with AVX-512 intrinsics for heads of 32, 64 or 128 floats
-// (core/attend_compact_avx512.cc), chosen as attend_one's are.
+// (core/attend_avx512.cc, the f32 kernel reading compact rows), chosen as attend_one's are.
 #pragma once
 
 #include <cstddef>
