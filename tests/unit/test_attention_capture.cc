@@ -141,7 +141,13 @@ TEST_CASE("beam search keeps each hypothesis's own attention", "[attention]") {
           }
         }
       }
-      REQUIRE(m.encoder == alone.encoder);
+      // Equal up to rounding: on the BLAS path the batch's shape picks OpenBLAS's kernel (docs/speed.md).
+      REQUIRE(m.encoder.size() == alone.encoder.size());
+      for (size_t l = 0; l < m.encoder.size(); ++l) {
+        REQUIRE(m.encoder[l].size() == alone.encoder[l].size());
+        for (size_t k = 0; k < m.encoder[l].size(); ++k)
+          REQUIRE(m.encoder[l][k] == Approx(alone.encoder[l][k]).margin(1e-6));
+      }
     }
   }
   CHECK(finished_by_eos > 0);
