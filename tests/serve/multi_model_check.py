@@ -34,9 +34,10 @@ with tempfile.TemporaryDirectory() as tmp:
         langs = s.get("/languages").json()
         check(langs == [{"code": "en", "name": "English", "targets": ["de"]},
                         {"code": "fr", "name": "French", "targets": ["de"]}], f"/languages: both pairs: {langs}")
-        en_cli = cli_translate(nmt, [SENTENCES[0]], "-m", bundled)
+        ENGLISH = SENTENCES[10]  # 20 letters or more: long enough for CLD2 to tell
+        en_cli = cli_translate(nmt, [ENGLISH], "-m", bundled)
         fr_cli = cli_translate(nmt, [FRENCH], "-m", french)
-        r = s.post("/translate", json={"q": SENTENCES[0], "source": "en", "target": "de"})
+        r = s.post("/translate", json={"q": ENGLISH, "source": "en", "target": "de"})
         check(r.json() == {"translatedText": en_cli[0]}, f"en-de from the bundled model: {r.text}")
         r = s.post("/translate", json={"q": FRENCH, "source": "fr", "target": "de"})
         check(r.json() == {"translatedText": fr_cli[0]}, f"fr-de from the second model: {r.text} vs {fr_cli}")
@@ -45,7 +46,7 @@ with tempfile.TemporaryDirectory() as tmp:
         r = s.post("/translate", json={"q": FRENCH, "source": "auto", "target": "de"}).json()
         check(r["translatedText"] == fr_cli[0] and r["detectedLanguage"]["language"] == "fr"
               and 50 <= r["detectedLanguage"]["confidence"] <= 100, f"source auto, French: the fr-de model: {r}")
-        r = s.post("/translate", json={"q": SENTENCES[0], "source": "auto", "target": "de"}).json()
+        r = s.post("/translate", json={"q": ENGLISH, "source": "auto", "target": "de"}).json()
         check(r["translatedText"] == en_cli[0] and r["detectedLanguage"]["language"] == "en"
               and r["detectedLanguage"]["confidence"] > 0, f"source auto, English: the en-de model: {r}")
         r = s.post("/translate", json={"q": "Hello", "source": "auto", "target": "de"}).json()
