@@ -35,8 +35,10 @@ CLD2::Language language_of(const std::string& tag) {
 
 }  // namespace
 
-std::string identify_language(const std::string& text) {
-  if (letters(text) < kMinLetters || text.size() > static_cast<size_t>(INT_MAX)) return "";
+std::string identify_language(const std::string& text) { return guess_language(text).language; }
+
+LanguageGuess guess_language(const std::string& text) {
+  if (letters(text) < kMinLetters || text.size() > static_cast<size_t>(INT_MAX)) return {};
   CLD2::Language top3[3];
   int percent3[3];
   double normalized_score3[3];
@@ -47,8 +49,8 @@ std::string identify_language(const std::string& text) {
       /*flags=*/0, top3, percent3, normalized_score3, /*resultchunkvector=*/nullptr, &text_bytes, &reliable,
       &valid_prefix_bytes);
   if (!reliable || language == CLD2::UNKNOWN_LANGUAGE || top3[0] != language || percent3[0] < kMinPercent)
-    return "";
-  return CLD2::LanguageCode(language);
+    return {};
+  return {CLD2::LanguageCode(language), percent3[0]};
 }
 
 bool can_identify(const std::string& tag) { return language_of(tag) != CLD2::UNKNOWN_LANGUAGE; }

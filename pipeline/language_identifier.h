@@ -10,6 +10,14 @@ namespace pipeline {
 // told reliably: too few letters, a mix of languages, invalid UTF-8, or an unknown language.
 std::string identify_language(const std::string& text);
 
+// identify_language's answer with the share of the text's letters in that language (0..100, CLD2's
+// percent); {"", 0} when it cannot be told.
+struct LanguageGuess {
+  std::string language;
+  int percent = 0;
+};
+LanguageGuess guess_language(const std::string& text);
+
 // Whether identify_language can tell the language of a BCP 47 tag ("en", "en-US", "nb"); not for tags it
 // does not know (three-letter codes such as "deu", language groups).
 bool can_identify(const std::string& tag);

@@ -6,6 +6,7 @@
 #include "cli/io/utf8.h"
 #include "documents/translate_document.h"
 #include "serve/api_error.h"
+#include "serve/source_detection.h"
 
 namespace serve {
 
@@ -75,12 +76,21 @@ void answer_text(const std::vector<pipeline::Translation>& lines, int alternativ
   }
 }
 
-Json detected_language(const LanguagePair& pair) { return {{"confidence", 0}, {"language", pair.source}}; }
+Json detected_json(const DetectedLanguage& d) {
+  return {{"confidence", d.confidence}, {"language", d.language}};
+}
+
+// The texts as one, for the identifier: a request is one language, detected once.
+std::string joined(const std::vector<std::string>& texts) {
+  std::string all;
+  for (const std::string& t : texts) all += t + "\n";
+  return all;
+}
 
 // format html: each q a document fragment through the formatted-documents path (documents/), markup kept
 // and projected onto the translation; one translation each, no alternatives.
 Json html_response(TranslationService& service, const LanguagePair& pair,
-                   const std::vector<std::string>& texts, bool is_array, bool detect) {
+                   const std::vector<std::string>& texts, bool is_array, const DetectedLanguage* detect) {
   Json translated = Json::array(), detected = Json::array();
   for (const std::string& text : texts) {
     std::string out;
@@ -90,11 +100,11 @@ Json html_response(TranslationService& service, const LanguagePair& pair,
                                           text, "q", &warnings);
     });
     translated.push_back(out);
-    detected.push_back(detected_language(pair));
+    if (detect != nullptr) detected.push_back(detected_json(*detect));
   }
   Json answer = Json::object();
   answer["translatedText"] = is_array ? translated : translated[0];
-  if (detect) answer["detectedLanguage"] = is_array ? detected : detected[0];
+  if (detect != nullptr) answer["detectedLanguage"] = is_array ? detected : detected[0];
   return answer;
 }
 
@@ -113,8 +123,13 @@ Json translate_response(TranslationService& service, const Json& request) {
   const std::string format = request.contains("format") ? text_field(request, "format") : "text";
   if (const std::string e = format_error(format); !e.empty()) throw ApiError(400, e);
   service.check_characters(texts);
-  const LanguagePair& pair = service.pair(source, target);
-  if (format == "html") return html_response(service, pair, texts, is_array, source == "auto");
+  DetectedLanguage detected_source;
+  const bool detect = source == "auto";
+  const LanguagePair* auto_choice =
+      detect ? auto_pair(service.models(), joined(texts), target, detected_source) : nullptr;
+  const LanguagePair& pair = auto_choice != nullptr ? *auto_choice : service.pair(source, target);
+  if (format == "html")
+    return html_response(service, pair, texts, is_array, detect ? &detected_source : nullptr);
   pipeline::TranslateOptions options = pair.options;
   const int alternatives = alternatives_of(request, 255);
   options.n_best = alternatives + 1;
@@ -136,23 +151,25 @@ Json translate_response(TranslationService& service, const Json& request) {
                 text_alts);
     translated.push_back(text);
     alts.push_back(text_alts);
-    detected.push_back(detected_language(pair));
+    detected.push_back(detected_json(detected_source));
   }
   answer["translatedText"] = is_array ? translated : translated[0];
   if (alternatives > 0) answer["alternatives"] = is_array ? alts : alts[0];
-  if (source == "auto") answer["detectedLanguage"] = is_array ? detected : detected[0];
+  if (detect) answer["detectedLanguage"] = is_array ? detected : detected[0];
   return answer;
 }
 
 Json detect_response(const TranslationService& service, const Json& request) {
   bool is_array = false;
-  texts_of(request, is_array);
+  const DetectedLanguage detected = detect_language(service.models(), joined(texts_of(request, is_array)));
+  if (!detected.language.empty()) return Json::array({detected_json(detected)});
+  // Not told: the source language of the models serving the most pairs, not measured.
   std::map<std::string, int> pairs_of;
   std::string language;
   for (const LanguagePair& p : service.models().pairs()) {
     if (++pairs_of[p.source] > pairs_of[language]) language = p.source;
   }
-  return Json::array({{{"confidence", 0}, {"language", language}}});
+  return Json::array({detected_json({language, 0})});
 }
 
 }  // namespace serve

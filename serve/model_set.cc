@@ -3,6 +3,7 @@
 #include <map>
 
 #include "cli/translate_flags.h"
+#include "core/error.h"
 
 namespace serve {
 
@@ -21,6 +22,20 @@ ModelSet::ModelSet(const std::vector<std::string>& model_dirs) {
       LanguagePair pair{d.source_lang, tag, &t, dir, defaults};
       pair.options.target_lang = tag;
       pairs_.push_back(std::move(pair));
+    }
+  }
+  refuse_shared_pairs();
+}
+
+// Two models of one pair would leave a request no way to name the one it means, and /languages would list
+// the pair twice: the server refuses to start rather than hide a model.
+void ModelSet::refuse_shared_pairs() const {
+  for (size_t i = 0; i < pairs_.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      const LanguagePair &a = pairs_[j], &b = pairs_[i];
+      if (a.source != b.source || a.target != b.target) continue;
+      throw core::UsageError("-m " + a.model_dir + " and -m " + b.model_dir + " both translate " + a.source +
+                             " to " + a.target + ": serve one model per language pair");
     }
   }
 }

@@ -22,7 +22,8 @@ struct LanguagePair {
 
 class ModelSet {
  public:
-  // Loads every directory; throws (models::ModelError, core::UsageError) as `nmt translate` would.
+  // Loads every directory; throws (models::ModelError, core::UsageError) as `nmt translate` would, and
+  // core::UsageError when two models serve the same pair.
   explicit ModelSet(const std::vector<std::string>& model_dirs);
 
   // The pair for source -> target; source "auto" takes the first pair into `target`. nullptr: none.
@@ -33,6 +34,8 @@ class ModelSet {
   nlohmann::json languages_json() const;
 
  private:
+  void refuse_shared_pairs() const;
+
   std::vector<std::unique_ptr<pipeline::Translator>> translators_;
   std::vector<LanguagePair> pairs_;
 };

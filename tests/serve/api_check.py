@@ -23,9 +23,11 @@ with Server(nmt) as s:
     check(r.json()["translatedText"] == [expected[0] + "\n" + expected[1], expected[2]],
           f"/translate array q with a line break: {r.text}")
 
-    r = s.post("/translate", data={"q": SENTENCES[5], "source": "auto", "target": "de"})
-    check(r.json() == {"translatedText": cli[5], "detectedLanguage": {"confidence": 0, "language": "en"}},
-          f"/translate form, source auto: {r.text}")
+    r = s.post("/translate", data={"q": SENTENCES[5], "source": "auto", "target": "de"}).json()
+    check(r["translatedText"] == cli[5] and r["detectedLanguage"]["language"] == "en"
+          and 70 <= r["detectedLanguage"]["confidence"] <= 100, f"/translate form, source auto: {r}")
+    r = s.post("/translate", json={"q": "Hi", "source": "auto", "target": "de"}).json()
+    check(r["detectedLanguage"] == {"confidence": 0, "language": "en"}, f"source auto, too short: not measured: {r}")
 
     nbest = cli_translate(nmt, [SENTENCES[6]], "--n-best", "3")
     hyps = [line.split(" ||| ")[1] for line in nbest]
@@ -40,7 +42,13 @@ with Server(nmt) as s:
     check(json.loads(curl.stdout)["translatedText"] == cli[7], f"curl example: {curl.stdout}")
     curl = subprocess.run(["curl", "-s", "-X", "POST", s.url + "/detect", "-d", "q=Hello world"], capture_output=True,
                           text=True)
-    check(json.loads(curl.stdout) == [{"confidence": 0, "language": "en"}], f"/detect: {curl.stdout}")
+    check(json.loads(curl.stdout) == [{"confidence": 0, "language": "en"}], f"/detect too short: {curl.stdout}")
+    curl = subprocess.run(["curl", "-s", "-X", "POST", s.url + "/detect", "-H", "Content-Type: application/json",
+                           "-d", json.dumps({"q": "Ein Mann mit einem orangefarbenen Hut starrt auf etwas."})],
+                          capture_output=True, text=True)
+    detected = json.loads(curl.stdout)
+    check(len(detected) == 1 and detected[0]["language"] == "de" and 70 <= detected[0]["confidence"] <= 100,
+          f"/detect German (CLD2): {curl.stdout}")
 
     # format html: the markup kept, the words those of the sentence translated without it.
     words = SENTENCES[7].split()

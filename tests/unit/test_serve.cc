@@ -5,10 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/threads.h"
 #include "serve/batcher.h"
 #include "serve/libretranslate_api.h"
 #include "serve/model_set.h"
+#include "serve/source_detection.h"
 #include "serve/translation_service.h"
 
 namespace {
@@ -73,4 +75,40 @@ TEST_CASE("serve Batcher: jobs of other options are not merged", "[serve]") {
   fa.get();
   fb.get();
   CHECK(batcher.merged_requests() == 0);
+}
+
+TEST_CASE("serve detect_language: CLD2's language and its share, nothing for short text", "[serve]") {
+  const serve::ModelSet models({kModel});
+  const serve::DetectedLanguage de =
+      serve::detect_language(models, "Ein Mann mit einem orangefarbenen Hut starrt auf etwas.");
+  CHECK(de.language == "de");
+  CHECK(de.confidence >= 70);
+  CHECK(de.confidence <= 100);
+  CHECK(serve::detect_language(models, "A man in an orange hat staring at something.").language == "en");
+  const serve::DetectedLanguage short_text = serve::detect_language(models, "Hello world");
+  CHECK(short_text.language.empty());
+  CHECK(short_text.confidence == 0);
+}
+
+TEST_CASE("serve auto_pair: the pair of the detected source, else the first into target", "[serve]") {
+  const serve::ModelSet models({kModel});
+  serve::DetectedLanguage detected;
+  const serve::LanguagePair* en =
+      serve::auto_pair(models, "A man in an orange hat staring at something.", "de", detected);
+  REQUIRE(en == &models.pairs().at(0));
+  CHECK(detected.language == "en");
+  CHECK(detected.confidence > 0);
+  // German is told, but no model translates it into de: the first pair, its source not measured.
+  const serve::LanguagePair* fallback =
+      serve::auto_pair(models, "Ein Mann mit einem orangefarbenen Hut starrt auf etwas.", "de", detected);
+  CHECK(fallback == &models.pairs().at(0));
+  CHECK(detected.language == "en");
+  CHECK(detected.confidence == 0);
+  CHECK(serve::auto_pair(models, "A man in an orange hat staring at something.", "fr", detected) == nullptr);
+}
+
+TEST_CASE("serve ModelSet: two models of one pair are refused", "[serve]") {
+  CHECK_THROWS_WITH(serve::ModelSet({kModel, kModel}), Catch::Contains("both translate en to de") &&
+                                                           Catch::Contains("one model per language pair"));
+  CHECK_THROWS_AS(serve::ModelSet({kModel, kModel}), core::UsageError);
 }

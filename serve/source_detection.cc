@@ -1,0 +1,31 @@
+#include "serve/source_detection.h"
+
+#include "pipeline/language_identifier.h"
+
+namespace serve {
+
+DetectedLanguage detect_language(const ModelSet& models, const std::string& text) {
+  const pipeline::LanguageGuess guess = pipeline::guess_language(text);
+  if (guess.language.empty()) return {};
+  for (const LanguagePair& p : models.pairs()) {
+    if (!p.source.empty() && pipeline::same_language(guess.language, p.source))
+      return {p.source, guess.percent};
+  }
+  return {guess.language, guess.percent};
+}
+
+const LanguagePair* auto_pair(const ModelSet& models, const std::string& text, const std::string& target,
+                              DetectedLanguage& detected) {
+  const DetectedLanguage found = detect_language(models, text);
+  if (!found.language.empty()) {
+    if (const LanguagePair* p = models.find(found.language, target)) {
+      detected = found;
+      return p;
+    }
+  }
+  const LanguagePair* first = models.find("auto", target);
+  if (first != nullptr) detected = {first->source, 0};
+  return first;
+}
+
+}  // namespace serve
