@@ -2,6 +2,7 @@
 """Seed corpora for the fuzz targets (stdlib only): a tiny valid checkpoint ("JSON\\0BLOB", CRC as
 @@@@@@@@, see fuzz_checkpoint.cc) in a few variants, some awkward text for the line reader, the
 fixtures' SentencePiece models and vocabularies, tiny .npz archives (stored and deflated) and\nMarian decoder.yml files."""
+import gzip
 import io
 import json
 import math
@@ -118,6 +119,16 @@ def main(out):
                                     b'{"text": "x", "beam": 4}', b'[[[{"text": 1}]]]', b'{"text": "\\u00e9\\n"}'])
     write_seeds(out, "fuzz_safetensors", [safetensors({"a": ("F32", [2, 2]), "b": ("F16", [3])}),
                                           safetensors({"w": ("BF16", [1, 4]), "__metadata__": {"format": "pt"}})])
+    entry = (b'{"file":"a.txt","size":3,"mtime_ns":1,"crc64":"0123456789abcdef","model":"m","options":"o",'
+             b'"output_size":2,"output_crc64":"fedcba9876543210"}\n')
+    write_seeds(out, "fuzz_manifest", [b'{"nmt_manifest":2}\n' + entry,
+                                       b'{"nmt_manifest":2}\n' + entry.replace(b"a.txt", b"caf%E9.txt") + entry[:40],
+                                       b'{"nmt_manifest":1}\n{}\n', b""])
+    # The first byte of each input decoder seed is the read size - 1.
+    write_seeds(out, "fuzz_input_decoder", [b"\x07" + gzip.compress(b"hello\nworld\n"),
+                                            b"\x00" + "\ufeffA dog runs.\n".encode("utf-16-le"),
+                                            b"\x02" + "\ufeffA cat.\n".encode("utf-32-be"),
+                                            b"\x10plain text\r\n", b"\x03\x00\x01\x02binary\x00\x00"])
 
 
 if __name__ == "__main__":
