@@ -39,14 +39,27 @@ DocumentFormat format_from_name(const std::string& name) {
                          ": use text, html, markdown, srt, vtt, docx, odt or auto");
 }
 
+const std::vector<std::pair<std::string, DocumentFormat>>& document_extensions() {
+  static const std::vector<std::pair<std::string, DocumentFormat>> extensions = {
+      {"html", DocumentFormat::kHtml},
+      {"htm", DocumentFormat::kHtml},
+      {"xhtml", DocumentFormat::kHtml},
+      {"md", DocumentFormat::kMarkdown},
+      {"markdown", DocumentFormat::kMarkdown},
+      {"srt", DocumentFormat::kSrt},
+      {"vtt", DocumentFormat::kVtt},
+      {"docx", DocumentFormat::kDocx},
+      {"odt", DocumentFormat::kOdt}};
+  return extensions;
+}
+
+std::string path_extension(const std::string& path) { return lower_extension(path); }
+
 DocumentFormat format_for_path(const std::string& path) {
   const std::string ext = lower_extension(path);
-  if (ext == "html" || ext == "htm" || ext == "xhtml") return DocumentFormat::kHtml;
-  if (ext == "md" || ext == "markdown") return DocumentFormat::kMarkdown;
-  if (ext == "srt") return DocumentFormat::kSrt;
-  if (ext == "vtt") return DocumentFormat::kVtt;
-  if (ext == "docx") return DocumentFormat::kDocx;
-  if (ext == "odt") return DocumentFormat::kOdt;
+  for (const auto& [known, format] : document_extensions()) {
+    if (ext == known) return format;
+  }
   return DocumentFormat::kText;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace documents {
@@ -17,5 +18,9 @@ DocumentFormat format_from_name(const std::string& name);
 // `--format auto`: by the path's extension (.html .htm .xhtml, .md .markdown, .srt, .vtt, .docx,
 // .odt); text for anything else.
 DocumentFormat format_for_path(const std::string& path);
+// The extensions format_for_path knows (lower case, without the dot), with their formats, in one table.
+const std::vector<std::pair<std::string, DocumentFormat>>& document_extensions();
+// The extension of the path's last component, lower case, without the dot; "" for none.
+std::string path_extension(const std::string& path);
 
 }  // namespace documents

@@ -20,7 +20,7 @@ Batcher::~Batcher() {
 }
 
 std::future<std::vector<pipeline::Translation>> Batcher::submit(std::shared_ptr<BatchJob> job,
-                                                              size_t max_queued) {
+                                                                size_t max_queued) {
   job->arrived = std::chrono::steady_clock::now();
   std::future<std::vector<pipeline::Translation>> result = job->done.get_future();
   {
@@ -108,8 +108,9 @@ void Batcher::run() {
           lines, batch.front()->options, nullptr, any_controls ? &controls : nullptr);
       size_t at = 0;
       for (const auto& job : batch) {
-        std::vector<pipeline::Translation> mine(std::make_move_iterator(out.begin() + at),
-                                              std::make_move_iterator(out.begin() + at + job->lines.size()));
+        std::vector<pipeline::Translation> mine(
+            std::make_move_iterator(out.begin() + at),
+            std::make_move_iterator(out.begin() + at + job->lines.size()));
         at += job->lines.size();
         job->done.set_value(std::move(mine));
       }

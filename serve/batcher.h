@@ -23,8 +23,8 @@ namespace serve {
 struct BatchJob {
   const LanguagePair* pair = nullptr;
   pipeline::TranslateOptions options;            // resolved and checked against the pair's model
-  std::string options_key;                     // jobs of one key and pair share a batch
-  std::vector<std::string> lines;              // one sentence or several each, no line breaks
+  std::string options_key;                       // jobs of one key and pair share a batch
+  std::vector<std::string> lines;                // one sentence or several each, no line breaks
   std::vector<pipeline::LineControls> controls;  // empty, or one per line
   int estimated_tokens = 0;
   std::chrono::steady_clock::time_point arrived;
@@ -45,7 +45,7 @@ class Batcher {
   // Queues a job; its future holds one Translation per line (or the translator's exception). With
   // `max_queued` jobs waiting already, queues nothing and returns an invalid future.
   std::future<std::vector<pipeline::Translation>> submit(std::shared_ptr<BatchJob> job,
-                                                       size_t max_queued = SIZE_MAX);
+                                                         size_t max_queued = SIZE_MAX);
 
   // Requests merged into a batch with others so far (for /health and the tests).
   uint64_t merged_requests() const { return merged_requests_; }

@@ -134,6 +134,34 @@ void HttpServer::add_routes() {
            check_key(fields);
            send_json(res, 200, detect_response(service_, fields));
          }));
+  s.Post("/translate_file", guarded([this, check_key](const httplib::Request& req, httplib::Response& res) {
+           if (!req.is_multipart_form_data() || !req.has_file("file"))
+             throw ApiError(400, "Invalid request: missing file parameter (a multipart form with a file)");
+           Json fields = Json::object();
+           for (const auto& [name, part] : req.files) {
+             if (name != "file") fields[name] = part.content;
+           }
+           check_key(fields);
+           const httplib::MultipartFormData file = req.get_file_value("file");
+           const std::string host = req.has_header("Host") ? req.get_header_value("Host") : options_.host;
+           send_json(res, 200,
+                     translate_file_response(service_, files_, file.filename, file.content, fields,
+                                             "http://" + host));
+         }));
+  s.Get(R"(/download_file/([0-9a-f]{32}))",
+        guarded([this](const httplib::Request& req, httplib::Response& res) {
+          const std::optional<StoredFile> file = files_.get(req.matches[1]);
+          if (!file) {
+            throw ApiError(404, "Invalid request: no such file (the server keeps the latest " +
+                                    std::to_string(FileStore::kMaxFiles) + " translated files)");
+          }
+          std::string name;  // quotes, backslashes and control characters would break the header
+          for (char c : file->filename) {
+            if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) name += c;
+          }
+          res.set_header("Content-Disposition", "attachment; filename=\"" + name + "\"");
+          res.set_content(file->bytes, "application/octet-stream");
+        }));
   s.Get("/languages", guarded([this](const httplib::Request&, httplib::Response& res) {
           send_json(res, 200, service_.models().languages_json());
         }));

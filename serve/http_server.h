@@ -6,6 +6,7 @@
 #include <string>
 
 #include "serve/api_keys.h"
+#include "serve/file_translation.h"
 #include "serve/serve_options.h"
 #include "serve/translation_service.h"
 
@@ -33,6 +34,7 @@ class HttpServer {
   TranslationService& service_;
   const ServeOptions& options_;
   ApiKeys keys_;
+  FileStore files_;  // POST /translate_file's results, for GET /download_file
   std::unique_ptr<httplib::Server> server_;
 };
 

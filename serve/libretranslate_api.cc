@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "cli/io/utf8.h"
 #include "documents/translate_document.h"
@@ -93,13 +94,14 @@ Json html_response(TranslationService& service, const LanguagePair& pair,
                    const std::vector<std::string>& texts, bool is_array, const DetectedLanguage* detect) {
   Json translated = Json::array(), detected = Json::array();
   for (const std::string& text : texts) {
-    std::string out;
-    service.run_alone([&] {
+    // Owned by the task: a task still running when the request times out must not write into this frame.
+    auto out = std::make_shared<std::string>();
+    service.run_alone([out, &pair, text] {
       std::vector<std::string> warnings;
-      out = documents::translate_document(*pair.translator, pair.options, documents::DocumentFormat::kHtml,
-                                          text, "q", &warnings);
+      *out = documents::translate_document(*pair.translator, pair.options, documents::DocumentFormat::kHtml,
+                                           text, "q", &warnings);
     });
-    translated.push_back(out);
+    translated.push_back(*out);
     if (detect != nullptr) detected.push_back(detected_json(*detect));
   }
   Json answer = Json::object();

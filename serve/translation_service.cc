@@ -38,10 +38,9 @@ void TranslationService::check_characters(const std::vector<std::string>& texts)
   }
 }
 
-std::vector<pipeline::Translation> TranslationService::translate(const LanguagePair& pair,
-                                                               const pipeline::TranslateOptions& options,
-                                                               std::vector<std::string> lines,
-                                                               std::vector<pipeline::LineControls> controls) {
+std::vector<pipeline::Translation> TranslationService::translate(
+    const LanguagePair& pair, const pipeline::TranslateOptions& options, std::vector<std::string> lines,
+    std::vector<pipeline::LineControls> controls) {
   check_characters(lines);
   try {
     pair.translator->check(options);

@@ -25,9 +25,9 @@ class TranslationService {
   // 413 over the character limit, 429 with --max-queue requests waiting, 503 past the time bound, 400 for
   // options the model refuses.
   std::vector<pipeline::Translation> translate(const LanguagePair& pair,
-                                             const pipeline::TranslateOptions& options,
-                                             std::vector<std::string> lines,
-                                             std::vector<pipeline::LineControls> controls = {});
+                                               const pipeline::TranslateOptions& options,
+                                               std::vector<std::string> lines,
+                                               std::vector<pipeline::LineControls> controls = {});
 
   // Runs `work` on the translator's worker, alone, within the time bound (an attention heatmap).
   void run_alone(std::function<void()> work);

@@ -1,6 +1,7 @@
 #include "serve/v1_api.h"
 
 #include <cmath>
+#include <memory>
 
 #include "cli/commands/attention_command.h"
 #include "cli/io/jsonl_input.h"
@@ -51,7 +52,7 @@ std::optional<pipeline::OptionValue> option_value(const pipeline::OptionSpec& sp
 
 // The pair's options with the table options of `params` put over them.
 pipeline::TranslateOptions request_options(const LanguagePair& pair,
-                                         const std::map<std::string, std::string>& params) {
+                                           const std::map<std::string, std::string>& params) {
   pipeline::TranslateOptions options = pair.options;
   for (const auto& [name, text] : params) {
     if (name == "source" || name == "target" || name == "api_key") continue;
@@ -118,15 +119,16 @@ std::string v1_attention_svg(TranslationService& service, const std::map<std::st
   const LanguagePair& pair = service.pair(param(params, "source"), param(params, "target"));
   pipeline::TranslateOptions options = pair.options;
   options.split_sentences = false;  // one sentence is drawn, as by `nmt attention`
-  std::string svg;
-  service.run_alone([&] {
+  // Owned by the task: a task still running when the request times out must not write into this frame.
+  auto svg = std::make_shared<std::string>();
+  service.run_alone([svg, &pair, text, options] {
     models::AttentionRequest request;
     request.cross = true;
     const pipeline::AttentionTranslation t =
         pipeline::translate_with_attention(*pair.translator, text, options, request);
-    svg = cli::attention_svg(t, text, cli::AttentionCommandOptions{});
+    *svg = cli::attention_svg(t, text, cli::AttentionCommandOptions{});
   });
-  return svg;
+  return *svg;
 }
 
 }  // namespace serve

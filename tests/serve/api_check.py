@@ -1,9 +1,13 @@
 """LibreTranslate's API and /v1 as clients use them (python requests and LibreTranslate's documented curl
 examples): every answer equals `nmt translate`'s for the same input and options."""
 import json
+import os
 import re
 import subprocess
+import tempfile
 import sys
+
+import requests
 from concurrent.futures import ThreadPoolExecutor
 
 from serve_support import SENTENCES, Server, check, cli_translate
@@ -60,6 +64,31 @@ with Server(nmt) as s:
     check(got[0].count("<b>") == 1 and got[0].count("</b>") == 1, f"html bold kept: {got[0]}")
     check(re.sub("<[^>]+>", "", got[0]).split() == cli[7].split(), f"html words = CLI's: {got[0]} vs {cli[7]}")
     check(s.get("/health").json()["status"] == "ok", "/health")
+
+    # /translate_file: a text file and a document, each the CLI's translation of that file, downloaded by URL.
+    with tempfile.TemporaryDirectory() as tmp:
+        pairs = [("notes.txt", "\n".join(SENTENCES[:4]) + "\n"),
+                 ("page.html", "<html><body><h1>" + SENTENCES[1] + "</h1><p>" + words[0] + " <b>" + words[1] +
+                  "</b> " + " ".join(words[2:]) + " <code>x = 1</code></p></body></html>\n")]
+        for name, content in pairs:
+            path = os.path.join(tmp, name)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(content)
+            subprocess.run([nmt, "translate", "-q", "--threads", "2", "-i", path, "-o", path + ".cli"], check=True)
+            with open(path + ".cli", "rb") as f:
+                expected = f.read()
+            r = s.post("/translate_file", files={"file": (name, content.encode())},
+                       data={"source": "en", "target": "de"})
+            check(r.status_code == 200 and "translatedFileUrl" in r.json(), f"/translate_file {name}: {r.text}")
+            url = r.json()["translatedFileUrl"]
+            got = requests.get(url, timeout=60)
+            check(got.status_code == 200 and got.content == expected,
+                  f"/translate_file {name}: the download equals nmt translate -i: {got.content!r} vs {expected!r}")
+            check(name in got.headers.get("Content-Disposition", ""), f"download keeps the name {name}")
+    r = s.post("/translate_file", files={"file": ("x.pdf", b"%PDF-1.4")}, data={"source": "en", "target": "de"})
+    check(r.status_code == 400 and ".pdf" in r.json()["error"], f"/translate_file .pdf refused: {r.text}")
+    r = s.get("/download_file/" + "0" * 32)
+    check(r.status_code == 404 and "error" in r.json(), f"unknown download: 404 {r.text}")
 
     # /v1/translate: the CLI's JSON lines in and out, with its options by field name.
     body = '{"text": "A dog runs."}\n{"text": "A cat sleeps.", "prefix": "Eine"}\n{"text": 3}\n'
