@@ -9,6 +9,8 @@ namespace documents {
 
 namespace {
 
+using F = DocumentFormat;
+
 std::string lower_extension(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   const size_t dot = path.find_last_of('.');
@@ -18,39 +20,75 @@ std::string lower_extension(const std::string& path) {
   return ext;
 }
 
+// "a, b, c or d"
+std::string spoken_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
 }  // namespace
 
+const std::vector<FormatRow>& format_table() {
+  // One row per format, so a new format is one added line.
+  static const std::vector<FormatRow> table = {
+      {"text", F::kText, {}},
+      {"html", F::kHtml, {"html", "htm", "xhtml"}},
+      {"xml", F::kXml, {"xml"}},
+      {"markdown", F::kMarkdown, {"md", "markdown"}},
+      {"srt", F::kSrt, {"srt"}},
+      {"vtt", F::kVtt, {"vtt"}},
+      {"docx", F::kDocx, {"docx"}, true},
+      {"odt", F::kOdt, {"odt"}, true},
+      {"pptx", std::nullopt, {}, true},
+      {"epub", F::kEpub, {"epub"}, true},
+  };
+  return table;
+}
+
 const std::vector<std::string>& format_names() {
-  static const std::vector<std::string> names = {"text", "html", "xml",  "markdown", "srt", "vtt",
-                                                 "docx", "odt",  "pptx", "epub",     "auto"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const FormatRow& row : format_table()) out.push_back(row.name);
+    out.push_back("auto");
+    return out;
+  }();
   return names;
 }
 
 DocumentFormat format_from_name(const std::string& name) {
-  if (name == "text") return DocumentFormat::kText;
-  if (name == "html") return DocumentFormat::kHtml;
-  if (name == "markdown") return DocumentFormat::kMarkdown;
-  if (name == "srt") return DocumentFormat::kSrt;
-  if (name == "vtt") return DocumentFormat::kVtt;
-  if (name == "docx") return DocumentFormat::kDocx;
-  if (name == "odt") return DocumentFormat::kOdt;
-  const bool named = std::find(format_names().begin(), format_names().end(), name) != format_names().end();
+  std::vector<std::string> working;
+  bool named = false;
+  for (const FormatRow& row : format_table()) {
+    if (row.name == name && row.format) return *row.format;
+    named = named || row.name == name;
+    if (row.format) working.push_back(row.name);
+  }
+  working.push_back("auto");
   throw core::UsageError("--format " + name + (named ? " is not supported yet" : " is not a format") +
-                         ": use text, html, markdown, srt, vtt, docx, odt or auto");
+                         ": use " + spoken_list(working));
 }
 
 const std::vector<std::pair<std::string, DocumentFormat>>& document_extensions() {
-  static const std::vector<std::pair<std::string, DocumentFormat>> extensions = {
-      {"html", DocumentFormat::kHtml},
-      {"htm", DocumentFormat::kHtml},
-      {"xhtml", DocumentFormat::kHtml},
-      {"md", DocumentFormat::kMarkdown},
-      {"markdown", DocumentFormat::kMarkdown},
-      {"srt", DocumentFormat::kSrt},
-      {"vtt", DocumentFormat::kVtt},
-      {"docx", DocumentFormat::kDocx},
-      {"odt", DocumentFormat::kOdt}};
+  static const std::vector<std::pair<std::string, DocumentFormat>> extensions = [] {
+    std::vector<std::pair<std::string, DocumentFormat>> out;
+    for (const FormatRow& row : format_table()) {
+      if (!row.format) continue;
+      for (const std::string& ext : row.extensions) out.emplace_back(ext, *row.format);
+    }
+    return out;
+  }();
   return extensions;
+}
+
+bool is_zip_package(DocumentFormat format) {
+  for (const FormatRow& row : format_table()) {
+    if (row.format == format) return row.zip_package;
+  }
+  return false;
 }
 
 std::string path_extension(const std::string& path) { return lower_extension(path); }

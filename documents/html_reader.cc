@@ -240,7 +240,7 @@ class Reader {
   int run_line_ = 0;
 };
 
-std::string escape(std::string_view text, bool attribute) {
+std::string escape(std::string_view text, bool attribute, bool xhtml) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
@@ -254,7 +254,7 @@ std::string escape(std::string_view text, bool attribute) {
     } else if (c == '"' && attribute) {
       out += "&quot;";
     } else if (c == '\xC2' && i + 1 < text.size() && text[i + 1] == '\xA0') {
-      out += "&nbsp;";
+      out += xhtml ? "&#160;" : "&nbsp;";  // XML knows no &nbsp;
       ++i;
     } else {
       out += c;
@@ -265,8 +265,10 @@ std::string escape(std::string_view text, bool attribute) {
 
 }  // namespace
 
-std::string escape_html_text(std::string_view text) { return escape(text, false); }
-std::string escape_html_attribute(std::string_view text) { return escape(text, true); }
+std::string escape_html_text(std::string_view text) { return escape(text, false, false); }
+std::string escape_html_attribute(std::string_view text) { return escape(text, true, false); }
+std::string escape_xhtml_text(std::string_view text) { return escape(text, false, true); }
+std::string escape_xhtml_attribute(std::string_view text) { return escape(text, true, true); }
 
 Document read_html(std::string_view html, HtmlPass pass, const std::string& name,
                    std::vector<std::string>* warnings) {

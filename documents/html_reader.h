@@ -22,5 +22,8 @@ Document read_html(std::string_view html, HtmlPass pass, const std::string& name
 std::string escape_html_text(std::string_view text);
 // An attribute value: escape_html_text's and '"' too.
 std::string escape_html_attribute(std::string_view text);
+// As XHTML (XML) spells them: U+00A0 as &#160;, since XML has no &nbsp;.
+std::string escape_xhtml_text(std::string_view text);
+std::string escape_xhtml_attribute(std::string_view text);
 
 }  // namespace documents

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "documents/docx.h"
+#include "documents/epub.h"
 #include "documents/html_reader.h"
 #include "documents/markdown_reader.h"
 #include "documents/odt.h"
@@ -11,6 +12,7 @@
 #include "documents/protected_spans.h"
 #include "documents/subtitles.h"
 #include "documents/translate_segments.h"
+#include "documents/xml_reader.h"
 
 namespace documents {
 
@@ -55,6 +57,25 @@ std::string render(Document& document, const Translator& translator, const Trans
   return out;
 }
 
+// HTML in two passes: translated attribute values first, then the text of the page they are spliced into.
+std::string translate_html(std::string_view bytes, bool xhtml, const Translator& translator,
+                           const TranslateOptions& options, const std::string& name,
+                           std::vector<std::string>* warnings) {
+  Document attributes = read_html(bytes, HtmlPass::kAttributes, name, nullptr);
+  const std::string with_attributes =
+      render(attributes, translator, options, xhtml ? escape_xhtml_attribute : escape_html_attribute, name,
+             warnings);
+  Document text = read_html(with_attributes, HtmlPass::kText, name, warnings);
+  return render(text, translator, options, xhtml ? escape_xhtml_text : escape_html_text, name, warnings);
+}
+
+std::string translate_xml(std::string_view bytes, const std::vector<std::string>& only,
+                          const Translator& translator, const TranslateOptions& options,
+                          const std::string& name, std::vector<std::string>* warnings) {
+  Document document = read_xml(bytes, name, only);
+  return render(document, translator, options, escape_xml_text, name, warnings);
+}
+
 }  // namespace
 
 std::string translate_document(const Translator& translator, const TranslateOptions& options,
@@ -69,13 +90,21 @@ std::string translate_document(const Translator& translator, const TranslateOpti
     return translations;
   };
   switch (format) {
-    case DocumentFormat::kHtml: {
-      Document attributes = read_html(bytes, HtmlPass::kAttributes, name, nullptr);
-      const std::string with_attributes =
-          render(attributes, translator, options, escape_html_attribute, name, warnings);
-      Document text = read_html(with_attributes, HtmlPass::kText, name, warnings);
-      return render(text, translator, options, escape_html_text, name, warnings);
-    }
+    case DocumentFormat::kHtml:
+      return translate_html(bytes, false, translator, options, name, warnings);
+    case DocumentFormat::kXml:
+      return translate_xml(bytes, {}, translator, options, name, warnings);
+    case DocumentFormat::kEpub:
+      return translate_epub(
+          bytes, name, warnings, [&](EpubPart part, const std::string& member, const std::string& xml) {
+            const std::string label = name + ":" + member;
+            if (part == EpubPart::kXhtml)
+              return translate_html(xml, true, translator, options, label, warnings);
+            const std::vector<std::string> only = part == EpubPart::kOpf
+                                                      ? std::vector<std::string>{"dc:title", "dc:description"}
+                                                      : std::vector<std::string>{};
+            return translate_xml(xml, only, translator, options, label, warnings);
+          });
     case DocumentFormat::kMarkdown: {
       Document document = read_markdown(bytes, name, warnings);
       return render(

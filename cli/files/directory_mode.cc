@@ -66,10 +66,10 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   WalkOptions walk;
   walk.glob = o.glob;
   walk.exclude_dir = o.output_dir;
-  if (o.translate.format == "auto" || o.translate.format == "docx" || o.translate.format == "odt") {
+  if (o.translate.format == "auto" ||
+      documents::is_zip_package(document_format(o.translate.format, o.input_dir))) {
     walk.binary_document = [](const std::string& path) {
-      const documents::DocumentFormat format = documents::format_for_path(path);
-      return format == documents::DocumentFormat::kDocx || format == documents::DocumentFormat::kOdt;
+      return documents::is_zip_package(documents::format_for_path(path));
     };
   }
   const WalkResult listing = walk_files(o.input_dir, walk);
