@@ -1,5 +1,5 @@
 // libFuzzer target: arbitrary bytes through the document readers (HTML text and attributes, Markdown,
-// subtitles) and the markup projection, with a translation and alignment made from the input too. The
+// subtitles, XML) and the markup projection, with a translation and alignment made from the input too. The
 // first byte picks the reader. Anything but normal return — a crash, a sanitizer report, an exception —
 // is a finding.
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
 #include "documents/subtitles.h"
+#include "documents/xml_reader.h"
 
 namespace {
 
@@ -53,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint8_t selector = data[0];
   const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
   std::vector<std::string> warnings;
-  switch (selector % 4) {
+  switch (selector % 5) {
     case 0: {
       documents::Document d = documents::read_html(text, documents::HtmlPass::kText, "f", &warnings);
       render(d, selector);
@@ -69,6 +70,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       render(d, selector);
       break;
     }
+    case 4:
+      try {
+        documents::Document d = documents::read_xml(text, "f");
+        render(d, selector);
+      } catch (const documents::MalformedXml&) {
+        // the documented answer to malformed XML
+      }
+      break;
     default:
       documents::translate_subtitles(text, "f", &warnings,
                                      [selector](std::vector<documents::Segment>& segments) {

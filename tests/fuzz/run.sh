@@ -12,6 +12,9 @@ for target in ${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_voc
   if [ "$target" = fuzz_documents ]; then  # seeds: the fixtures, each behind the byte that picks its reader
     for f in "$here"/../fixtures/documents/*.html; do { printf '\0'; cat "$f"; } > "$corpus/$target/$(basename "$f")"; done
     for f in "$here"/../fixtures/documents/*.md; do { printf '\2'; cat "$f"; } > "$corpus/$target/$(basename "$f")"; done
+    for f in "$here"/../fixtures/documents/*.xml "$here"/../fixtures/documents/*.xhtml; do
+      { printf '\4'; cat "$f"; } > "$corpus/$target/$(basename "$f").xml"
+    done
     for f in "$here"/../fixtures/documents/*.srt "$here"/../fixtures/documents/*.vtt; do
       { printf '\3'; cat "$f"; } > "$corpus/$target/$(basename "$f")"
     done

@@ -1,0 +1,125 @@
+// The XML reader without a model (segments, kept bytes, xml:space, malformed input) and the format table
+// the command line, directory mode and the docs derive from.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
+
+#include "documents/document_format.h"
+#include "documents/projection.h"
+#include "documents/xml_reader.h"
+#include "pipeline/option_table.h"
+#include "test_support.h"
+
+namespace {
+
+using documents::Document;
+
+// Each segment "translated" as itself, every word aligned to itself.
+std::string render_identity(Document& document) {
+  std::string out;
+  for (const Document::Part& part : document.parts) {
+    if (part.segment < 0) {
+      out += part.verbatim;
+      continue;
+    }
+    const documents::Segment& segment = document.segments[part.segment];
+    std::vector<documents::WordLink> links;
+    int words = 0;
+    bool in_word = false;
+    for (char c : segment.text) {
+      if (c != ' ' && !in_word) links.push_back({words, words}), ++words;
+      in_word = c != ' ';
+    }
+    out += documents::project_markup(segment, segment.text, links, documents::escape_xml_text);
+  }
+  return out;
+}
+
+std::vector<std::string> texts(const Document& document) {
+  std::vector<std::string> out;
+  for (const documents::Segment& s : document.segments) out.push_back(s.text);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("xml reader: elements with text are segments, their children inline", "[documents]") {
+  const std::string xml =
+      "<?xml version=\"1.0\"?>\n<!-- c -->\n<doc a=\"x &amp; y\">\n  <t>A <b k='>'>black</b> dog &amp; a "
+      "cat.</t>\n  <t translate=\"no\">Kept.</t>\n  <u><![CDATA[raw <x>]]></u><?pi data?>\n"
+      "  <t>Run <c its:translate=\"no\">ls</c> now.<br/> Then &ent; stop.</t>\n</doc>\n";
+  Document d = documents::read_xml(xml, "t.xml");
+  CHECK(texts(d) == std::vector<std::string>{"A black dog & a cat.", "Run now. Then stop."});
+  REQUIRE(d.segments[0].elements.size() == 1);
+  CHECK(d.segments[0].elements[0].open == "<b k='>'>");
+  CHECK(d.segments[0].elements[0].close == "</b>");
+  REQUIRE(d.segments[1].insertions.size() == 3);
+  CHECK(d.segments[1].insertions[0].bytes == "<c its:translate=\"no\">ls</c>");
+  CHECK(d.segments[1].insertions[1].bytes == "<br/>");
+  CHECK(d.segments[1].insertions[2].bytes == "&ent;");
+  CHECK(d.segments[1].line == 7);
+  // An empty element ends a word, as HTML's <br> does.
+  CHECK(texts(documents::read_xml("<t>One.<br/>Two.</t>", "t.xml")) == std::vector<std::string>{"One. Two."});
+  // Spliced back untranslated, the document is its source byte for byte.
+  CHECK(render_identity(d) == xml);
+}
+
+TEST_CASE("xml reader: xml:space=preserve keeps whitespace runs between segments", "[documents]") {
+  const std::string xml = "<poem xml:space=\"preserve\">One line.\n  Two lines.</poem>";
+  Document d = documents::read_xml(xml, "p.xml");
+  CHECK(texts(d) == std::vector<std::string>{"One line.", "Two lines."});
+  CHECK(render_identity(d) == xml);
+  Document collapsed = documents::read_xml("<p>One line.\n  Two lines.</p>", "p.xml");
+  CHECK(texts(collapsed) == std::vector<std::string>{"One line. Two lines."});
+}
+
+TEST_CASE("xml reader: malformed XML names the file, line and column", "[documents]") {
+  try {
+    documents::read_xml("<a>\n<b>x</a>", "bad.xml");
+    FAIL("no error");
+  } catch (const documents::MalformedXml& e) {
+    CHECK(std::string(e.what()).rfind("bad.xml:2:", 0) == 0);
+    CHECK(std::string(e.what()).find("malformed XML") != std::string::npos);
+  }
+  CHECK_THROWS_AS(documents::read_xml("", "empty.xml"), documents::MalformedXml);
+  CHECK_THROWS_AS(documents::read_xml("just text", "t.xml"), documents::MalformedXml);
+}
+
+TEST_CASE("xml reader: every truncation of the fixture is read or refused, never a crash", "[documents]") {
+  std::ifstream in(test::fixtures_dir() + "/documents/catalog.xml", std::ios::binary);
+  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(xml.size() > 100);
+  int refused = 0;
+  for (size_t n = 0; n <= xml.size(); ++n) {
+    try {
+      Document d = documents::read_xml(xml.substr(0, n), "c.xml");
+      render_identity(d);
+    } catch (const documents::MalformedXml&) {
+      ++refused;
+    }
+  }
+  CHECK(refused > 0);
+}
+
+TEST_CASE("format table: names, extensions and errors come from one table", "[documents]") {
+  using documents::DocumentFormat;
+  CHECK(documents::format_names().back() == "auto");
+  CHECK(documents::format_from_name("xml") == DocumentFormat::kXml);
+  CHECK(documents::format_from_name("epub") == DocumentFormat::kEpub);
+  CHECK(documents::format_for_path("a/Book.EPUB") == DocumentFormat::kEpub);
+  CHECK(documents::format_for_path("feed.xml") == DocumentFormat::kXml);
+  CHECK(documents::format_for_path("page.xhtml") == DocumentFormat::kHtml);
+  CHECK(documents::format_for_path("notes.txt") == DocumentFormat::kText);
+  CHECK(documents::is_zip_package(DocumentFormat::kEpub));
+  CHECK_FALSE(documents::is_zip_package(DocumentFormat::kXml));
+  // The --format help names every format that works.
+  const pipeline::OptionSpec& format = pipeline::option_spec("format");
+  for (const documents::FormatRow& row : documents::format_table()) {
+    if (!row.format) {
+      CHECK_THROWS_WITH(documents::format_from_name(row.name), Catch::Contains("not supported yet"));
+      continue;
+    }
+    CHECK(std::string(format.help).find(row.name) != std::string::npos);
+    CHECK_THROWS_WITH(documents::format_from_name("nope"), Catch::Contains(row.name));
+  }
+}
