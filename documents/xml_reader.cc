@@ -4,6 +4,8 @@
 #include <cstring>
 #include <pugixml.hpp>
 
+#include "documents/xml_checks.h"
+
 namespace documents {
 
 namespace {
@@ -313,10 +315,15 @@ Document read_xml(std::string_view xml, const std::string& name, const std::vect
       (pugi::parse_full | pugi::parse_ws_pcdata) & ~(pugi::parse_escapes | pugi::parse_eol);
   const pugi::xml_parse_result result =
       parsed.load_buffer(xml.data(), xml.size(), options, pugi::encoding_utf8);
-  if (!result || !parsed.document_element()) {
-    const size_t offset = result ? xml.size() : std::min(static_cast<size_t>(result.offset), xml.size());
+  std::optional<XmlFault> fault;
+  if (!result) {
+    fault = XmlFault{std::min(static_cast<size_t>(result.offset), xml.size()), result.description()};
+  } else {
+    fault = first_xml_fault(xml, parsed);
+  }
+  if (fault) {
     size_t line = 1, column = 1;
-    for (size_t i = 0; i < offset; ++i) {
+    for (size_t i = 0; i < std::min(fault->offset, xml.size()); ++i) {
       if (xml[i] == '\n') {
         ++line;
         column = 1;
@@ -325,7 +332,7 @@ Document read_xml(std::string_view xml, const std::string& name, const std::vect
       }
     }
     throw MalformedXml(name + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                       ": malformed XML: " + (result ? "no root element" : result.description()));
+                       ": malformed XML: " + fault->reason);
   }
   Reader reader(xml, only);
   reader.read(parsed, false);

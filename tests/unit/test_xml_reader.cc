@@ -82,7 +82,12 @@ TEST_CASE("xml reader: malformed XML names the file, line and column", "[documen
     CHECK(std::string(e.what()).find("malformed XML") != std::string::npos);
   }
   CHECK_THROWS_AS(documents::read_xml("", "empty.xml"), documents::MalformedXml);
-  CHECK_THROWS_AS(documents::read_xml("just text", "t.xml"), documents::MalformedXml);
+  // What pugixml alone lets through and a strict parser refuses.
+  for (const char* bad : {"just text", "<a>x & y</a>", "<a x='1' x='2'/>", "<a/><b/>", "hi<a/>", "<a/>hi",
+                          "<a>x]]>y</a>", "<a x='&'/>"}) {
+    CHECK_THROWS_AS(documents::read_xml(bad, "t.xml"), documents::MalformedXml);
+  }
+  CHECK_NOTHROW(documents::read_xml("\xEF\xBB\xBF <a>&#x41;&#65;&e.x;</a>\n", "t.xml"));
 }
 
 TEST_CASE("xml reader: every truncation of the fixture is read or refused, never a crash", "[documents]") {
