@@ -36,7 +36,7 @@ size_t shifted(size_t offset, size_t begin, size_t end) {
 
 }  // namespace
 
-void protect_spans(Segment& segment) {
+void protect_spans(Segment& segment, const std::function<std::string(std::string_view)>& escape) {
   std::vector<std::pair<size_t, size_t>> spans;
   for (auto it = std::sregex_iterator(segment.text.begin(), segment.text.end(), protected_pattern());
        it != std::sregex_iterator(); ++it) {
@@ -52,6 +52,7 @@ void protect_spans(Segment& segment) {
   for (size_t n = spans.size(); n-- > 0;) {  // from the end, so earlier offsets stay valid
     auto [begin, end] = spans[n];
     std::string bytes = segment.text.substr(begin, end - begin);
+    if (escape) bytes = escape(bytes);
     size_t cut_begin = begin, cut_end = end;
     const bool space_before = begin > 0 && segment.text[begin - 1] == ' ';
     const bool space_after = end < segment.text.size() && segment.text[end] == ' ';

@@ -40,7 +40,7 @@ void check_numbers(const Segment& source, const std::string& target, const std::
 
 std::string render(Document& document, const Translator& translator, const TranslateOptions& options,
                    const TextEscape& escape, const std::string& name, std::vector<std::string>* warnings) {
-  for (Segment& segment : document.segments) protect_spans(segment);
+  for (Segment& segment : document.segments) protect_spans(segment, escape);
   const std::vector<SegmentTranslation> translations =
       translate_segments(translator, options, document.segments);
   std::string out;

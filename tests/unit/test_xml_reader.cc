@@ -6,6 +6,7 @@
 
 #include "documents/document_format.h"
 #include "documents/projection.h"
+#include "documents/protected_spans.h"
 #include "documents/xml_reader.h"
 #include "pipeline/option_table.h"
 #include "test_support.h"
@@ -71,6 +72,14 @@ TEST_CASE("xml reader: xml:space=preserve keeps whitespace runs between segments
   CHECK(render_identity(d) == xml);
   Document collapsed = documents::read_xml("<p>One line.\n  Two lines.</p>", "p.xml");
   CHECK(texts(collapsed) == std::vector<std::string>{"One line. Two lines."});
+}
+
+TEST_CASE("xml reader: a protected URL comes back spelled as XML", "[documents]") {
+  Document d = documents::read_xml("<a>See https://x.com/?a=1&amp;b=2 now.</a>", "u.xml");
+  REQUIRE(d.segments.size() == 1);
+  documents::protect_spans(d.segments[0], documents::escape_xml_text);
+  REQUIRE(d.segments[0].insertions.size() == 1);
+  CHECK(d.segments[0].insertions[0].bytes == "https://x.com/?a=1&amp;b=2");
 }
 
 TEST_CASE("xml reader: malformed XML names the file, line and column", "[documents]") {
