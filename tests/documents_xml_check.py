@@ -176,24 +176,28 @@ def check_expected(fixture, output_path):
 
 def main():
     nmt, model, fixtures = sys.argv[1], sys.argv[2], sys.argv[3:]
-    for fixture in fixtures:
-        output_path = os.path.join(tempfile.mkdtemp(prefix="nmt-documents-"), os.path.basename(fixture))
-        run = subprocess.run([nmt, "translate", "-m", model, "-b", "1", "-i", fixture, "-o", output_path],
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            dc.fail(fixture, f"exit {run.returncode}: {run.stderr}")
-            continue
-        sys.stderr.write(run.stderr)
-        if fixture.endswith(".epub"):
-            check_epub(nmt, model, fixture, output_path, run.stderr)
-        else:
-            source = open(fixture, encoding="utf-8").read()
-            check_xml(nmt, model, fixture, source, open(output_path, encoding="utf-8").read(), run.stderr)
-        check_expected(fixture, output_path)
-        print(f"{fixture}: checked")
+    with tempfile.TemporaryDirectory(prefix="nmt-documents-") as tmp:
+        for fixture in fixtures:
+            check_fixture(nmt, model, fixture, os.path.join(tmp, os.path.basename(fixture)))
     for f in dc.failures:
         print("FAIL " + f)
     sys.exit(1 if dc.failures else 0)
+
+
+def check_fixture(nmt, model, fixture, output_path):
+    run = subprocess.run([nmt, "translate", "-m", model, "-b", "1", "-i", fixture, "-o", output_path],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        dc.fail(fixture, f"exit {run.returncode}: {run.stderr}")
+        return
+    sys.stderr.write(run.stderr)
+    if fixture.endswith(".epub"):
+        check_epub(nmt, model, fixture, output_path, run.stderr)
+    else:
+        source = open(fixture, encoding="utf-8").read()
+        check_xml(nmt, model, fixture, source, open(output_path, encoding="utf-8").read(), run.stderr)
+    check_expected(fixture, output_path)
+    print(f"{fixture}: checked")
 
 
 if __name__ == "__main__":
