@@ -205,7 +205,12 @@ class Reader {
       e.begin = std::min(e.begin, segment.text.size());
       e.end = std::min(e.end, segment.text.size());
     }
-    for (Insertion& i : segment.insertions) i.at = std::min(i.at, segment.text.size());
+    bool after_trailing_space = false;
+    for (Insertion& i : segment.insertions) {
+      // The first one after the text's trailing space: the space comes back before it.
+      if (i.at > segment.text.size() && !after_trailing_space) i.spaced = after_trailing_space = true;
+      i.at = std::min(i.at, segment.text.size());
+    }
     // Whitespace at the segment's edges stays in the skeleton.
     size_t first = run_begin_, last = end;
     while (first < last && is_xml_space(xml_[first])) ++first;

@@ -59,6 +59,9 @@ TEST_CASE("xml reader: elements with text are segments, their children inline", 
   CHECK(d.segments[1].insertions[1].bytes == "<br/>");
   CHECK(d.segments[1].insertions[2].bytes == "&ent;");
   CHECK(d.segments[1].line == 7);
+  // A kept element after the last word keeps the space before it.
+  Document last = documents::read_xml("<t>A dog. <c translate=\"no\">x</c><!-- c --></t>", "t.xml");
+  CHECK(render_identity(last) == "<t>A dog. <c translate=\"no\">x</c><!-- c --></t>");
   // An empty element ends a word, as HTML's <br> does.
   CHECK(texts(documents::read_xml("<t>One.<br/>Two.</t>", "t.xml")) == std::vector<std::string>{"One. Two."});
   // Spliced back untranslated, the document is its source byte for byte.
