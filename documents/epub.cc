@@ -54,6 +54,11 @@ std::string member_of(const std::string& opf_folder, const std::string& href) {
 
 }  // namespace
 
+const std::vector<std::string>& opf_translated_elements() {
+  static const std::vector<std::string> elements = {"dc:title", "dc:description"};
+  return elements;
+}
+
 std::string translate_epub(std::string_view bytes, const std::string& name,
                            std::vector<std::string>* warnings, const EpubMemberTranslator& translate) {
   ZipPackage package{std::string(bytes), name};

@@ -15,6 +15,9 @@ enum class EpubPart { kXhtml, kNcx, kOpf };
 using EpubMemberTranslator =
     std::function<std::string(EpubPart part, const std::string& member, const std::string& bytes)>;
 
+// The OPF's elements that are translated (the book's metadata besides them is kept).
+const std::vector<std::string>& opf_translated_elements();
+
 // Throws core::Error naming `name` for a package without a readable container.xml and OPF.
 std::string translate_epub(std::string_view bytes, const std::string& name,
                            std::vector<std::string>* warnings, const EpubMemberTranslator& translate);

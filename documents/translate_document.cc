@@ -100,10 +100,9 @@ std::string translate_document(const Translator& translator, const TranslateOpti
             const std::string label = name + ":" + member;
             if (part == EpubPart::kXhtml)
               return translate_html(xml, true, translator, options, label, warnings);
-            const std::vector<std::string> only = part == EpubPart::kOpf
-                                                      ? std::vector<std::string>{"dc:title", "dc:description"}
-                                                      : std::vector<std::string>{};
-            return translate_xml(xml, only, translator, options, label, warnings);
+            const std::vector<std::string> every_element;
+            return translate_xml(xml, part == EpubPart::kOpf ? opf_translated_elements() : every_element,
+                                 translator, options, label, warnings);
           });
     case DocumentFormat::kMarkdown: {
       Document document = read_markdown(bytes, name, warnings);
