@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <set>
 
+#include "documents/html_reader.h"
+#include "documents/markdown_writer.h"
+
 namespace documents {
 
 namespace {
@@ -12,7 +15,14 @@ namespace {
 struct Span {
   size_t begin = 0, end = 0;
   Segment segment;
+  MarkdownLayout layout;
+  bool html_block = false;  // [begin, end) is an HTML block for the HTML reader; `segment` is unused
 };
+
+size_t code_points(std::string_view text) {
+  return static_cast<size_t>(std::count_if(
+      text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
 
 // The length of a YAML front matter block ("---" ... "---" or "..." lines) at the document's start.
 size_t front_matter_length(std::string_view text) {
@@ -38,11 +48,23 @@ class Reader {
   int enter_block(MD_BLOCKTYPE type) {
     finish();
     if (type == MD_BLOCK_CODE || type == MD_BLOCK_HTML) ++verbatim_depth_;
+    if (type == MD_BLOCK_HTML) {
+      html_begin_ = std::string::npos;
+      html_contiguous_ = true;
+    }
     return 0;
   }
   int leave_block(MD_BLOCKTYPE type) {
     finish();
     if (type == MD_BLOCK_CODE || type == MD_BLOCK_HTML) --verbatim_depth_;
+    // An HTML block whose lines carry no container prefix goes to the HTML reader whole.
+    if (type == MD_BLOCK_HTML && html_begin_ != std::string::npos && html_contiguous_) {
+      Span span;
+      span.begin = html_begin_;
+      span.end = html_end_;
+      span.html_block = true;
+      spans.push_back(std::move(span));
+    }
     return 0;
   }
 
@@ -90,11 +112,15 @@ class Reader {
 
   int text(MD_TEXTTYPE type, const char* data, size_t size) {
     if (verbatim_depth_ > 0 || skip_depth_ > 0) {
-      if (inside(data)) cursor_ = std::max(cursor_, offset(data) + size);
+      if (inside(data)) {
+        cursor_ = std::max(cursor_, offset(data) + size);
+        if (type == MD_TEXT_HTML) note_html_line(offset(data), size);
+      }
       return 0;
     }
-    if (type == MD_TEXT_SOFTBR) {  // lines of one paragraph join into one
+    if (type == MD_TEXT_SOFTBR) {  // lines of one paragraph join into one; the writer wraps them again
       soft_break_ = true;
+      wrapped_ = true;
       append(" ");
       return 0;
     }
@@ -103,6 +129,7 @@ class Reader {
       end = end == std::string::npos ? text_.size() : end + 1;
       while (end < text_.size() && (text_[end] == ' ' || text_[end] == '\t' || text_[end] == '>')) ++end;
       run_.insert(std::string(text_.substr(cursor_, end - cursor_)));
+      append(" ");  // the lines' words stay apart for the model
       cursor_ = end;
       return 0;
     }
@@ -151,6 +178,8 @@ class Reader {
     open_types_.clear();
     closed_.clear();
     soft_break_ = false;
+    const bool wrapped = wrapped_;
+    wrapped_ = false;
     if (!started_) return;
     started_ = false;
     Segment segment = std::move(run_);
@@ -160,12 +189,42 @@ class Reader {
     for (InlineElement& e : segment.elements) e.end = std::min(e.end, segment.text.size());
     for (Insertion& i : segment.insertions) i.at = std::min(i.at, segment.text.size());
     segment.line = line_of(run_begin_);
-    spans.push_back({run_begin_, cursor_, std::move(segment)});
+    spans.push_back({run_begin_, cursor_, std::move(segment), layout(wrapped)});
   }
 
  private:
   bool inside(const char* p) const { return p >= text_.data() && p < text_.data() + text_.size(); }
   size_t offset(const char* p) const { return static_cast<size_t>(p - text_.data()); }
+  // The lines of the segment that ends at the cursor: the width of the longest, its first line's prefix.
+  MarkdownLayout layout(bool wrapped) {
+    MarkdownLayout layout;
+    const size_t first = run_begin_ == 0 ? 0 : text_.rfind('\n', run_begin_ - 1) + 1;
+    layout.first_column = code_points(text_.substr(first, run_begin_ - first));
+    if (!wrapped) return layout;
+    layout.continuation = continuation_;
+    layout.line_end = line_end_;
+    const size_t last = std::min(text_.find('\n', cursor_), text_.size());
+    for (size_t i = first; i < last;) {
+      size_t end = std::min(text_.find('\n', i), last);
+      std::string_view line = text_.substr(i, end - i);
+      while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\\'))
+        line.remove_suffix(1);
+      layout.width = std::max(layout.width, code_points(line));
+      i = end + 1;
+    }
+    return layout;
+  }
+
+  // An HTML block's lines must follow each other with nothing but line ends between them.
+  void note_html_line(size_t at, size_t size) {
+    if (html_begin_ == std::string::npos) {
+      html_begin_ = at;
+    } else if (text_.substr(html_end_, at - html_end_).find_first_not_of("\r\n") != std::string::npos) {
+      html_contiguous_ = false;
+    }
+    html_end_ = at + size;
+  }
+
   int line_of(size_t at) const {
     return 1 + static_cast<int>(std::count(text_.begin(), text_.begin() + at, '\n'));
   }
@@ -190,6 +249,7 @@ class Reader {
              std::string_view("*_~[!<").find(text_[begin - 1]) != std::string_view::npos)
         --begin;
       cursor_ = run_begin_ = begin;
+      wrapped_once_ = false;
     }
     if (soft_break_) {
       soft_break_ = false;
@@ -198,12 +258,18 @@ class Reader {
         cursor_ = nl + 1;
         while (cursor_ < at && (text_[cursor_] == ' ' || text_[cursor_] == '\t' || text_[cursor_] == '>'))
           ++cursor_;
+        if (!wrapped_once_) {  // the first continuation line's prefix stands for all
+          continuation_ = std::string(text_.substr(nl + 1, cursor_ - nl - 1));
+          line_end_ = nl > 0 && text_[nl - 1] == '\r' ? "\r\n" : "\n";
+          wrapped_once_ = true;
+        }
       }
     }
     if (at <= cursor_) return;
     const std::string gap(text_.substr(cursor_, at - cursor_));
     if (pending_opens_.empty()) {
-      run_.insert(gap);  // an escape's backslash
+      // An escape's backslash: dropped where the writer escapes the character again.
+      if (gap != "\\" || !markdown_escapes(text_[at])) run_.insert(gap);
     } else {
       run_.elements[pending_opens_.front()].open = gap;
       if (open_types_.front() == MD_SPAN_A && gap.back() == '<') {  // <https://...>: kept whole
@@ -264,7 +330,10 @@ class Reader {
   const std::string& name_;
   std::vector<std::string>* warnings_;
   Segment run_;
-  bool started_ = false, soft_break_ = false, in_code_ = false;
+  bool started_ = false, soft_break_ = false, in_code_ = false, wrapped_ = false, wrapped_once_ = false;
+  bool html_contiguous_ = true;
+  size_t html_begin_ = std::string::npos, html_end_ = 0;
+  std::string continuation_, line_end_ = "\n";
   size_t run_begin_ = 0, cursor_ = 0, code_begin_ = 0, skip_begin_ = 0;
   int verbatim_depth_ = 0, skip_depth_ = 0;
   std::vector<size_t> pending_opens_;
@@ -275,8 +344,8 @@ class Reader {
 
 }  // namespace
 
-Document read_markdown(std::string_view markdown, const std::string& name,
-                       std::vector<std::string>* warnings) {
+Document read_markdown(std::string_view markdown, const std::string& name, std::vector<std::string>* warnings,
+                       std::vector<MarkdownLayout>* layouts) {
   const size_t front = front_matter_length(markdown);
   Reader reader(markdown, name, warnings);
   MD_PARSER parser{};
@@ -301,12 +370,33 @@ Document read_markdown(std::string_view markdown, const std::string& name,
   reader.finish();
   Document document;
   size_t cursor = 0;
+  std::vector<MarkdownLayout> kept_layouts;
   for (Span& span : reader.spans) {
     if (span.begin < std::max(cursor, front) || span.end < span.begin) continue;
     document.add_verbatim(std::string(markdown.substr(cursor, span.begin - cursor)));
-    document.add_segment(std::move(span.segment));
     cursor = span.end;
+    if (!span.html_block) {
+      document.add_segment(std::move(span.segment));
+      kept_layouts.push_back(std::move(span.layout));
+      continue;
+    }
+    Document html =
+        read_html(markdown.substr(span.begin, span.end - span.begin), HtmlPass::kText, name, warnings);
+    const int line = 1 + static_cast<int>(std::count(markdown.begin(), markdown.begin() + span.begin, '\n'));
+    for (Document::Part& part : html.parts) {
+      if (part.segment < 0) {
+        document.add_verbatim(std::move(part.verbatim));
+        continue;
+      }
+      Segment& segment = html.segments[part.segment];
+      segment.line += line - 1;
+      document.add_segment(std::move(segment));
+      MarkdownLayout layout;
+      layout.html = true;
+      kept_layouts.push_back(std::move(layout));
+    }
   }
+  if (layouts != nullptr) *layouts = std::move(kept_layouts);
   document.add_verbatim(std::string(markdown.substr(cursor)));
   return document;
 }

@@ -5,7 +5,7 @@
 
 #include "documents/docx.h"
 #include "documents/html_reader.h"
-#include "documents/markdown_reader.h"
+#include "documents/markdown_writer.h"
 #include "documents/odt.h"
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
@@ -76,12 +76,8 @@ std::string translate_document(const Translator& translator, const TranslateOpti
       Document text = read_html(with_attributes, HtmlPass::kText, name, warnings);
       return render(text, translator, options, escape_html_text, name, warnings);
     }
-    case DocumentFormat::kMarkdown: {
-      Document document = read_markdown(bytes, name, warnings);
-      return render(
-          document, translator, options, [](std::string_view text) { return std::string(text); }, name,
-          warnings);
-    }
+    case DocumentFormat::kMarkdown:
+      return translate_markdown(bytes, name, warnings, checked);
     case DocumentFormat::kDocx:
       return translate_docx(bytes, name, warnings, checked);
     case DocumentFormat::kOdt:
