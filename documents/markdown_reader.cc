@@ -3,10 +3,10 @@
 #include <md4c.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "documents/html_reader.h"
-#include "documents/markdown_writer.h"
 
 namespace documents {
 
@@ -248,6 +248,9 @@ class Reader {
       while (!pending_opens_.empty() && begin > 0 &&
              std::string_view("*_~[!<").find(text_[begin - 1]) != std::string_view::npos)
         --begin;
+      if (pending_opens_.empty() && begin > 0 && text_[begin - 1] == '\\' &&
+          std::ispunct(static_cast<unsigned char>(text_[begin])))
+        --begin;  // an escape's backslash, dropped below
       cursor_ = run_begin_ = begin;
       wrapped_once_ = false;
     }
@@ -268,8 +271,9 @@ class Reader {
     if (at <= cursor_) return;
     const std::string gap(text_.substr(cursor_, at - cursor_));
     if (pending_opens_.empty()) {
-      // An escape's backslash: dropped where the writer escapes the character again.
-      if (gap != "\\" || !markdown_escapes(text_[at])) run_.insert(gap);
+      // An escape's backslash is dropped: the writer escapes the character again where it would read as
+      // Markdown.
+      if (gap != "\\" || !std::ispunct(static_cast<unsigned char>(text_[at]))) run_.insert(gap);
     } else {
       run_.elements[pending_opens_.front()].open = gap;
       if (open_types_.front() == MD_SPAN_A && gap.back() == '<') {  // <https://...>: kept whole

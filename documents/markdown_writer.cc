@@ -40,8 +40,6 @@ bool starts_block(std::string_view word) {
 
 }  // namespace
 
-bool markdown_escapes(char c) { return std::string_view("\\*_`[]<~|&").find(c) != std::string_view::npos; }
-
 std::string escape_markdown_text(std::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {

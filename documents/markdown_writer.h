@@ -17,10 +17,6 @@ namespace documents {
 std::string translate_markdown(std::string_view bytes, const std::string& name,
                                std::vector<std::string>* warnings, const SegmentTranslator& translate);
 
-// Whether escape_markdown_text escapes `c` where it would change the rendering, so that a source's escape
-// of it can be left to the writer.
-bool markdown_escapes(char c);
-
 // Model text as Markdown text: a backslash before `\ * [ ] ~ |` and `` ` ``, before `_` at a word's edge,
 // before `<` that could open a tag or autolink and before `&` that could start an entity.
 std::string escape_markdown_text(std::string_view text);
