@@ -6,7 +6,7 @@
 #include <cctype>
 #include <set>
 
-#include "documents/html_reader.h"
+#include "documents/markdown_html_blocks.h"
 
 namespace documents {
 
@@ -384,21 +384,9 @@ Document read_markdown(std::string_view markdown, const std::string& name, std::
       kept_layouts.push_back(std::move(span.layout));
       continue;
     }
-    Document html =
-        read_html(markdown.substr(span.begin, span.end - span.begin), HtmlPass::kText, name, warnings);
     const int line = 1 + static_cast<int>(std::count(markdown.begin(), markdown.begin() + span.begin, '\n'));
-    for (Document::Part& part : html.parts) {
-      if (part.segment < 0) {
-        document.add_verbatim(std::move(part.verbatim));
-        continue;
-      }
-      Segment& segment = html.segments[part.segment];
-      segment.line += line - 1;
-      document.add_segment(std::move(segment));
-      MarkdownLayout layout;
-      layout.html = true;
-      kept_layouts.push_back(std::move(layout));
-    }
+    splice_html_block(markdown.substr(span.begin, span.end - span.begin), line, name, document, kept_layouts,
+                      warnings);
   }
   if (layouts != nullptr) *layouts = std::move(kept_layouts);
   document.add_verbatim(std::string(markdown.substr(cursor)));
