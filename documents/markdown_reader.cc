@@ -215,11 +215,12 @@ class Reader {
     return layout;
   }
 
-  // An HTML block's lines must follow each other with nothing but line ends between them.
+  // An HTML block's lines must follow each other with nothing but line ends and indentation between them
+  // (which HTML reads as spaces); a quote's `>` keeps the block verbatim.
   void note_html_line(size_t at, size_t size) {
     if (html_begin_ == std::string::npos) {
       html_begin_ = at;
-    } else if (text_.substr(html_end_, at - html_end_).find_first_not_of("\r\n") != std::string::npos) {
+    } else if (text_.substr(html_end_, at - html_end_).find_first_not_of(" \t\r\n") != std::string::npos) {
       html_contiguous_ = false;
     }
     html_end_ = at + size;

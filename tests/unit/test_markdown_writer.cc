@@ -75,7 +75,8 @@ TEST_CASE("markdown writer: model text escaped where Markdown would read it", "[
 
 TEST_CASE("markdown writer: HTML blocks go through the HTML reader", "[documents]") {
   const std::string md =
-      "Text.\n\n<p>A dog &amp; a <b>cat</b>.</p>\n\n<pre>\nKept.\n</pre>\n\n> <p>In a\n> quote.</p>\n";
+      "Text.\n\n<p>A dog &amp; a <b>cat</b>.</p>\n\n<pre>\nKept.\n</pre>\n\n> <p>In a\n> quote.</p>\n\n"
+      "<div>\n  <p>Indented.</p>\n</div>\n";
   std::vector<std::string> texts;
   const std::string out = translate(md, translator([&](const std::string& text) {
                                       texts.push_back(text);
@@ -83,5 +84,5 @@ TEST_CASE("markdown writer: HTML blocks go through the HTML reader", "[documents
                                     }));
   CHECK(out == md);
   // An HTML block inside a container keeps its prefixes verbatim: not a segment.
-  CHECK(texts == std::vector<std::string>{"Text.", "A dog & a cat."});
+  CHECK(texts == std::vector<std::string>{"Text.", "A dog & a cat.", "Indented."});
 }
