@@ -19,11 +19,6 @@ struct Span {
   bool html_block = false;  // [begin, end) is an HTML block for the HTML reader; `segment` is unused
 };
 
-size_t code_points(std::string_view text) {
-  return static_cast<size_t>(std::count_if(
-      text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
 // The length of a YAML front matter block ("---" ... "---" or "..." lines) at the document's start.
 size_t front_matter_length(std::string_view text) {
   if (text.substr(0, 4) != "---\n" && text.substr(0, 5) != "---\r\n") return 0;
@@ -79,6 +74,7 @@ class Reader {
       return 0;
     }
     pending_opens_.push_back(run_.open_element(""));
+    open_at_.push_back(std::string::npos);
     open_types_.push_back(type);
     return 0;
   }
@@ -176,6 +172,7 @@ class Reader {
   void finish() {
     pending_opens_.clear();
     open_types_.clear();
+    open_at_.clear();
     closed_.clear();
     soft_break_ = false;
     const bool wrapped = wrapped_;
@@ -189,32 +186,13 @@ class Reader {
     for (InlineElement& e : segment.elements) e.end = std::min(e.end, segment.text.size());
     for (Insertion& i : segment.insertions) i.at = std::min(i.at, segment.text.size());
     segment.line = line_of(run_begin_);
-    spans.push_back({run_begin_, cursor_, std::move(segment), layout(wrapped)});
+    spans.push_back({run_begin_, cursor_, std::move(segment),
+                     measure_layout(text_, run_begin_, cursor_, wrapped, continuation_, line_end_)});
   }
 
  private:
   bool inside(const char* p) const { return p >= text_.data() && p < text_.data() + text_.size(); }
   size_t offset(const char* p) const { return static_cast<size_t>(p - text_.data()); }
-  // The lines of the segment that ends at the cursor: the width of the longest, its first line's prefix.
-  MarkdownLayout layout(bool wrapped) {
-    MarkdownLayout layout;
-    const size_t first = run_begin_ == 0 ? 0 : text_.rfind('\n', run_begin_ - 1) + 1;
-    layout.first_column = code_points(text_.substr(first, run_begin_ - first));
-    if (!wrapped) return layout;
-    layout.continuation = continuation_;
-    layout.line_end = line_end_;
-    const size_t last = std::min(text_.find('\n', cursor_), text_.size());
-    for (size_t i = first; i < last;) {
-      size_t end = std::min(text_.find('\n', i), last);
-      std::string_view line = text_.substr(i, end - i);
-      while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\\'))
-        line.remove_suffix(1);
-      layout.width = std::max(layout.width, code_points(line));
-      i = end + 1;
-    }
-    return layout;
-  }
-
   // An HTML block's lines must follow each other with nothing but line ends and indentation between them
   // (which HTML reads as spaces); a quote's `>` keeps the block verbatim.
   void note_html_line(size_t at, size_t size) {
@@ -277,6 +255,7 @@ class Reader {
       if (gap != "\\" || !std::ispunct(static_cast<unsigned char>(text_[at]))) run_.insert(gap);
     } else {
       run_.elements[pending_opens_.front()].open = gap;
+      for (size_t e : pending_opens_) open_at_[e] = cursor_;
       if (open_types_.front() == MD_SPAN_A && gap.back() == '<') {  // <https://...>: kept whole
         pending_autolink_ = gap;
         skip_begin_ = at - 1;
@@ -294,11 +273,28 @@ class Reader {
       if (closed_.count(i)) continue;
       size_t end = cursor_;
       if (take_delimiter) end = closing_delimiter_end(type);
+      if (take_delimiter && run_.elements[i].begin == run_.text.size() && open_at_[i] < cursor_) {
+        keep_whole(i, end);
+        return;
+      }
       run_.close_element(i, std::string(text_.substr(cursor_, end - cursor_)));
       closed_.insert(i);
       cursor_ = end;
       return;
     }
+  }
+
+  // An element around no text (`**`code`**`, [`code`](url)) becomes one insertion of its source bytes, with
+  // what it holds: as an empty element it would lose its content to the insertions beside it.
+  void keep_whole(size_t element, size_t end) {
+    const int order = run_.elements[element].order;
+    const size_t begin = open_at_[element];
+    run_.elements.resize(element);
+    open_at_.resize(element);
+    closed_.erase(closed_.lower_bound(element), closed_.end());
+    while (!run_.insertions.empty() && run_.insertions.back().order > order) run_.insertions.pop_back();
+    run_.insert(std::string(text_.substr(begin, end - begin)), true);
+    cursor_ = end;
   }
 
   size_t closing_delimiter_end(MD_SPANTYPE type) const {
@@ -342,6 +338,7 @@ class Reader {
   size_t run_begin_ = 0, cursor_ = 0, code_begin_ = 0, skip_begin_ = 0;
   int verbatim_depth_ = 0, skip_depth_ = 0;
   std::vector<size_t> pending_opens_;
+  std::vector<size_t> open_at_;  // where each element's opening delimiter starts in the source
   std::vector<MD_SPANTYPE> open_types_;
   std::string pending_autolink_;
   std::set<size_t> closed_;

@@ -9,13 +9,6 @@ namespace documents {
 
 namespace {
 
-bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
-size_t code_points(std::string_view text) {
-  return static_cast<size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return !is_continuation(c); }));
-}
-
 // A letter or digit of any script: non-ASCII bytes count as word characters.
 bool is_word_char(char c) {
   return static_cast<unsigned char>(c) >= 0x80 || std::isalnum(static_cast<unsigned char>(c));

@@ -58,6 +58,9 @@ TEST_CASE("markdown writer: no line starts a block, links and code stay on one l
   CHECK(translate(md, translator([](const std::string&) { return "aa bb - cc"; })) == "aa bb -\ncc\n");
   CHECK(translate(md, translator([](const std::string&) { return "# aa bb"; })) == "\\# aa\nbb\n");
   CHECK(translate(md, translator([](const std::string&) { return "12. aa bb"; })) == "12\\.\naa bb\n");
+  // An element around code alone is kept whole with it.
+  CHECK(translate("- **`--a b`** c d.\n- See [`x y`](https://x.org) and more.\n") ==
+        "- **`--a b`** c d.\n- See [`x y`](https://x.org) and more.\n");
   CHECK(translate("see [a b c d](u \"t x\") e\nf g `h i j` k l\n") ==
         "see [a b c d](u \"t x\") e\nf g `h i j` k l\n");
 }
