@@ -74,7 +74,7 @@ class Reader {
       return 0;
     }
     pending_opens_.push_back(run_.open_element(""));
-    open_at_.push_back(std::string::npos);
+    open_at_.resize(run_.elements.size(), std::string::npos);
     open_types_.push_back(type);
     return 0;
   }
@@ -255,6 +255,7 @@ class Reader {
       if (gap != "\\" || !std::ispunct(static_cast<unsigned char>(text_[at]))) run_.insert(gap);
     } else {
       run_.elements[pending_opens_.front()].open = gap;
+      open_at_.resize(run_.elements.size(), std::string::npos);
       for (size_t e : pending_opens_) open_at_[e] = cursor_;
       if (open_types_.front() == MD_SPAN_A && gap.back() == '<') {  // <https://...>: kept whole
         pending_autolink_ = gap;
@@ -273,7 +274,8 @@ class Reader {
       if (closed_.count(i)) continue;
       size_t end = cursor_;
       if (take_delimiter) end = closing_delimiter_end(type);
-      if (take_delimiter && run_.elements[i].begin == run_.text.size() && open_at_[i] < cursor_) {
+      if (take_delimiter && run_.elements[i].begin == run_.text.size() && i < open_at_.size() &&
+          open_at_[i] < cursor_) {
         keep_whole(i, end);
         return;
       }
