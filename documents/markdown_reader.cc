@@ -3,7 +3,10 @@
 #include <md4c.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
+
+#include "documents/markdown_html_blocks.h"
 
 namespace documents {
 
@@ -12,6 +15,8 @@ namespace {
 struct Span {
   size_t begin = 0, end = 0;
   Segment segment;
+  MarkdownLayout layout;
+  bool html_block = false;  // [begin, end) is an HTML block for the HTML reader; `segment` is unused
 };
 
 // The length of a YAML front matter block ("---" ... "---" or "..." lines) at the document's start.
@@ -38,11 +43,23 @@ class Reader {
   int enter_block(MD_BLOCKTYPE type) {
     finish();
     if (type == MD_BLOCK_CODE || type == MD_BLOCK_HTML) ++verbatim_depth_;
+    if (type == MD_BLOCK_HTML) {
+      html_begin_ = std::string::npos;
+      html_contiguous_ = true;
+    }
     return 0;
   }
   int leave_block(MD_BLOCKTYPE type) {
     finish();
     if (type == MD_BLOCK_CODE || type == MD_BLOCK_HTML) --verbatim_depth_;
+    // An HTML block whose lines carry no container prefix goes to the HTML reader whole.
+    if (type == MD_BLOCK_HTML && html_begin_ != std::string::npos && html_contiguous_) {
+      Span span;
+      span.begin = html_begin_;
+      span.end = html_end_;
+      span.html_block = true;
+      spans.push_back(std::move(span));
+    }
     return 0;
   }
 
@@ -57,6 +74,7 @@ class Reader {
       return 0;
     }
     pending_opens_.push_back(run_.open_element(""));
+    open_at_.resize(run_.elements.size(), std::string::npos);
     open_types_.push_back(type);
     return 0;
   }
@@ -90,11 +108,15 @@ class Reader {
 
   int text(MD_TEXTTYPE type, const char* data, size_t size) {
     if (verbatim_depth_ > 0 || skip_depth_ > 0) {
-      if (inside(data)) cursor_ = std::max(cursor_, offset(data) + size);
+      if (inside(data)) {
+        cursor_ = std::max(cursor_, offset(data) + size);
+        if (type == MD_TEXT_HTML) note_html_line(offset(data), size);
+      }
       return 0;
     }
-    if (type == MD_TEXT_SOFTBR) {  // lines of one paragraph join into one
+    if (type == MD_TEXT_SOFTBR) {  // lines of one paragraph join into one; the writer wraps them again
       soft_break_ = true;
+      wrapped_ = true;
       append(" ");
       return 0;
     }
@@ -103,6 +125,7 @@ class Reader {
       end = end == std::string::npos ? text_.size() : end + 1;
       while (end < text_.size() && (text_[end] == ' ' || text_[end] == '\t' || text_[end] == '>')) ++end;
       run_.insert(std::string(text_.substr(cursor_, end - cursor_)));
+      append(" ");  // the lines' words stay apart for the model
       cursor_ = end;
       return 0;
     }
@@ -149,8 +172,11 @@ class Reader {
   void finish() {
     pending_opens_.clear();
     open_types_.clear();
+    open_at_.clear();
     closed_.clear();
     soft_break_ = false;
+    const bool wrapped = wrapped_;
+    wrapped_ = false;
     if (!started_) return;
     started_ = false;
     Segment segment = std::move(run_);
@@ -160,12 +186,24 @@ class Reader {
     for (InlineElement& e : segment.elements) e.end = std::min(e.end, segment.text.size());
     for (Insertion& i : segment.insertions) i.at = std::min(i.at, segment.text.size());
     segment.line = line_of(run_begin_);
-    spans.push_back({run_begin_, cursor_, std::move(segment)});
+    spans.push_back({run_begin_, cursor_, std::move(segment),
+                     measure_layout(text_, run_begin_, cursor_, wrapped, continuation_, line_end_)});
   }
 
  private:
   bool inside(const char* p) const { return p >= text_.data() && p < text_.data() + text_.size(); }
   size_t offset(const char* p) const { return static_cast<size_t>(p - text_.data()); }
+  // An HTML block's lines must follow each other with nothing but line ends and indentation between them
+  // (which HTML reads as spaces); a quote's `>` keeps the block verbatim.
+  void note_html_line(size_t at, size_t size) {
+    if (html_begin_ == std::string::npos) {
+      html_begin_ = at;
+    } else if (text_.substr(html_end_, at - html_end_).find_first_not_of(" \t\r\n") != std::string::npos) {
+      html_contiguous_ = false;
+    }
+    html_end_ = at + size;
+  }
+
   int line_of(size_t at) const {
     return 1 + static_cast<int>(std::count(text_.begin(), text_.begin() + at, '\n'));
   }
@@ -189,7 +227,11 @@ class Reader {
       while (!pending_opens_.empty() && begin > 0 &&
              std::string_view("*_~[!<").find(text_[begin - 1]) != std::string_view::npos)
         --begin;
+      if (pending_opens_.empty() && begin > 0 && text_[begin - 1] == '\\' &&
+          std::ispunct(static_cast<unsigned char>(text_[begin])))
+        --begin;  // an escape's backslash, dropped below
       cursor_ = run_begin_ = begin;
+      wrapped_once_ = false;
     }
     if (soft_break_) {
       soft_break_ = false;
@@ -198,14 +240,23 @@ class Reader {
         cursor_ = nl + 1;
         while (cursor_ < at && (text_[cursor_] == ' ' || text_[cursor_] == '\t' || text_[cursor_] == '>'))
           ++cursor_;
+        if (!wrapped_once_) {  // the first continuation line's prefix stands for all
+          continuation_ = std::string(text_.substr(nl + 1, cursor_ - nl - 1));
+          line_end_ = nl > 0 && text_[nl - 1] == '\r' ? "\r\n" : "\n";
+          wrapped_once_ = true;
+        }
       }
     }
     if (at <= cursor_) return;
     const std::string gap(text_.substr(cursor_, at - cursor_));
     if (pending_opens_.empty()) {
-      run_.insert(gap);  // an escape's backslash
+      // An escape's backslash is dropped: the writer escapes the character again where it would read as
+      // Markdown.
+      if (gap != "\\" || !std::ispunct(static_cast<unsigned char>(text_[at]))) run_.insert(gap);
     } else {
       run_.elements[pending_opens_.front()].open = gap;
+      open_at_.resize(run_.elements.size(), std::string::npos);
+      for (size_t e : pending_opens_) open_at_[e] = cursor_;
       if (open_types_.front() == MD_SPAN_A && gap.back() == '<') {  // <https://...>: kept whole
         pending_autolink_ = gap;
         skip_begin_ = at - 1;
@@ -223,11 +274,29 @@ class Reader {
       if (closed_.count(i)) continue;
       size_t end = cursor_;
       if (take_delimiter) end = closing_delimiter_end(type);
+      if (take_delimiter && run_.elements[i].begin == run_.text.size() && i < open_at_.size() &&
+          open_at_[i] < cursor_) {
+        keep_whole(i, end);
+        return;
+      }
       run_.close_element(i, std::string(text_.substr(cursor_, end - cursor_)));
       closed_.insert(i);
       cursor_ = end;
       return;
     }
+  }
+
+  // An element around no text (`**`code`**`, [`code`](url)) becomes one insertion of its source bytes, with
+  // what it holds: as an empty element it would lose its content to the insertions beside it.
+  void keep_whole(size_t element, size_t end) {
+    const int order = run_.elements[element].order;
+    const size_t begin = open_at_[element];
+    run_.elements.resize(element);
+    open_at_.resize(element);
+    closed_.erase(closed_.lower_bound(element), closed_.end());
+    while (!run_.insertions.empty() && run_.insertions.back().order > order) run_.insertions.pop_back();
+    run_.insert(std::string(text_.substr(begin, end - begin)), true);
+    cursor_ = end;
   }
 
   size_t closing_delimiter_end(MD_SPANTYPE type) const {
@@ -264,10 +333,14 @@ class Reader {
   const std::string& name_;
   std::vector<std::string>* warnings_;
   Segment run_;
-  bool started_ = false, soft_break_ = false, in_code_ = false;
+  bool started_ = false, soft_break_ = false, in_code_ = false, wrapped_ = false, wrapped_once_ = false;
+  bool html_contiguous_ = true;
+  size_t html_begin_ = std::string::npos, html_end_ = 0;
+  std::string continuation_, line_end_ = "\n";
   size_t run_begin_ = 0, cursor_ = 0, code_begin_ = 0, skip_begin_ = 0;
   int verbatim_depth_ = 0, skip_depth_ = 0;
   std::vector<size_t> pending_opens_;
+  std::vector<size_t> open_at_;  // where each element's opening delimiter starts in the source
   std::vector<MD_SPANTYPE> open_types_;
   std::string pending_autolink_;
   std::set<size_t> closed_;
@@ -275,8 +348,8 @@ class Reader {
 
 }  // namespace
 
-Document read_markdown(std::string_view markdown, const std::string& name,
-                       std::vector<std::string>* warnings) {
+Document read_markdown(std::string_view markdown, const std::string& name, std::vector<std::string>* warnings,
+                       std::vector<MarkdownLayout>* layouts) {
   const size_t front = front_matter_length(markdown);
   Reader reader(markdown, name, warnings);
   MD_PARSER parser{};
@@ -301,12 +374,21 @@ Document read_markdown(std::string_view markdown, const std::string& name,
   reader.finish();
   Document document;
   size_t cursor = 0;
+  std::vector<MarkdownLayout> kept_layouts;
   for (Span& span : reader.spans) {
     if (span.begin < std::max(cursor, front) || span.end < span.begin) continue;
     document.add_verbatim(std::string(markdown.substr(cursor, span.begin - cursor)));
-    document.add_segment(std::move(span.segment));
     cursor = span.end;
+    if (!span.html_block) {
+      document.add_segment(std::move(span.segment));
+      kept_layouts.push_back(std::move(span.layout));
+      continue;
+    }
+    const int line = 1 + static_cast<int>(std::count(markdown.begin(), markdown.begin() + span.begin, '\n'));
+    splice_html_block(markdown.substr(span.begin, span.end - span.begin), line, name, document, kept_layouts,
+                      warnings);
   }
+  if (layouts != nullptr) *layouts = std::move(kept_layouts);
   document.add_verbatim(std::string(markdown.substr(cursor)));
   return document;
 }

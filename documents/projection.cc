@@ -229,7 +229,8 @@ std::vector<Placed> place_elements(const Segment& source, const Projector& proje
 }  // namespace
 
 std::string project_markup(const Segment& source, const std::string& target,
-                           const std::vector<WordLink>& links, const TextEscape& escape) {
+                           const std::vector<WordLink>& links, const TextEscape& escape,
+                           std::vector<MarkupRange>* markup) {
   if (!source.has_markup()) return escape(target);
   const Projector projector(source, target, links);
   std::vector<Placed> items = place_elements(source, projector);
@@ -251,7 +252,21 @@ std::string project_markup(const Segment& source, const std::string& target,
   }
   // At each point: closes (innermost first), then opens longest first with the empty items among them in
   // source order, then the text up to the next point.
+  std::string out;
   std::vector<const Placed*> at_point, open_stack;
+  std::vector<size_t> open_starts;  // where each element of open_stack starts in the output
+  const auto emit = [&](const std::string& bytes) {
+    if (markup != nullptr && !bytes.empty())
+      markup->push_back({out.size(), out.size() + bytes.size(), false, {}});
+    out += bytes;
+  };
+  const auto close_top = [&] {
+    emit(*open_stack.back()->close);
+    if (markup != nullptr)
+      markup->push_back({open_starts.back(), out.size(), true, *open_stack.back()->open});
+    open_stack.pop_back();
+    open_starts.pop_back();
+  };
   std::vector<size_t> points = {0, target.size()};
   for (const Placed& p : items) {
     points.push_back(p.begin);
@@ -259,13 +274,9 @@ std::string project_markup(const Segment& source, const std::string& target,
   }
   std::sort(points.begin(), points.end());
   points.erase(std::unique(points.begin(), points.end()), points.end());
-  std::string out;
   for (size_t n = 0; n < points.size(); ++n) {
     const size_t x = points[n];
-    while (!open_stack.empty() && open_stack.back()->end == x) {
-      out += *open_stack.back()->close;
-      open_stack.pop_back();
-    }
+    while (!open_stack.empty() && open_stack.back()->end == x) close_top();
     std::vector<const Placed*> opens, empties;
     for (const Placed& p : items) {
       if (p.begin != x) continue;
@@ -284,15 +295,13 @@ std::string project_markup(const Segment& source, const std::string& target,
     }
     while (e < empties.size()) at_point.push_back(empties[e++]);
     for (const Placed* p : at_point) {
-      out += p->opening();
+      if (p->close) open_starts.push_back(out.size());
+      emit(p->opening());
       if (p->close) open_stack.push_back(p);
     }
     if (n + 1 < points.size()) out += escape(std::string_view(target).substr(x, points[n + 1] - x));
   }
-  while (!open_stack.empty()) {
-    out += *open_stack.back()->close;
-    open_stack.pop_back();
-  }
+  while (!open_stack.empty()) close_top();
   return out;
 }
 

@@ -25,7 +25,17 @@ using TextEscape = std::function<std::string(std::string_view)>;
 // always well nested and holds every element once; one that covers no target character stays, empty, where
 // an insertion at its start would go. An insertion goes after the last target word aligned to the source
 // word it follows (inside a word: at the same relative place), never before an earlier insertion.
+//
+// `markup`, when given, receives the output's bytes that come from the source's markup, so a writer that
+// re-wraps the text knows where it must not break.
+struct MarkupRange {
+  size_t begin = 0, end = 0;  // output bytes
+  // An element from its open tag to its close tag (else one tag or insertion) and its open tag's spelling.
+  bool element = false;
+  std::string_view open;
+};
 std::string project_markup(const Segment& source, const std::string& target,
-                           const std::vector<WordLink>& links, const TextEscape& escape);
+                           const std::vector<WordLink>& links, const TextEscape& escape,
+                           std::vector<MarkupRange>* markup = nullptr);
 
 }  // namespace documents

@@ -6,7 +6,7 @@
 #include "documents/docx.h"
 #include "documents/epub.h"
 #include "documents/html_reader.h"
-#include "documents/markdown_reader.h"
+#include "documents/markdown_writer.h"
 #include "documents/odt.h"
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
@@ -104,12 +104,8 @@ std::string translate_document(const Translator& translator, const TranslateOpti
             return translate_xml(xml, part == EpubPart::kOpf ? opf_translated_elements() : every_element,
                                  translator, options, label, warnings);
           });
-    case DocumentFormat::kMarkdown: {
-      Document document = read_markdown(bytes, name, warnings);
-      return render(
-          document, translator, options, [](std::string_view text) { return std::string(text); }, name,
-          warnings);
-    }
+    case DocumentFormat::kMarkdown:
+      return translate_markdown(bytes, name, warnings, checked);
     case DocumentFormat::kDocx:
       return translate_docx(bytes, name, warnings, checked);
     case DocumentFormat::kOdt:

@@ -8,14 +8,16 @@ title, placeholder and aria-label; never-translated elements (script, style, cod
 notranslate) and protected spans (URLs, e-mail addresses) byte-identical, each as often as in the input;
 every number's digits kept (or a warning naming it); a block without inline markup reads exactly as `nmt translate` of its text,
 and a block with inline markup has the same words as `nmt translate` of its text without the markup.
-Markdown: front matter, code blocks and spans, link destinations and autolinks byte-identical; the same
-block markers (headings, list items, quotes) and table cells; each block's words (markup and link
-destinations aside) equal to `nmt translate` of its text. DOCX (read back with python-docx): the same paragraphs, table cells and headers, each translated as its
+Markdown: front matter, code blocks and spans, link destinations, autolinks and never-translated HTML
+byte-identical; the same elements as md4c reads them (tests/tools/md_elements.cc) and the same HTML tags;
+the same block markers (headings, list items, quotes) and table cells; a one-line block stays one line, a
+wrapped one keeps its line count within 50% with the source's continuation prefix on every line; each
+block's words (markup, escapes and link destinations aside) equal to `nmt translate` of its text. DOCX (read back with python-docx): the same paragraphs, table cells and headers, each translated as its
 plain text is, the same bold and italic runs, URLs kept, every package member present. ODT (read back with odfpy): the same paragraphs and headings, each its plain
 translation, the same spans and links, mimetype first and stored. Subtitles: the same cues with byte-identical index, timing and settings lines; no cue left empty; the
 words of a sentence's cues are the words of `nmt translate` of the sentence.
 
-Usage: documents_check.py NMT_BINARY MODEL_DIR FIXTURE...
+Usage: documents_check.py [--md-elements MD_ELEMENTS] NMT_BINARY MODEL_DIR FIXTURE...
 """
 import collections
 import html.parser
@@ -182,13 +184,17 @@ def check_subtitles(nmt, model, fixture, source, output, stderr):
             fail(fixture, f"{tag} {source.count(tag)} times in, {output.count(tag)} out")
 
 
-MD_MARKER = re.compile(r"^(\s*(?:[-*+] |\d+\. |#+ |> )*)(.*)$")
+MD_LINE = re.compile(r"^([ \t>]*)((?:[-*+] |\d+[.)] |#+ )?)(.*)$")
+MD_SETEXT = re.compile(r"^[ \t>]*(=+|-+)[ \t]*$")
 MD_KEPT = re.compile(r"^```.*?^```$|`[^`\n]+`|\]\([^)]*\)|<https?://[^>]*>", re.S | re.M)
+MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*")
 
 
 def md_units(text):
-    """The lines of a Markdown text with soft-wrapped paragraph lines joined, code blocks left out:
-    (marker, content) pairs, table rows as ("|", cells)."""
+    """The blocks of a Markdown text outside code blocks, a paragraph's soft-wrapped lines joined:
+    dicts of marker (the first line's prefix and block marker), content, and lines (each line's prefix
+    before its content); table rows have marker "|" and their cells as content."""
     units, fence, previous_blank = [], False, True
     for line in text.split("\n"):
         if line.startswith("```"):
@@ -197,24 +203,44 @@ def md_units(text):
             continue
         if fence:
             continue
-        if not line.strip():
+        prefix, marker, content = MD_LINE.match(line).groups()
+        if not content.strip() and not marker:
             previous_blank = True
             continue
-        marker, content = MD_MARKER.match(line).groups()
+        html = bool(re.match(r"</?[A-Za-z]", content))  # an HTML block's tag line starts a unit
+        paragraph = units and units[-1]["marker"] != "|" and not units[-1]["marker"].strip().startswith("#") \
+            and not html
         if line.startswith("|"):
-            units.append(("|", [c.strip() for c in line.strip().strip("|").split("|")]))
-        elif not marker and not previous_blank and units and units[-1][0] != "|":
-            units[-1] = (units[-1][0], units[-1][1] + " " + content)
+            units.append({"marker": "|", "content": [c.strip() for c in line.strip().strip("|").split("|")],
+                          "lines": [""], "html": False})
+        elif MD_SETEXT.match(line) and not previous_blank and paragraph:
+            units.append({"marker": "=", "content": "", "lines": [""], "html": False})
+        elif not marker and not previous_blank and paragraph and units[-1]["marker"] != "=":
+            units[-1]["content"] += " " + content
+            units[-1]["lines"].append(prefix)
         else:
-            units.append((marker, content))
+            units.append({"marker": prefix + marker, "content": content, "lines": [prefix + marker], "html": html})
         previous_blank = False
     return units
 
 
 def md_plain(text):
-    """The words of a Markdown unit without its markup and link destinations."""
+    """The words of a Markdown unit without its markup, escapes and link destinations."""
     text = re.sub(r"\]\([^)]*\)", "", text)
-    return words(re.sub(r"[*_\[\]!]", "", text))
+    text = re.sub(r"\\(?=\s|$)", " ", text)  # a hard line break
+    text = MD_ESCAPE.sub(lambda m: "\0" if m.group(1) in "*_[]!" else m.group(1), text)
+    text = re.sub(r"<[^>]*>", "", text)
+    return words(re.sub(r"[*_\[\]!]", "", text).replace("\0", ""))
+
+
+def md_elements(tool, text):
+    """The multiset of elements md4c reads in a Markdown text, with the tags of its HTML."""
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".md", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        found = subprocess.run([tool, f.name], capture_output=True, text=True, check=True).stdout.split()
+    return collections.Counter(found) + collections.Counter(HTML_TAG.findall(MD_KEPT.sub("", text)))
 
 
 def check_markdown(nmt, model, fixture, source, output, stderr):
@@ -223,25 +249,41 @@ def check_markdown(nmt, model, fixture, source, output, stderr):
         if not output.startswith(front):
             fail(fixture, "front matter changed")
         source, output = source[len(front):], output[len(front):]
-    for match in set(m.group(0) for m in MD_KEPT.finditer(source)):
-        if output.count(match) != source.count(match):
-            fail(fixture, f"{match[:40]!r} is in the output {output.count(match)} times, not {source.count(match)}")
-    emphasis = [collections.Counter(re.findall(r"\*+|~~", MD_KEPT.sub("", t))) for t in (source, output)]
+    if md_elements_tool:
+        rendered = [md_elements(md_elements_tool, t) for t in (source, output)]
+        if rendered[0] != rendered[1]:
+            fail(fixture, f"rendered elements differ: {rendered[0] - rendered[1]} vs {rendered[1] - rendered[0]}")
+    for pattern in (MD_KEPT, KEPT, NO_TRANSLATE):
+        for match in set(m.group(0) for m in pattern.finditer(source)):
+            if output.count(match) != source.count(match):
+                fail(fixture, f"{match[:40]!r} is in the output {output.count(match)} times, not {source.count(match)}")
+    source, output = (NO_TRANSLATE.sub("<kept/>", KEPT.sub("<kept/>", t)) for t in (source, output))
+    emphasis = [collections.Counter(re.findall(r"\*+|~~", MD_ESCAPE.sub("", MD_KEPT.sub("", t))))
+                for t in (source, output)]
     if emphasis[0] != emphasis[1]:
         fail(fixture, f"emphasis delimiters differ: {emphasis[0]} vs {emphasis[1]}")
     before, after = md_units(source), md_units(output)
-    if [m for m, _ in before] != [m for m, _ in after]:
-        fail(fixture, f"markers differ: {[m for m, _ in before]} vs {[m for m, _ in after]}")
+    if [u["marker"] for u in before] != [u["marker"] for u in after]:
+        fail(fixture, f"markers differ: {[u['marker'] for u in before]} vs {[u['marker'] for u in after]}")
         return
     pairs = []
-    for (marker, a), (_, b) in zip(before, after):
-        if marker == "|":
-            if len(a) != len(b):
-                fail(fixture, f"table row {a} has {len(b)} cells out")
-            elif not set("".join(a)) <= set("|-: "):
-                pairs += list(zip(a, b))
-        else:
-            pairs.append((a, b))
+    for a, b in zip(before, after):
+        if a["marker"] == "|":
+            if len(a["content"]) != len(b["content"]):
+                fail(fixture, f"table row {a['content']} has {len(b['content'])} cells out")
+            elif not set("".join(a["content"])) <= set("|-: "):
+                pairs += list(zip(a["content"], b["content"]))
+            continue
+        # Line structure: a one-line block stays one line, a wrapped one stays wrapped with its line count
+        # within 50% and every continuation line starts with the source's continuation prefix.
+        n_in, n_out = len(a["lines"]), len(b["lines"])
+        # (HTML reads line breaks as spaces: an HTML block's text is written on one line.)
+        if not a["html"] and ((n_in == 1) != (n_out == 1) or abs(n_out - n_in) > n_in / 2):
+            fail(fixture, f"{a['content'][:40]!r}: {n_in} lines in, {n_out} out")
+        if n_in > 1 and not a["html"] and any(p != a["lines"][1] for p in b["lines"][1:]):
+            fail(fixture, f"{a['content'][:40]!r}: continuation prefixes {b['lines'][1:]}, not {a['lines'][1]!r}")
+        if md_plain(a["content"]):
+            pairs.append((a["content"], b["content"]))
     pairs = [(a, b) for a, b in pairs if not re.search(r"`|<https?:", a)]
     plain = translate_lines(nmt, model, [md_plain(a) for a, _ in pairs])
     for (a, b), expected in zip(pairs, plain):
@@ -324,8 +366,15 @@ def fixture_output(fixture):
     return os.path.join(tempfile.mkdtemp(prefix="nmt-documents-"), os.path.basename(fixture))
 
 
+md_elements_tool = None
+
+
 def main():
-    nmt, model, fixtures = sys.argv[1], sys.argv[2], sys.argv[3:]
+    global md_elements_tool
+    args = sys.argv[1:]
+    if args[0] == "--md-elements":
+        md_elements_tool, args = args[1], args[2:]
+    nmt, model, fixtures = args[0], args[1], args[2:]
     for fixture in fixtures:
         if fixture.endswith((".docx", ".odt")):
             output_path = fixture_output(fixture)

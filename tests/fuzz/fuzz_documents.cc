@@ -1,13 +1,13 @@
-// libFuzzer target: arbitrary bytes through the document readers (HTML text and attributes, Markdown,
-// subtitles, XML) and the markup projection, with a translation and alignment made from the input too. The
-// first byte picks the reader. Anything but normal return — a crash, a sanitizer report, an exception —
+// libFuzzer target: arbitrary bytes through the document readers (HTML text and attributes, Markdown with
+// its writer, subtitles, XML) and the markup projection, with a translation and alignment made from the input
+// too. The first byte picks the reader. Anything but normal return — a crash, a sanitizer report, an exception —
 // is a finding.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "documents/html_reader.h"
-#include "documents/markdown_reader.h"
+#include "documents/markdown_writer.h"
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
 #include "documents/subtitles.h"
@@ -65,11 +65,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       render(d, selector);
       break;
     }
-    case 2: {
-      documents::Document d = documents::read_markdown(text, "f", &warnings);
-      render(d, selector);
+    case 2:  // read, projected, escaped and wrapped again
+      documents::translate_markdown(text, "f", &warnings,
+                                    [selector](std::vector<documents::Segment>& segments) {
+                                      std::vector<documents::SegmentTranslation> out;
+                                      for (documents::Segment& s : segments) {
+                                        documents::protect_spans(s);
+                                        out.push_back(scrambled(s, selector));
+                                      }
+                                      return out;
+                                    });
       break;
-    }
     case 4:
       try {
         documents::Document d = documents::read_xml(text, "f");
