@@ -34,22 +34,19 @@ DocumentFormat format_from_name(const std::string& name) {
   if (name == "vtt") return DocumentFormat::kVtt;
   if (name == "docx") return DocumentFormat::kDocx;
   if (name == "odt") return DocumentFormat::kOdt;
+  if (name == "pptx") return DocumentFormat::kPptx;
   const bool named = std::find(format_names().begin(), format_names().end(), name) != format_names().end();
   throw core::UsageError("--format " + name + (named ? " is not supported yet" : " is not a format") +
-                         ": use text, html, markdown, srt, vtt, docx, odt or auto");
+                         ": use text, html, markdown, srt, vtt, docx, odt, pptx or auto");
 }
 
 const std::vector<std::pair<std::string, DocumentFormat>>& document_extensions() {
   static const std::vector<std::pair<std::string, DocumentFormat>> extensions = {
-      {"html", DocumentFormat::kHtml},
-      {"htm", DocumentFormat::kHtml},
-      {"xhtml", DocumentFormat::kHtml},
-      {"md", DocumentFormat::kMarkdown},
-      {"markdown", DocumentFormat::kMarkdown},
-      {"srt", DocumentFormat::kSrt},
-      {"vtt", DocumentFormat::kVtt},
-      {"docx", DocumentFormat::kDocx},
-      {"odt", DocumentFormat::kOdt}};
+      {"html", DocumentFormat::kHtml},         {"htm", DocumentFormat::kHtml},
+      {"xhtml", DocumentFormat::kHtml},        {"md", DocumentFormat::kMarkdown},
+      {"markdown", DocumentFormat::kMarkdown}, {"srt", DocumentFormat::kSrt},
+      {"vtt", DocumentFormat::kVtt},           {"docx", DocumentFormat::kDocx},
+      {"odt", DocumentFormat::kOdt},           {"pptx", DocumentFormat::kPptx}};
   return extensions;
 }
 

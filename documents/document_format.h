@@ -8,7 +8,7 @@
 
 namespace documents {
 
-enum class DocumentFormat { kText, kHtml, kMarkdown, kSrt, kVtt, kDocx, kOdt };
+enum class DocumentFormat { kText, kHtml, kMarkdown, kSrt, kVtt, kDocx, kOdt, kPptx };
 
 // Every name --format accepts on the command line, "auto" last.
 const std::vector<std::string>& format_names();
@@ -16,7 +16,7 @@ const std::vector<std::string>& format_names();
 // the formats that work, for a value not supported yet or no format at all.
 DocumentFormat format_from_name(const std::string& name);
 // `--format auto`: by the path's extension (.html .htm .xhtml, .md .markdown, .srt, .vtt, .docx,
-// .odt); text for anything else.
+// .odt, .pptx); text for anything else.
 DocumentFormat format_for_path(const std::string& path);
 // The extensions format_for_path knows (lower case, without the dot), with their formats, in one table.
 const std::vector<std::pair<std::string, DocumentFormat>>& document_extensions();

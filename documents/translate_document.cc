@@ -7,6 +7,7 @@
 #include "documents/html_reader.h"
 #include "documents/markdown_reader.h"
 #include "documents/odt.h"
+#include "documents/pptx.h"
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
 #include "documents/subtitles.h"
@@ -86,6 +87,8 @@ std::string translate_document(const Translator& translator, const TranslateOpti
       return translate_docx(bytes, name, warnings, checked);
     case DocumentFormat::kOdt:
       return translate_odt(bytes, name, warnings, checked);
+    case DocumentFormat::kPptx:
+      return translate_pptx(bytes, name, warnings, checked);
     case DocumentFormat::kSrt:
     case DocumentFormat::kVtt:
       return translate_subtitles(bytes, name, warnings, checked);

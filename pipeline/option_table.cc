@@ -208,9 +208,9 @@ std::vector<OptionSpec> build_table() {
   s->choices = "keep|source|empty|mark";
   s = add(
       spec(OptionType::kText, "format", "--format",
-           "The input's format, one of text, html, markdown, srt, vtt, docx, odt (markup, subtitle timings, "
+           "The input's format, one of text, html, markdown, srt, vtt, docx, odt, pptx (markup, subtitle timings, "
            "code and formatting are kept and only text is translated: docs/formats.md) or auto: by the "
-           "file's extension, text for standard input (xml, pptx, epub: not supported yet)",
+           "file's extension, text for standard input (xml, epub: not supported yet)",
            kFixed, "auto"),
       get_field<&O::format>, set_field<&O::format>);
   s->changes_output = true;

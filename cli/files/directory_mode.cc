@@ -66,10 +66,12 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   WalkOptions walk;
   walk.glob = o.glob;
   walk.exclude_dir = o.output_dir;
-  if (o.translate.format == "auto" || o.translate.format == "docx" || o.translate.format == "odt") {
+  if (o.translate.format == "auto" || o.translate.format == "docx" || o.translate.format == "odt" ||
+      o.translate.format == "pptx") {
     walk.binary_document = [](const std::string& path) {
       const documents::DocumentFormat format = documents::format_for_path(path);
-      return format == documents::DocumentFormat::kDocx || format == documents::DocumentFormat::kOdt;
+      return format == documents::DocumentFormat::kDocx || format == documents::DocumentFormat::kOdt ||
+             format == documents::DocumentFormat::kPptx;
     };
   }
   const WalkResult listing = walk_files(o.input_dir, walk);
