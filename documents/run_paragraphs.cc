@@ -54,7 +54,12 @@ void read_children(OfficeParagraph& p, const pugi::xml_node& parent, const RunDi
   }
 }
 
+// Text joins the run's last text element when it ends with one: a DrawingML run holds a single a:t.
 void add_text(pugi::xml_node run, const std::string& text, const RunDialect& d) {
+  if (pugi::xml_node last = run.last_child(); last && last.name() == d.text) {
+    last.text().set((std::string(last.text().get()) + text).c_str());
+    return;
+  }
   pugi::xml_node t = run.append_child(d.text.c_str());
   if (d.preserve_space) t.append_attribute("xml:space") = "preserve";
   t.text().set(text.c_str());
