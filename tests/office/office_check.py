@@ -103,18 +103,21 @@ def slide_paragraphs(root):
     return found, counts
 
 
-def check_pptx(nmt, model, fixture, output):
+def check_package(nmt, model, fixture, output, translated, read_paragraphs, check_kept=None):
+    """Translates the package and compares each translated member's paragraphs and run formatting."""
     stderr = translate_file(nmt, model, fixture, output)
     if stderr is None:
         return
     before, after = zipfile.ZipFile(fixture), zipfile.ZipFile(output)
-    translated = ["ppt/slides/slide1.xml", "ppt/notesSlides/notesSlide1.xml"]
     same_members(fixture, before, after, translated)
     for member in translated:
-        a, a_counts = slide_paragraphs(ET.fromstring(before.read(member)))
-        b, b_counts = slide_paragraphs(ET.fromstring(after.read(member)))
+        source, out = ET.fromstring(before.read(member)), ET.fromstring(after.read(member))
+        a, a_counts = read_paragraphs(source)
+        b, b_counts = read_paragraphs(out)
         if a_counts != b_counts:
-            fail(fixture, f"{member}: bold, italic, linked runs and fields {a_counts} in, {b_counts} out")
+            fail(fixture, f"{member}: formatted runs and fields {a_counts} in, {b_counts} out")
+        if check_kept:
+            check_kept(fixture, member, source, out)
         check_texts(nmt, model, f"{fixture}:{member}", a, b, stderr)
 
 
@@ -134,26 +137,14 @@ def word_paragraphs(root):
     return found, counts
 
 
-def check_docx_parts(nmt, model, fixture, output):
-    stderr = translate_file(nmt, model, fixture, output)
-    if stderr is None:
-        return
-    before, after = zipfile.ZipFile(fixture), zipfile.ZipFile(output)
-    translated = ["word/document.xml", "word/comments.xml"]
-    same_members(fixture, before, after, translated)
-    for member in translated:
-        source, out = ET.fromstring(before.read(member)), ET.fromstring(after.read(member))
-        a, a_counts = word_paragraphs(source)
-        b, b_counts = word_paragraphs(out)
-        if a_counts != b_counts:
-            fail(fixture, f"{member}: bold and italic runs {a_counts} in, {b_counts} out")
-        for tag in ("txbxContent", "drawing", "commentReference", "commentRangeStart", "commentRangeEnd"):
-            if len(list(source.iter(W + tag))) != len(list(out.iter(W + tag))):
-                fail(fixture, f"{member}: w:{tag} not kept")
-        for box in out.iter(W + "txbxContent"):
-            if not "".join(t.text or "" for t in box.iter(W + "t")).strip():
-                fail(fixture, "the text box lost its text")
-        check_texts(nmt, model, f"{fixture}:{member}", a, b, stderr)
+def check_word_marks(fixture, member, source, out):
+    """Text boxes inside their drawings, comment marks where they were."""
+    for tag in ("txbxContent", "drawing", "commentReference", "commentRangeStart", "commentRangeEnd"):
+        if len(list(source.iter(W + tag))) != len(list(out.iter(W + tag))):
+            fail(fixture, f"{member}: w:{tag} not kept")
+    for box in out.iter(W + "txbxContent"):
+        if not "".join(t.text or "" for t in box.iter(W + "t")).strip():
+            fail(fixture, "the text box lost its text")
 
 
 def main():
@@ -161,8 +152,10 @@ def main():
     work = tempfile.mkdtemp(prefix="nmt-office-")
     make_fixtures.slides_pptx(os.path.join(work, "slides.pptx"))
     make_fixtures.boxes_docx(os.path.join(work, "boxes.docx"))
-    check_pptx(nmt, model, os.path.join(work, "slides.pptx"), os.path.join(work, "out.pptx"))
-    check_docx_parts(nmt, model, os.path.join(work, "boxes.docx"), os.path.join(work, "out.docx"))
+    check_package(nmt, model, os.path.join(work, "slides.pptx"), os.path.join(work, "out.pptx"),
+                  ["ppt/slides/slide1.xml", "ppt/notesSlides/notesSlide1.xml"], slide_paragraphs)
+    check_package(nmt, model, os.path.join(work, "boxes.docx"), os.path.join(work, "out.docx"),
+                  ["word/document.xml", "word/comments.xml"], word_paragraphs, check_word_marks)
     for f in failures:
         print("FAIL " + f)
     if not failures:
