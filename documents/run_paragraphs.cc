@@ -96,6 +96,7 @@ void rebuild_run_paragraph(OfficeParagraph& p, const std::string& projected, con
   pugi::xml_node closed;       // the run that ended last
   std::string pending_space;   // spaces between runs, not written yet
   pugi::xml_node last_source;  // the source run of the last run written
+  bool after_break = false;    // a break or tab was written last: it stands for the space that follows
   for (const pugi::xml_node& n : p.nodes) {
     if (n.name() == d.run) {
       last_source = n;
@@ -126,15 +127,23 @@ void rebuild_run_paragraph(OfficeParagraph& p, const std::string& projected, con
     } else if (kind == 'T') {
       if (!run) start_run(source.parent());
       run.append_copy(source);
+      after_break = listed(d.spacing, source.name());
     } else if (kind == 'I') {
       container.append_copy(source);
       run = pugi::xml_node();
+      after_break = listed(d.spacing, source.name());
     } else {  // 'r': the run ends
       closed = run;
       run = pugi::xml_node();
     }
   };
-  const auto on_text = [&](const std::string& text) {
+  const auto on_text = [&](std::string text) {
+    if (after_break) {
+      if (text.find_first_not_of(' ') == std::string::npos) return;
+      text.erase(0, text.find_first_not_of(' '));
+      pending_space.clear();
+      after_break = false;
+    }
     if (!run && text.find_first_not_of(' ') == std::string::npos) {
       pending_space += text;  // a space between runs goes to the next run, or the last at the end
       return;

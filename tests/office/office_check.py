@@ -4,7 +4,8 @@ make_fixtures.py writes, read back with zipfile and ElementTree.
 
 PPTX: every member present in the same order, the untranslated ones byte-identical; the same paragraphs
 (a:p) in slides and notes, each `nmt translate` of its text (URLs and fields aside, which are kept); the
-same bold, italic and linked runs; one a:t per run; a:endParaRPr last; numbers kept or named in a warning.
+same bold, italic and linked runs; one a:t per run, none starting with a space after a line break;
+a:endParaRPr last; numbers kept or named in a warning.
 DOCX: the same paragraphs in the body, the text box and the comments, each translated as its plain text;
 the text box still inside its drawing, the comment reference kept, the bold and italic runs kept.
 
@@ -79,13 +80,15 @@ def slide_paragraphs(root):
     """(text of the runs, a:br as a space; counts of bold, italic, linked runs, fields) of each a:p."""
     found, counts = [], [0, 0, 0, 0]
     for p in root.iter(A + "p"):
-        text = ""
+        text, previous = "", None
         for child in p:
             if child.tag == A + "r":
                 t = child.findall(A + "t")
                 if len(t) != 1:
                     fail("slides.pptx", f"a run with {len(t)} a:t")
                 run_text = "".join(x.text or "" for x in t)
+                if previous == A + "br" and run_text.startswith(" "):
+                    fail("slides.pptx", f"a space after a line break: {run_text!r}")
                 text += run_text
                 props = child.find(A + "rPr")
                 if props is not None and run_text.strip():
@@ -96,6 +99,7 @@ def slide_paragraphs(root):
                 text += " "
             elif child.tag == A + "fld":
                 counts[3] += 1
+            previous = child.tag
         if len(p) and p[-1].tag != A + "endParaRPr" and p.find(A + "endParaRPr") is not None:
             fail("slides.pptx", "a:endParaRPr is not the paragraph's last child")
         if text.strip():
