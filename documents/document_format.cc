@@ -43,7 +43,7 @@ const std::vector<FormatRow>& format_table() {
       {"vtt", F::kVtt, {"vtt"}},
       {"docx", F::kDocx, {"docx"}, true},
       {"odt", F::kOdt, {"odt"}, true},
-      {"pptx", std::nullopt, {}, true},
+      {"pptx", F::kPptx, {"pptx"}, true},
       {"epub", F::kEpub, {"epub"}, true},
   };
   return table;

@@ -9,7 +9,7 @@
 
 namespace documents {
 
-enum class DocumentFormat { kText, kHtml, kXml, kMarkdown, kSrt, kVtt, kDocx, kOdt, kEpub };
+enum class DocumentFormat { kText, kHtml, kXml, kMarkdown, kSrt, kVtt, kDocx, kOdt, kPptx, kEpub };
 
 // A row of the format table.
 struct FormatRow {

@@ -8,6 +8,7 @@
 #include "documents/html_reader.h"
 #include "documents/markdown_writer.h"
 #include "documents/odt.h"
+#include "documents/pptx.h"
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
 #include "documents/subtitles.h"
@@ -110,6 +111,8 @@ std::string translate_document(const Translator& translator, const TranslateOpti
       return translate_docx(bytes, name, warnings, checked);
     case DocumentFormat::kOdt:
       return translate_odt(bytes, name, warnings, checked);
+    case DocumentFormat::kPptx:
+      return translate_pptx(bytes, name, warnings, checked);
     case DocumentFormat::kSrt:
     case DocumentFormat::kVtt:
       return translate_subtitles(bytes, name, warnings, checked);

@@ -208,12 +208,18 @@ std::vector<OptionSpec> build_table() {
   s->choices = "keep|source|empty|mark";
   s = add(
       spec(OptionType::kText, "format", "--format",
-           "The input's format, one of text, html, xml, markdown, srt, vtt, docx, odt, epub (markup, subtitle "
-           "timings, code and formatting are kept and only text is translated: docs/formats.md) or auto: by "
-           "the file's extension, text for standard input (pptx: not supported yet)",
+           "The input's format, one of text, html, xml, markdown, srt, vtt, docx, odt, pptx, epub (markup, "
+           "subtitle timings, code and formatting are kept and only text is translated: docs/formats.md) or "
+           "auto: by the file's extension, text for standard input",
            kFixed, "auto"),
       get_field<&O::format>, set_field<&O::format>);
   s->changes_output = true;
+  add(spec(OptionType::kFlag, "copy_other", "--copy-other",
+           "Directory mode: copy the files not translated (not matching --glob, or binary and no document) "
+           "to the same path in the output tree unchanged, with their mode bits; links, FIFOs and devices "
+           "are skipped",
+           kFixed, "off"),
+      get_field<&O::copy_other>, set_field<&O::copy_other>);
   add(spec(OptionType::kFlag, "flag_warnings", "--flag-warnings",
            "Warn 'FILE:LINE: flagged CODES (confidence X)' for every translation with flags", kFixed, "off"),
       get_field<&O::flag_warnings>, set_field<&O::flag_warnings>);

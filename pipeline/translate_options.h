@@ -48,6 +48,8 @@ struct TranslateOptions {
   bool flag_warnings = false;  // the CLI warns FILE:LINE per flagged line
   // The input's document format (documents/document_format.h); the translator itself reads plain lines.
   std::string format = "auto";
+  // Directory mode copies the files it does not translate to the output tree unchanged.
+  bool copy_other = false;
 };
 
 // One line's own decoding controls (`--input-format jsonl`).

@@ -166,8 +166,9 @@ int run_translate(const TranslateCommandOptions& options) {
   if (!o.input_dir.empty() && (o.input != "-" || o.output != "-")) {
     throw core::UsageError("-i/-o and --input-dir/--output-dir are different modes: use one");
   }
-  if (o.input_dir.empty() && (!o.glob.empty() || o.shard != "0/1" || o.overwrite)) {
-    throw core::UsageError("--glob, --shard and --overwrite need --input-dir/--output-dir");
+  if (o.input_dir.empty() &&
+      (!o.glob.empty() || o.shard != "0/1" || o.overwrite || o.flags.given("copy_other"))) {
+    throw core::UsageError("--glob, --shard, --overwrite and --copy-other need --input-dir/--output-dir");
   }
   if (!o.texts.empty() && o.input_given) {
     throw core::UsageError("-i and text arguments are two inputs: give one");

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "cli/exit_codes.h"
+#include "cli/files/copy_other.h"
 #include "cli/files/file_walker.h"
 #include "cli/files/manifest.h"
 #include "cli/files/output_options_key.h"
@@ -30,6 +31,7 @@ struct Counts {
   std::vector<std::string> failures;
   std::vector<std::string> record_errors;  // resume manifest writes (the outputs themselves are fine)
   std::size_t not_attempted = 0;           // left when the device filled up
+  std::size_t copied = 0, copies_there = 0, copies_skipped = 0;  // --copy-other
 };
 
 // True if a record vouches for the output at `dst`: same source, model and options, and the output is
@@ -66,6 +68,7 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   WalkOptions walk;
   walk.glob = o.glob;
   walk.exclude_dir = o.output_dir;
+  walk.list_others = o.translate.copy_other;
   if (o.translate.format == "auto" ||
       documents::is_zip_package(document_format(o.translate.format, o.input_dir))) {
     walk.binary_document = [](const std::string& path) {
@@ -172,6 +175,20 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
     bytes_done += file.size;
     progress.update(lines_done, bytes_done);
   }
+  if (!device_full) {
+    for (const InputFile& file : shard(listing.others, spec.index, spec.count)) {
+      try {
+        std::string why;
+        const CopyOutcome outcome = copy_unchanged(file, o.output_dir, &why);
+        if (outcome == CopyOutcome::kSkipped) warn(printable_path(file.path) + ": skipped: " + why);
+        ++(outcome == CopyOutcome::kCopied         ? counts.copied
+           : outcome == CopyOutcome::kAlreadyThere ? counts.copies_there
+                                                   : counts.copies_skipped);
+      } catch (const core::Error& e) {
+        fail(counts.failures, e.what());
+      }
+    }
+  }
   try {
     manifest.compact();
   } catch (const core::Error& e) {
@@ -180,6 +197,11 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   progress.finish();
   std::cerr << "nmt: " << counts.translated << " file(s) translated, " << counts.skipped << " already done, "
             << counts.stale << " retranslated (stale), " << counts.failures.size() << " failed";
+  if (o.translate.copy_other) {
+    std::cerr << ", " << counts.copied << " other file(s) copied, " << counts.copies_there
+              << " already copied";
+    if (counts.copies_skipped > 0) std::cerr << ", " << counts.copies_skipped << " not copied";
+  }
   if (listing.links_skipped > 0) std::cerr << ", " << listing.links_skipped << " link(s) skipped";
   if (listing.too_deep > 0) std::cerr << ", " << listing.too_deep << " too-deep director(ies) skipped";
   if (counts.not_attempted > 0) std::cerr << ", " << counts.not_attempted << " not attempted (device full)";

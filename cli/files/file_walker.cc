@@ -190,7 +190,10 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
   std::sort(listed.files.begin(), listed.files.end(),
             [](const InputFile& a, const InputFile& b) { return a.relative < b.relative; });
   for (InputFile& file : listed.files) {
-    if (!glob_matches(options.glob, file.relative)) continue;
+    if (!glob_matches(options.glob, file.relative)) {
+      if (options.list_others) result.others.push_back(std::move(file));
+      continue;
+    }
     int err = 0;
     core::UniqueFd fd = core::try_open_regular_file(file.path, &err);
     if (!fd.valid()) {
@@ -204,6 +207,10 @@ WalkResult walk_files(const std::string& root, const WalkOptions& options) {
         continue;
       }
       if (detect_text_encoding(sample) == InputEncoding::kBinary) {
+        if (options.list_others) {
+          result.others.push_back(std::move(file));
+          continue;
+        }
         result.warnings.push_back(printable_path(file.path) + ": skipped: looks like a binary file");
         continue;
       }

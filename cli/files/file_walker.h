@@ -31,10 +31,14 @@ struct WalkOptions {
   bool skip_binary = true;
   // ... but those this says are binary documents (a DOCX package), when set.
   bool (*binary_document)(const std::string& path) = nullptr;
+  // List the regular files the glob or the binary check leaves out in WalkResult::others (--copy-other),
+  // without a warning for the binary ones.
+  bool list_others = false;
 };
 
 struct WalkResult {
   std::vector<InputFile> files;       // sorted by relative path (byte order)
+  std::vector<InputFile> others;      // with list_others: the files left out, sorted likewise
   std::vector<std::string> warnings;  // one line each: "PATH: skipped: why"
   std::vector<std::string> failures;  // unreadable files and directories: "PATH: what: strerror"
   int links_skipped = 0;              // symlink loops and symlinks leading out of the tree

@@ -77,6 +77,29 @@ TEST_CASE("file_walker: glob on basename or relative path", "[cli][file_walker]"
   CHECK(cli::walk_files(dir.path(), options).files.empty());
 }
 
+TEST_CASE("file_walker: list_others lists what the glob and the binary check leave out",
+          "[cli][file_walker]") {
+  test::TempDir dir;
+  dir.write("a.txt", "a\n");
+  dir.write("docs/b.css", "b {}\n");
+  dir.write("logo.png", std::string("PNG\0\1\2", 6));
+  cli::WalkOptions options;
+  options.glob = "*.txt";
+  options.list_others = true;
+  const cli::WalkResult result = cli::walk_files(dir.path(), options);
+  CHECK(relatives(result) == Names{"a.txt"});
+  std::vector<std::string> others;
+  for (const auto& f : result.others) others.push_back(f.relative);
+  CHECK(others == Names{"docs/b.css", "logo.png"});
+  options.glob.clear();
+  const cli::WalkResult all = cli::walk_files(dir.path(), options);
+  REQUIRE(all.others.size() == 1);
+  CHECK(all.others[0].relative == "logo.png");
+  CHECK(!any_warning(all, "binary"));
+  options.list_others = false;
+  CHECK(cli::walk_files(dir.path(), options).others.empty());
+}
+
 TEST_CASE("file_walker: the output directory inside the input is skipped", "[cli][file_walker]") {
   test::TempDir dir;
   dir.write("in.txt", "a\n");

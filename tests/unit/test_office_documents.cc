@@ -1,11 +1,16 @@
 // DOCX and ODT without a model: an identity "translation" through the package path keeps every member,
 // the text and the run formatting.
+#include <zip.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
 #include "documents/docx.h"
 #include "documents/odt.h"
+#include "documents/pptx.h"
 #include "documents/zip_package.h"
 
 namespace {
@@ -60,6 +65,55 @@ TEST_CASE("odt: an identity translation keeps members, text, spans and links", "
   CHECK(content.find(">black</text:span>") != std::string::npos);
   CHECK(content.find("xlink:href=\"https://example.com/dress\"") != std::string::npos);
   CHECK(content.find(">blue dress</text:a> is walking.") != std::string::npos);
+}
+
+// The smallest PPTX package a:p needs: a slide with a bold run and a line break, and a member it keeps.
+std::string small_pptx() {
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* buffer = zip_source_buffer_create(nullptr, 0, 0, &error);
+  zip_t* archive = zip_open_from_source(buffer, ZIP_TRUNCATE, &error);
+  const auto add = [&](const char* name, const std::string& text) {
+    char* copy = static_cast<char*>(malloc(text.size()));
+    memcpy(copy, text.data(), text.size());
+    zip_file_add(archive, name, zip_source_buffer(archive, copy, text.size(), 1), ZIP_FL_OVERWRITE);
+  };
+  add("ppt/presentation.xml", "<p:presentation xmlns:p=\"p\"/>");
+  add("ppt/slides/slide1.xml",
+      "<p:sld xmlns:a=\"a\" xmlns:p=\"p\"><a:p><a:pPr algn=\"ctr\"/><a:r><a:rPr/><a:t>A </a:t></a:r>"
+      "<a:r><a:rPr b=\"1\"/><a:t>black</a:t></a:r><a:r><a:rPr/><a:t> dog.</a:t></a:r><a:br/>"
+      "<a:r><a:rPr/><a:t>It runs.</a:t></a:r><a:endParaRPr/></a:p></p:sld>");
+  zip_source_keep(buffer);
+  zip_close(archive);
+  zip_source_open(buffer);
+  zip_source_seek(buffer, 0, SEEK_END);
+  const zip_int64_t size = zip_source_tell(buffer);
+  zip_source_seek(buffer, 0, SEEK_SET);
+  std::string bytes(static_cast<size_t>(size), '\0');
+  zip_source_read(buffer, bytes.data(), size);
+  zip_source_close(buffer);
+  zip_source_free(buffer);
+  return bytes;
+}
+
+TEST_CASE("pptx: an identity translation keeps members, paragraph properties, bold run and break",
+          "[documents]") {
+  const std::string source = small_pptx();
+  std::vector<std::string> warnings;
+  const std::string out = documents::translate_pptx(source, "small.pptx", &warnings, identity);
+  const documents::ZipPackage before(source, "in"), after(out, "out");
+  CHECK(before.names() == after.names());
+  CHECK(warnings.empty());
+  CHECK(after.read("ppt/presentation.xml") == before.read("ppt/presentation.xml"));
+  const std::string slide = after.read("ppt/slides/slide1.xml");
+  CHECK(slide.find("<a:p><a:pPr algn=\"ctr\"/>") != std::string::npos);
+  const size_t bold = slide.find("<a:rPr b=\"1\"/><a:t>");  // a space beside the word may join it
+  REQUIRE(bold != std::string::npos);
+  CHECK(slide.find("black</a:t>", bold) <= bold + 25);
+  CHECK(slide.find("<a:br/><a:r><a:rPr/><a:t>It runs.</a:t>") !=
+        std::string::npos);  // the break is the space
+  CHECK(slide.find("<a:endParaRPr/></a:p>") != std::string::npos);
+  CHECK(slide.find("xml:space") == std::string::npos);
 }
 
 TEST_CASE("docx: bytes that are not a package are an error naming the file", "[documents]") {

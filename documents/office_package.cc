@@ -1,0 +1,78 @@
+#include "documents/office_package.h"
+
+#include <map>
+#include <sstream>
+
+#include "documents/projection.h"
+#include "documents/zip_package.h"
+
+namespace documents {
+
+std::string marker(char kind, size_t index) {
+  return std::string(1, kMark) + kind + std::to_string(index) + kEnd;
+}
+
+void walk_projected(const std::string& projected, const OfficeParagraph& p,
+                    const std::function<void(char kind, const pugi::xml_node& node)>& on_marker,
+                    const std::function<void(const std::string& text)>& on_text) {
+  for (size_t i = 0; i < projected.size();) {
+    if (projected[i] == kMark) {
+      const size_t end = projected.find(kEnd, i);
+      const char kind = projected[i + 1];
+      const pugi::xml_node node = p.nodes.at(std::stoul(projected.substr(i + 2, end - i - 2)));
+      i = end + 1;
+      on_marker(kind, node);
+      continue;
+    }
+    const size_t end = std::min(projected.find(kMark, i), projected.size());
+    on_text(projected.substr(i, end - i));
+    i = end;
+  }
+}
+
+bool tidy_paragraph_text(Segment& segment) {
+  for (char& c : segment.text) {
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  }
+  return segment.text.find_first_not_of(' ') != std::string::npos;
+}
+
+std::string translate_office_package(std::string_view bytes, const std::string& name,
+                                     std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                                     const OfficeFormat& format) {
+  ZipPackage package{std::string(bytes), name};
+  std::map<std::string, pugi::xml_document> parts;
+  std::vector<OfficeParagraph> paragraphs;
+  for (const std::string& member : package.names()) {
+    if (!format.is_translated(member)) continue;
+    const std::string xml = package.read(member);
+    pugi::xml_document& doc = parts[member];
+    const pugi::xml_parse_result parsed = doc.load_buffer(xml.data(), xml.size(), pugi::parse_full);
+    if (!parsed) {
+      if (warnings)
+        warnings->push_back(name + ": " + member + ": " + parsed.description() + "; kept as it is");
+      parts.erase(member);
+      continue;
+    }
+    format.collect(doc, paragraphs);
+  }
+  std::vector<Segment> segments;
+  for (const OfficeParagraph& p : paragraphs) segments.push_back(p.segment);
+  const std::vector<SegmentTranslation> translations = translate(segments);
+  const auto identity = [](std::string_view text) { return std::string(text); };
+  // In collection order: a text box's paragraphs come before the paragraph whose drawing holds them, so
+  // that paragraph copies them translated.
+  for (size_t i = 0; i < paragraphs.size(); ++i) {
+    format.rebuild(paragraphs[i],
+                   project_markup(segments[i], translations[i].text, translations[i].links, identity));
+  }
+  std::map<std::string, std::string> replaced;
+  for (auto& [member, doc] : parts) {
+    std::ostringstream out;
+    doc.save(out, "", pugi::format_raw | pugi::format_no_declaration, pugi::encoding_utf8);
+    replaced[member] = out.str();
+  }
+  return package.write(replaced);
+}
+
+}  // namespace documents
