@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "documents/docx.h"
+#include "documents/html_chunks.h"
 #include "documents/html_reader.h"
 #include "documents/markdown_reader.h"
 #include "documents/odt.h"
@@ -55,7 +56,41 @@ std::string render(Document& document, const Translator& translator, const Trans
   return out;
 }
 
+// One chunk of a page, parsed behind its context (the markup that opens what is open at its start), the
+// context's bytes taken off again.
+std::string translate_html_chunk(const Translator& translator, const TranslateOptions& options,
+                                 std::string_view page, const HtmlChunk& chunk, const std::string& name,
+                                 std::vector<std::string>* warnings) {
+  std::string with_attributes;
+  {
+    std::string source = chunk.context;
+    source.append(page.substr(chunk.begin, chunk.end - chunk.begin));
+    Document attributes = read_html(source, HtmlPass::kAttributes, name, nullptr, chunk.first_line);
+    with_attributes = render(attributes, translator, options, escape_html_attribute, name, warnings);
+  }
+  Document text = read_html(with_attributes, HtmlPass::kText, name, warnings, chunk.first_line);
+  with_attributes = std::string();
+  std::string out = render(text, translator, options, escape_html_text, name, warnings);
+  if (out.compare(0, chunk.context.size(), chunk.context) != 0)
+    throw std::logic_error("translate_html_chunk: a segment reached into the chunk's context");
+  out.erase(0, chunk.context.size());
+  return out;
+}
+
 }  // namespace
+
+void write_translated_document(const Translator& translator, const TranslateOptions& options,
+                               DocumentFormat format, std::string_view bytes, const std::string& name,
+                               std::vector<std::string>* warnings, const DocumentWriter& write,
+                               size_t html_chunk_bytes) {
+  if (format != DocumentFormat::kHtml) {
+    write(translate_document(translator, options, format, bytes, name, warnings));
+    return;
+  }
+  HtmlChunker chunker(bytes, html_chunk_bytes);
+  for (HtmlChunk chunk; chunker.next(&chunk);)
+    write(translate_html_chunk(translator, options, bytes, chunk, name, warnings));
+}
 
 std::string translate_document(const Translator& translator, const TranslateOptions& options,
                                DocumentFormat format, std::string_view bytes, const std::string& name,
@@ -70,11 +105,10 @@ std::string translate_document(const Translator& translator, const TranslateOpti
   };
   switch (format) {
     case DocumentFormat::kHtml: {
-      Document attributes = read_html(bytes, HtmlPass::kAttributes, name, nullptr);
-      const std::string with_attributes =
-          render(attributes, translator, options, escape_html_attribute, name, warnings);
-      Document text = read_html(with_attributes, HtmlPass::kText, name, warnings);
-      return render(text, translator, options, escape_html_text, name, warnings);
+      std::string out;
+      write_translated_document(translator, options, format, bytes, name, warnings,
+                                [&out](std::string_view piece) { out += piece; });
+      return out;
     }
     case DocumentFormat::kMarkdown: {
       Document document = read_markdown(bytes, name, warnings);

@@ -1,0 +1,117 @@
+// An HTML page translated a chunk at a time reads exactly as it does whole: the same output bytes and the
+// same warnings, whatever the chunk size, on pages with the markup that tempts a chunker to cut wrongly.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "documents/html_chunks.h"
+#include "documents/translate_document.h"
+#include "pipeline/translator.h"
+#include "test_support.h"
+
+namespace {
+
+const pipeline::Translator& fixture_model() {
+  static const pipeline::Translator translator(test::fixtures_dir() + "/paper/model");
+  return translator;
+}
+
+struct Result {
+  std::string text;
+  std::vector<std::string> warnings;  // sorted: chunks interleave the attribute and text passes' warnings
+  size_t pieces = 0;
+};
+
+Result translate(const std::string& page, size_t chunk_bytes) {
+  Result result;
+  pipeline::TranslateOptions options;
+  documents::write_translated_document(
+      fixture_model(), options, documents::DocumentFormat::kHtml, page, "page.html", &result.warnings,
+      [&result](std::string_view piece) {
+        result.text += piece;
+        ++result.pieces;
+      },
+      chunk_bytes);
+  std::sort(result.warnings.begin(), result.warnings.end());
+  return result;
+}
+
+size_t count_chunks(const std::string& page, size_t chunk_bytes) {
+  documents::HtmlChunker chunker(page, chunk_bytes);
+  size_t n = 0;
+  for (documents::HtmlChunk chunk; chunker.next(&chunk);) ++n;
+  return n;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+const char* const kTricky[] = {
+    // Blocks in containers, an unclosed <p> and <li> closed by the next one, a table without tbody.
+    "<!DOCTYPE html>\n<html><body>\n<div class=\"a\"><p>A dog runs.</p>\n<p>A man <b>sits</b>.</p></div>\n"
+    "<ul><li>A girl jumps.<li>A boy swims.</ul>\n<p>Two dogs.<p>A cat.\n<div><p>A bike.</p></div>\n"
+    "<table>\n<tr><td>A red ball.</td><td>2</td></tr>\n<tr><td>A blue shirt.</td></tr>\n</table>\n"
+    "<p>The end.</p></body></html>\n",
+    // Text and inline runs around blocks, never-translated containers holding blocks.
+    "<body>\nA man <i>walks</i> <p>A dog.</p> on the grass <b>now</b>\n<div translate=\"no\"><p>Kept.</p>"
+    "<p>Kept too.</p></div>\n<div class=\"x notranslate\"><p>Kept.</p></div>\n<p>A woman.</p>\n"
+    "<section><article><h2 title=\"A title\">A man.</h2><p>A <a href=\"https://e.com\">dog</a>.</p>"
+    "</article></section>\n",
+    // Scripts that hide markup, comments with tags, svg with self-closing children, CDATA, CRLF lines.
+    "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\"\r\n \"http://www.w3.org/TR/html4/strict.dtd\">\r\n"
+    "<body><p>A dog.</p>\r\n<p>A man.</p>\r\n<!-- <p>not a block</p> -->\r\n<p>A cat.</p>"
+    "<svg><rect/><![CDATA[ <p> ]]></svg>\r\n<p>A girl.</p>\r\n<p>A 7 men.</p>\r\n"
+    "<script><!-- <script>x</script> --></script>\r\n<p>A man.</p>\r\n"
+    "<div><p>A boy <b>runs</p></div>\r\n<p>Two men.</p>\r\n",
+    // Misnested inline markup the parser repairs (a warning with its line), then plain blocks again.
+    "<p>A man.</p>\n<p>A dog.</p>\n<div>\n<p>A <b>dog <i>runs</b> fast</i>.</p>\n</div>\n<div><p>A man "
+    "sits.</p>\n<p>A 12 dogs.</p></div>\n"
+    "<textarea><p>raw</p></textarea><p>A woman.</p>\n<title>x</title><p>A bike.</p>\n",
+};
+
+}  // namespace
+
+TEST_CASE("html chunks: any chunk size translates a page as it does whole", "[documents][html_chunks]") {
+  std::vector<std::string> pages(std::begin(kTricky), std::end(kTricky));
+  pages.push_back(read_file(test::fixtures_dir() + "/documents/page.html"));
+  pages.push_back(read_file(test::fixtures_dir() + "/documents/note.xhtml"));
+  for (const std::string& page : pages) {
+    INFO(page);
+    const Result whole = translate(page, page.size() + 1);
+    REQUIRE(whole.pieces == 1);
+    for (size_t chunk_bytes : {size_t{1}, size_t{40}, size_t{200}}) {
+      INFO("chunk bytes " << chunk_bytes);
+      const Result chunked = translate(page, chunk_bytes);
+      CHECK(chunked.text == whole.text);
+      CHECK(chunked.warnings == whole.warnings);
+    }
+  }
+}
+
+TEST_CASE("html chunks: cuts between blocks in containers, none inside inline or kept markup",
+          "[documents][html_chunks]") {
+  // Each </p> in the <div> is a cut; nothing inside <b>, <pre> or a translate="no" div is.
+  CHECK(count_chunks("<div><p>A.</p><p>B.</p><p>C.</p></div>", 1) == 4);
+  CHECK(count_chunks("<p>A <b>x</b> y.</p>", 1) == 1);
+  CHECK(count_chunks("<div translate=\"no\"><p>A.</p><p>B.</p></div><p>C.</p><p>D.</p>", 1) == 2);
+  CHECK(count_chunks("<pre><p>A.</p></pre><p>B.</p><p>C.</p>", 1) == 2);
+  // End tags the parser implies: an open <p> or <li> closed by the next block or the list's end.
+  CHECK(count_chunks("<div><p>A.<p>B.</div><ul><li>C.<li>D.</ul><p>E.</p>", 1) == 3);
+  // After markup the tokenizer does not follow (a </div> closing a <b>), the rest is one chunk.
+  CHECK(count_chunks("<p>A.</p><div><b>B.</div><p>C.</p><p>D.</p>", 1) == 2);
+  // The next chunk's context reopens the containers the cut is inside, after the page's doctype.
+  documents::HtmlChunker chunker("<!doctype html>\n<body><section><ul><li>A.</li><li>B.</li></ul>", 1);
+  documents::HtmlChunk chunk;
+  REQUIRE(chunker.next(&chunk));
+  CHECK(chunk.context.empty());
+  REQUIRE(chunker.next(&chunk));
+  CHECK(chunk.context == "<!doctype html><html><body><section><ul>");
+  CHECK(chunk.first_line == 2);
+}
