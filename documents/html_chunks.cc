@@ -118,6 +118,9 @@ bool HtmlChunker::scan_token() {
       if (!is_space(html_[i])) simple_ = false;
     }
   }
+  for (size_t i = pos_; i < text_end && doctype_allowed_; ++i) {
+    if (!is_space(html_[i])) doctype_allowed_ = false;  // text first (a BOM too): gumbo ignores a doctype
+  }
   if (lt == std::string_view::npos) {
     pos_ = html_.size();
     return false;
@@ -139,8 +142,8 @@ bool HtmlChunker::scan_token() {
       return false;
     }
     const size_t close = html_.find('>', pos_);
-    if (starts_with_nocase(html_, pos_, "<!doctype") && doctype_.empty() && open_.empty() &&
-        close != std::string_view::npos) {
+    if (starts_with_nocase(html_, pos_, "<!doctype") && doctype_allowed_ && close != std::string_view::npos) {
+      doctype_allowed_ = false;
       doctype_ = std::string(html_.substr(pos_, close + 1 - pos_));
       std::replace(doctype_.begin(), doctype_.end(), '\n', ' ');
       std::replace(doctype_.begin(), doctype_.end(), '\r', ' ');
@@ -154,6 +157,7 @@ bool HtmlChunker::scan_token() {
     skip_to(close == std::string_view::npos ? close : close + 1);
     return false;
   }
+  doctype_allowed_ = false;
   if (pos_ + 2 < html_.size() && html_[pos_ + 1] == '/' && is_alpha(html_[pos_ + 2]))
     return end_tag(pos_ + 2);
   if (pos_ + 1 < html_.size() && is_alpha(html_[pos_ + 1])) return start_tag(pos_ + 1);
@@ -224,6 +228,10 @@ bool HtmlChunker::start_tag(size_t name_begin) {
     }
     if (is_table_part(tag.name) && !table_part_fits(tag.name, parent)) {
       simple_ = false;  // the parser supplies or drops table parts out of place
+      return false;
+    }
+    if (parent == "p" && tag.name == "table") {
+      simple_ = false;  // whether it closes the <p> depends on the doctype's quirks mode
       return false;
     }
     // Closed by this start tag, as the parser closes them.

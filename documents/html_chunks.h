@@ -62,6 +62,7 @@ class HtmlChunker {
   bool done_ = false;
   std::string begin_context_;  // the context of the chunk at chunk_begin_
   std::string doctype_;
+  bool doctype_allowed_ = true;  // only whitespace and comments so far
   std::vector<Open> open_;
 };
 

@@ -91,6 +91,19 @@ def structure(path):
     return parser.elements
 
 
+def check_blocks(page, out):
+    """Every block of the page translated, every kept line kept: the page's lines stay lines."""
+    with open(page) as a, open(out) as b:
+        source, target = a.read().split("\n"), b.read().split("\n")
+    if len(source) != len(target):
+        sys.exit(f"html_memory: {len(source)} lines in, {len(target)} out")
+    for number, (s, t) in enumerate(zip(source, target), 1):
+        kept = s.startswith(("<script", "<!--", '<p translate="no">', "<section", "</"))
+        translated = s.startswith(("<p>", "  <li>", "<h2", "  <tr>"))
+        if (kept and s != t) or (translated and s == t):
+            sys.exit(f"html_memory: line {number} {'changed' if kept else 'untranslated'}: {t[:120]}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--nmt", required=True)
@@ -115,9 +128,7 @@ def main():
                 if before != after:
                     sys.exit(f"html_memory: elements differ: {sorted((before - after).items())[:5]} "
                              f"{sorted((after - before).items())[:5]}")
-                with open(page) as a, open(out) as b:
-                    if a.read() == b.read():
-                        sys.exit("html_memory: the output equals the input: nothing translated")
+                check_blocks(page, out)
     if args.check:
         small, big = rows[0][2], rows[-1][2]
         bound = small + args.margin_mb * 1024

@@ -74,6 +74,9 @@ const char* const kTricky[] = {
     "<p>A man.</p>\n<p>A dog.</p>\n<div>\n<p>A <b>dog <i>runs</b> fast</i>.</p>\n</div>\n<div><p>A man "
     "sits.</p>\n<p>A 12 dogs.</p></div>\n"
     "<textarea><p>raw</p></textarea><p>A woman.</p>\n<title>x</title><p>A bike.</p>\n",
+    // A byte-order mark before the doctype (gumbo then ignores the doctype: quirks mode), a table in a <p>.
+    "\xEF\xBB\xBF<!DOCTYPE html>\n<div><p>A dog.</p>\n<p>A girl.</p>\n<p>A man<table><tr><td>A cat.</td></tr>"
+    "</table> runs.</p>\n<p>A boy.</p></div>\n",
 };
 
 }  // namespace
