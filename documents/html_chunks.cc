@@ -19,10 +19,11 @@ bool one_of(std::string_view name, std::initializer_list<std::string_view> names
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// Elements whose content parses the same whatever them: a cut may fall inside them.
+// Elements whose content parses the same whatever them: a cut may fall inside them. Not tables: the parser
+// moves text and stray elements in a table back before it, across any cut inside.
 bool is_container(std::string_view name) {
   return one_of(name, {"html", "body", "div", "section", "article", "main", "header", "footer", "nav",
-                       "aside", "ul", "ol", "table", "tbody", "thead", "tfoot", "blockquote", "center"});
+                       "aside", "ul", "ol", "blockquote", "center"});
 }
 bool is_void_name(std::string_view name) {
   return one_of(name, {"area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta",
@@ -71,8 +72,12 @@ bool marks_never_translated(std::string_view name, std::string_view value) {
 
 }  // namespace
 
-HtmlChunker::HtmlChunker(std::string_view html, size_t target_size)
-    : html_(html), target_size_(target_size) {}
+HtmlChunker::HtmlChunker(std::string_view html, size_t target_size) : html_(html), target_size_(target_size) {
+  // A <frameset> throws away the body read before it: such a page is one chunk.
+  for (size_t lt = html_.find('<'); lt != std::string_view::npos; lt = html_.find('<', lt + 1)) {
+    if (starts_with_nocase(html_, lt + 1, "frameset")) simple_ = false;
+  }
+}
 
 bool HtmlChunker::next(HtmlChunk* chunk) {
   if (done_) return false;

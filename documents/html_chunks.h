@@ -1,8 +1,8 @@
 // A big HTML page cut into chunks that each parse alone as they parse inside the page, so a page is read,
 // translated and written a chunk at a time and its memory stays bounded by the chunk, not the page.
 //
-// A cut falls only right after the end tag of a translated block element (p, li, h2, div, tr, ...) whose
-// open ancestors are all containers (html, body, div, section, ul, table, ...) without translate="no": no
+// A cut falls only right after the end tag of a translated block element (p, li, h2, div, table, ...) whose
+// open ancestors are all containers (html, body, div, section, ul, ...) without translate="no": no
 // sentence, inline element or never-translated element spans it. A light tokenizer follows the tags; where
 // the markup leaves its simple model (an end tag that does not close the element open last, text inside a
 // table, a script in escaped mode), the rest of the page is one chunk, so any page reads as it does whole.

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "documents/html_chunks.h"
+#include "documents/html_reader.h"
 #include "documents/translate_document.h"
 #include "pipeline/translator.h"
 #include "test_support.h"
@@ -79,7 +81,228 @@ const char* const kTricky[] = {
     "</table> runs.</p>\n<p>A boy.</p></div>\n",
 };
 
+// A page's reading as one string: verbatim bytes as they are, each segment's text, markup and line
+// between \x01 and \x02, so chunked and whole readings compare byte for byte.
+std::string reading(const std::string& page, documents::HtmlPass pass, size_t chunk_bytes) {
+  std::string out;
+  std::vector<std::string> warnings;
+  documents::HtmlChunker chunker(page, chunk_bytes);
+  for (documents::HtmlChunk chunk; chunker.next(&chunk);) {
+    const std::string source = chunk.context + page.substr(chunk.begin, chunk.end - chunk.begin);
+    const documents::Document document = documents::read_html(source, pass, "f", &warnings, chunk.first_line);
+    std::string text;
+    for (const documents::Document::Part& part : document.parts) {
+      if (part.segment < 0) {
+        text += part.verbatim;
+        continue;
+      }
+      const documents::Segment& segment = document.segments[part.segment];
+      text += "\x01" + segment.text + "@" + std::to_string(segment.line);
+      for (const documents::InlineElement& e : segment.elements)
+        text += "|" + std::to_string(e.begin) + "-" + std::to_string(e.end) + e.open + e.close;
+      for (const documents::Insertion& i : segment.insertions)
+        text += "|" + std::to_string(i.at) + i.bytes + (i.spaced ? "s" : "");
+      text += "\x02";
+    }
+    if (text.compare(0, chunk.context.size(), chunk.context) != 0) return "context not kept: " + text;
+    out += text.substr(chunk.context.size());
+  }
+  for (const std::string& w : warnings) out += "\x03" + w;
+  return out;
+}
+
+const char* const kTokens[] = {"<p>",
+                               "</p>",
+                               "<div>",
+                               "</div>",
+                               "<b>",
+                               "</b>",
+                               "<i>",
+                               "</i>",
+                               "<ul>",
+                               "</ul>",
+                               "<li>",
+                               "</li>",
+                               "<table>",
+                               "</table>",
+                               "<tbody>",
+                               "</tbody>",
+                               "<tr>",
+                               "</tr>",
+                               "<td>",
+                               "</td>",
+                               "<section>",
+                               "</section>",
+                               "<span>",
+                               "</span>",
+                               "<pre>",
+                               "</pre>",
+                               "<br>",
+                               "<img alt=\"A dog\">",
+                               "<script>var a;</script>",
+                               "<script><!--",
+                               "<!-- c -->",
+                               "<!--",
+                               "-->",
+                               "<div translate=\"no\">",
+                               "<p class=\"x notranslate\">",
+                               "<svg>",
+                               "</svg>",
+                               "<rect/>",
+                               "<![CDATA[x]]>",
+                               "A dog runs. ",
+                               "Two men ",
+                               "\n",
+                               "  ",
+                               "&amp;",
+                               "<",
+                               ">",
+                               "<h2 title=\"A title\">",
+                               "</h2>",
+                               "<!DOCTYPE html>",
+                               "<html>",
+                               "</html>",
+                               "<body>",
+                               "</body>",
+                               "<textarea>",
+                               "</textarea>",
+                               "<a href=\"https://e.com\">",
+                               "</a>",
+                               "<code>",
+                               "</code>",
+                               "<p/>",
+                               "<title>",
+                               "</title>",
+                               "\xEF\xBB\xBF",
+                               "<dl>",
+                               "<dt>",
+                               "<dd>",
+                               "</dl>",
+                               "<template>",
+                               "</template>",
+                               "<head>",
+                               "</head>",
+                               "<form>",
+                               "</form>",
+                               "<select>",
+                               "<option>",
+                               "</select>",
+                               "<math>",
+                               "</math>",
+                               "<plaintext>",
+                               "<xmp>",
+                               "</xmp>",
+                               "<blockquote>",
+                               "</blockquote>",
+                               "</br>",
+                               "\r\n",
+                               "\r",
+                               "<p ",
+                               "=\"",
+                               "<caption>",
+                               "<col>",
+                               "<colgroup>",
+                               "<frameset>",
+                               "<tt>",
+                               "<nobr>",
+                               "<a>",
+                               "<foo-bar>",
+                               "</foo-bar>",
+                               "<?x?>",
+                               "</ >",
+                               "<!x>",
+                               "<P>",
+                               "</P>",
+                               "<DIV>",
+                               "</Div>",
+                               "<hr>",
+                               "<li>A girl.</li>"};
+
+// Mostly well-nested markup, so many cuts fall, with a stray token now and then.
+struct PageMaker {
+  std::mt19937 random{32};
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(random); }
+
+  std::string inline_content(int depth) {
+    static const char* const kInline[] = {"b", "i", "a", "span", "code", "foo-bar", "em"};
+    std::string out;
+    for (int n = pick(4); n-- > 0;) {
+      const int choice = pick(depth > 0 ? 5 : 3);
+      if (choice == 0) out += "A dog runs. ";
+      if (choice == 1) out += kTokens[pick(static_cast<int>(std::size(kTokens)))];
+      if (choice == 2) out += pick(2) ? "<br>" : " two men\n";
+      if (choice >= 3) {
+        const std::string tag = kInline[pick(static_cast<int>(std::size(kInline)))];
+        out += "<" + tag + ">" + inline_content(depth - 1) + "</" + tag + ">";
+      }
+    }
+    return out;
+  }
+
+  std::string blocks(int depth) {
+    static const char* const kContainers[] = {"div", "section", "blockquote", "div translate=\"no\"", "pre"};
+    std::string out;
+    for (int n = 1 + pick(4); n-- > 0;) {
+      const int choice = pick(depth > 0 ? 7 : 4);
+      if (choice == 0) out += "<p>" + inline_content(2) + (pick(4) ? "</p>" : "") + "\n";
+      if (choice == 1) out += "<h2 title=\"A title\">" + inline_content(1) + "</h2>";
+      if (choice == 2) out += inline_content(1);
+      if (choice == 3)
+        out += pick(3) ? "<!-- c -->\r\n" : kTokens[pick(static_cast<int>(std::size(kTokens)))];
+      if (choice == 4) {
+        out += "<ul>";
+        for (int i = pick(3); i-- > 0;) out += "<li>" + inline_content(1) + (pick(3) ? "</li>" : "");
+        out += "</ul>\n";
+      }
+      if (choice == 5) {
+        out += "<table>" + std::string(pick(2) ? "<tbody>" : "");
+        for (int i = pick(3); i-- > 0;) out += "\n<tr><td>" + inline_content(1) + "</td><td>2</td></tr>";
+        out += pick(5) ? "</table>" : "A cat</table>";
+      }
+      if (choice == 6) {
+        const std::string open = kContainers[pick(static_cast<int>(std::size(kContainers)))];
+        out += "<" + open + ">" + blocks(depth - 1) + "</" + open.substr(0, open.find(' ')) + ">";
+      }
+    }
+    return out;
+  }
+
+  std::string page() {
+    std::string head = pick(2) ? "<!DOCTYPE html>\n" : pick(2) ? "\xEF\xBB\xBF<!doctype html>" : "";
+    return head + (pick(2) ? "<html><body>" : "") + blocks(3) + (pick(2) ? "</body></html>\n" : "");
+  }
+};
+
 }  // namespace
+
+TEST_CASE("html chunks: generated pages read the same by chunks as whole", "[documents][html_chunks]") {
+  PageMaker maker;
+  size_t cuts = 0;
+  for (int round = 0; round < 6000; ++round) {
+    const std::string page = maker.page();
+    INFO(page);
+    cuts += count_chunks(page, 1) - 1;
+    for (documents::HtmlPass pass : {documents::HtmlPass::kText, documents::HtmlPass::kAttributes}) {
+      const std::string whole = reading(page, pass, page.size() + 1);
+      REQUIRE(reading(page, pass, 1) == whole);
+    }
+  }
+  CHECK(cuts > 3000);  // the pages do get cut
+}
+
+TEST_CASE("html chunks: random markup reads the same by chunks as whole", "[documents][html_chunks]") {
+  std::mt19937 random(32);
+  std::uniform_int_distribution<size_t> token(0, std::size(kTokens) - 1), length(1, 80);
+  for (int round = 0; round < 4000; ++round) {
+    std::string page;
+    for (size_t n = length(random); n-- > 0;) page += kTokens[token(random)];
+    INFO(page);
+    for (documents::HtmlPass pass : {documents::HtmlPass::kText, documents::HtmlPass::kAttributes}) {
+      const std::string whole = reading(page, pass, page.size() + 1);
+      REQUIRE(reading(page, pass, 1) == whole);
+    }
+  }
+}
 
 TEST_CASE("html chunks: any chunk size translates a page as it does whole", "[documents][html_chunks]") {
   std::vector<std::string> pages(std::begin(kTricky), std::end(kTricky));
