@@ -10,7 +10,7 @@ DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepi
        libgumbo-dev libmd4c-dev libpugixml-dev
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 
-.PHONY: all build test test-asan deps deps-tools install deb fixtures model model-general model-general-smoke bench bench-serve fuzz fuzz-smoke stress format clean
+.PHONY: all build test test-asan deps deps-tools install deb fixtures model model-general model-general-smoke bench bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
 
 all: build
 
@@ -99,6 +99,10 @@ BENCH_ARGS ?=
 bench: build
 	$(PYTHON) tools/bench.py --nmt $(BUILD)/nmt $(BENCH_ARGS)
 	if [ -n "$(BENCH_SERVE)" ]; then $(MAKE) bench-serve; fi
+
+# Peak RSS of `nmt translate -i page.html` against the page's size, up to 50 MB (docs/formats.md, Limits).
+bench-html-memory: build
+	$(PYTHON) tools/html_memory.py --nmt $(BUILD)/nmt --model tests/fixtures/paper/model --sizes-mb 0.2,5,20,50
 
 # `nmt serve` under load: N clients on loopback vs `nmt translate` on the same sentences (bench/serve_load.py).
 SERVE_BENCH_ARGS ?= --clients 32 --seconds 30

@@ -21,8 +21,8 @@ struct Span {
 
 class Reader {
  public:
-  Reader(std::string_view html, const std::string& name, std::vector<std::string>* warnings)
-      : html_(html), name_(name), warnings_(warnings) {}
+  Reader(std::string_view html, const std::string& name, std::vector<std::string>* warnings, int first_line)
+      : html_(html), name_(name), warnings_(warnings), line_offset_(first_line - 1) {}
 
   std::vector<Span> spans;
 
@@ -68,7 +68,7 @@ class Reader {
         span.begin = offset_of(a.original_value.data) + 1;
         span.end = offset_of(a.original_value.data) + a.original_value.length - 1;
         span.segment.text = value;
-        span.segment.line = static_cast<int>(a.value_start.line);
+        span.segment.line = static_cast<int>(a.value_start.line) + line_offset_;
         spans.push_back(std::move(span));
       }
     }
@@ -132,8 +132,9 @@ class Reader {
     if (!run_started_) {
       run_started_ = true;
       run_begin_ = run_cursor_ = begin;
-      run_line_ = static_cast<int>(node.type == GUMBO_NODE_ELEMENT ? node.v.element.start_pos.line
-                                                                   : node.v.text.start_pos.line);
+      run_line_ =
+          line_offset_ + static_cast<int>(node.type == GUMBO_NODE_ELEMENT ? node.v.element.start_pos.line
+                                                                          : node.v.text.start_pos.line);
     }
     if (begin < run_cursor_ || (node.parse_flags & ~GUMBO_INSERTION_IMPLICIT_END_TAG) != 0)
       run_repaired_ = true;
@@ -233,6 +234,7 @@ class Reader {
   std::string_view html_;
   const std::string& name_;
   std::vector<std::string>* warnings_;
+  int line_offset_;
   Segment run_;
   bool run_started_ = false, run_repaired_ = false;
   mutable bool outside_ = false;
@@ -271,13 +273,13 @@ std::string escape_xhtml_text(std::string_view text) { return escape(text, false
 std::string escape_xhtml_attribute(std::string_view text) { return escape(text, true, true); }
 
 Document read_html(std::string_view html, HtmlPass pass, const std::string& name,
-                   std::vector<std::string>* warnings) {
+                   std::vector<std::string>* warnings, int first_line) {
   GumboOptions options = kGumboDefaultOptions;
   options.max_errors = 0;
   std::unique_ptr<GumboOutput, void (*)(GumboOutput*)> parsed(
       gumbo_parse_with_options(&options, html.data(), html.size()),
       [](GumboOutput* output) { gumbo_destroy_output(&kGumboDefaultOptions, output); });
-  Reader reader(html, name, warnings);
+  Reader reader(html, name, warnings, first_line);
   if (pass == HtmlPass::kText) {
     reader.read_block(*parsed->document);
   } else {

@@ -14,9 +14,10 @@ namespace documents {
 enum class HtmlPass { kText, kAttributes };
 
 // Markup the parser had to repair inside a block (misnested or implied inline tags) keeps that block
-// untranslated, with a warning "NAME:LINE: ..." in `warnings`.
+// untranslated, with a warning "NAME:LINE: ..." in `warnings`; `first_line` is the line `html` starts on
+// in its page (a chunk of it, documents/html_chunks.h).
 Document read_html(std::string_view html, HtmlPass pass, const std::string& name,
-                   std::vector<std::string>* warnings);
+                   std::vector<std::string>* warnings, int first_line = 1);
 
 // Text as HTML spells it: '&', '<', '>' and U+00A0 as entities.
 std::string escape_html_text(std::string_view text);

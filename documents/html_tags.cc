@@ -25,8 +25,8 @@ bool has_class(const GumboElement& element, const std::string& wanted) {
 
 }  // namespace
 
-bool never_translated(const GumboElement& element) {
-  switch (element.tag) {
+bool never_translated_tag(GumboTag tag) {
+  switch (tag) {
     case GUMBO_TAG_SCRIPT:
     case GUMBO_TAG_STYLE:
     case GUMBO_TAG_CODE:
@@ -40,15 +40,21 @@ bool never_translated(const GumboElement& element) {
     case GUMBO_TAG_TEMPLATE:
       return true;
     default:
-      break;
+      return false;
   }
+}
+
+bool never_translated(const GumboElement& element) {
+  if (never_translated_tag(element.tag)) return true;
   if (element.tag_namespace == GUMBO_NAMESPACE_SVG || element.tag_namespace == GUMBO_NAMESPACE_MATHML)
     return true;
   return attribute_is(element, "translate", "no") || has_class(element, "notranslate");
 }
 
-bool is_inline(const GumboElement& element) {
-  switch (element.tag) {
+bool is_inline(const GumboElement& element) { return is_inline_tag(element.tag); }
+
+bool is_inline_tag(GumboTag tag) {
+  switch (tag) {
     case GUMBO_TAG_A:
     case GUMBO_TAG_ABBR:
     case GUMBO_TAG_ACRONYM:

@@ -5,6 +5,7 @@
 
 #include "documents/docx.h"
 #include "documents/epub.h"
+#include "documents/html_chunks.h"
 #include "documents/html_reader.h"
 #include "documents/markdown_writer.h"
 #include "documents/odt.h"
@@ -58,16 +59,48 @@ std::string render(Document& document, const Translator& translator, const Trans
   return out;
 }
 
-// HTML in two passes: translated attribute values first, then the text of the page they are spliced into.
-std::string translate_html(std::string_view bytes, bool xhtml, const Translator& translator,
+// One chunk of a page, parsed behind its context (the markup that opens what is open at its start), the
+// context's bytes taken off again; in two passes: translated attribute values first, then the text of the
+// chunk they are spliced into. XHTML (an EPUB's content documents) is written with XML's escapes.
+std::string translate_html_chunk(const Translator& translator, const TranslateOptions& options,
+                                 std::string_view page, const HtmlChunk& chunk, bool xhtml,
+                                 const std::string& name, std::vector<std::string>* warnings) {
+  std::string with_attributes;
+  {
+    std::string source = chunk.context;
+    source.append(page.substr(chunk.begin, chunk.end - chunk.begin));
+    Document attributes = read_html(source, HtmlPass::kAttributes, name, nullptr, chunk.first_line);
+    with_attributes = render(attributes, translator, options,
+                             xhtml ? escape_xhtml_attribute : escape_html_attribute, name, warnings);
+  }
+  Document text = read_html(with_attributes, HtmlPass::kText, name, warnings, chunk.first_line);
+  with_attributes = std::string();
+  std::string out =
+      render(text, translator, options, xhtml ? escape_xhtml_text : escape_html_text, name, warnings);
+  if (out.compare(0, chunk.context.size(), chunk.context) != 0)
+    throw std::logic_error("translate_html_chunk: a segment reached into the chunk's context");
+  out.erase(0, chunk.context.size());
+  return out;
+}
+
+// A page chunk by chunk, each chunk's output handed to `write` as it is done.
+void write_translated_html(const Translator& translator, const TranslateOptions& options,
+                           std::string_view page, bool xhtml, const std::string& name,
+                           std::vector<std::string>* warnings, const DocumentWriter& write,
+                           size_t chunk_bytes) {
+  HtmlChunker chunker(page, chunk_bytes);
+  for (HtmlChunk chunk; chunker.next(&chunk);)
+    write(translate_html_chunk(translator, options, page, chunk, xhtml, name, warnings));
+}
+
+std::string translate_html(std::string_view page, bool xhtml, const Translator& translator,
                            const TranslateOptions& options, const std::string& name,
                            std::vector<std::string>* warnings) {
-  Document attributes = read_html(bytes, HtmlPass::kAttributes, name, nullptr);
-  const std::string with_attributes =
-      render(attributes, translator, options, xhtml ? escape_xhtml_attribute : escape_html_attribute, name,
-             warnings);
-  Document text = read_html(with_attributes, HtmlPass::kText, name, warnings);
-  return render(text, translator, options, xhtml ? escape_xhtml_text : escape_html_text, name, warnings);
+  std::string out;
+  write_translated_html(
+      translator, options, page, xhtml, name, warnings, [&out](std::string_view piece) { out += piece; },
+      kHtmlChunkBytes);
+  return out;
 }
 
 std::string translate_xml(std::string_view bytes, const std::vector<std::string>& only,
@@ -78,6 +111,17 @@ std::string translate_xml(std::string_view bytes, const std::vector<std::string>
 }
 
 }  // namespace
+
+void write_translated_document(const Translator& translator, const TranslateOptions& options,
+                               DocumentFormat format, std::string_view bytes, const std::string& name,
+                               std::vector<std::string>* warnings, const DocumentWriter& write,
+                               size_t html_chunk_bytes) {
+  if (format != DocumentFormat::kHtml) {
+    write(translate_document(translator, options, format, bytes, name, warnings));
+    return;
+  }
+  write_translated_html(translator, options, bytes, false, name, warnings, write, html_chunk_bytes);
+}
 
 std::string translate_document(const Translator& translator, const TranslateOptions& options,
                                DocumentFormat format, std::string_view bytes, const std::string& name,

@@ -2,6 +2,8 @@
 // translated in batches, their markup projected onto the translations, the document written back.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,5 +17,18 @@ namespace documents {
 std::string translate_document(const Translator& translator, const TranslateOptions& options,
                                DocumentFormat format, std::string_view bytes, const std::string& name,
                                std::vector<std::string>* warnings);
+
+// Receives a translated document piece by piece, in order.
+using DocumentWriter = std::function<void(std::string_view piece)>;
+
+// An HTML page is read, translated and written a chunk at a time (documents/html_chunks.h), so its memory
+// stays near that of a chunk of about this size (its bytes parse into a tree some 30 times as big).
+inline constexpr size_t kHtmlChunkBytes = 256 * 1024;
+
+// translate_document's output handed to `write`: an HTML page one chunk at a time, the other formats whole.
+void write_translated_document(const Translator& translator, const TranslateOptions& options,
+                               DocumentFormat format, std::string_view bytes, const std::string& name,
+                               std::vector<std::string>* warnings, const DocumentWriter& write,
+                               size_t html_chunk_bytes = kHtmlChunkBytes);
 
 }  // namespace documents

@@ -230,7 +230,8 @@ int run_translate(const TranslateCommandOptions& options) {
   if (document) {
     const std::string name = from_arguments ? "argument" : o.input == "-" ? "standard input" : o.input;
     const std::string bytes = from_arguments ? text_arguments(o.texts) : read_whole_input(o.input);
-    write_document(*output, translate_document_bytes(translator, o, format, bytes, name));
+    translate_document_pieces(translator, o, format, bytes, name,
+                              [&output](std::string_view piece) { write_document(*output, piece); });
     output->commit();
     return 0;
   }

@@ -56,14 +56,22 @@ std::string read_whole_input(const std::string& path) {
   return read_whole_fd(fd.get(), path);
 }
 
-std::string translate_document_bytes(const pipeline::Translator& translator, const TranslateCommandOptions& o,
-                                     documents::DocumentFormat format, const std::string& bytes,
-                                     const std::string& name) {
+void translate_document_pieces(const pipeline::Translator& translator, const TranslateCommandOptions& o,
+                               documents::DocumentFormat format, const std::string& bytes,
+                               const std::string& name, const std::function<void(std::string_view)>& write) {
   std::vector<std::string> warnings;
-  std::string out = documents::translate_document(translator, o.translate, format, bytes, name, &warnings);
+  documents::write_translated_document(translator, o.translate, format, bytes, name, &warnings, write);
   if (!o.quiet) {
     for (const std::string& w : warnings) std::cerr << "nmt: warning: " << w << "\n";
   }
+}
+
+std::string translate_document_bytes(const pipeline::Translator& translator, const TranslateCommandOptions& o,
+                                     documents::DocumentFormat format, const std::string& bytes,
+                                     const std::string& name) {
+  std::string out;
+  translate_document_pieces(translator, o, format, bytes, name,
+                            [&out](std::string_view piece) { out += piece; });
   return out;
 }
 

@@ -2,6 +2,7 @@
 // document path of stream and directory mode; plain text goes line by line through translate_lines).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,11 @@ void check_document_options(const TranslateCommandOptions& options, const std::s
 std::string translate_document_bytes(const pipeline::Translator& translator,
                                      const TranslateCommandOptions& options, documents::DocumentFormat format,
                                      const std::string& bytes, const std::string& name);
+// The same handed to `write` piece by piece, in order: an HTML page a chunk at a time, so its memory stays
+// bounded (documents/html_chunks.h).
+void translate_document_pieces(const pipeline::Translator& translator, const TranslateCommandOptions& options,
+                               documents::DocumentFormat format, const std::string& bytes,
+                               const std::string& name, const std::function<void(std::string_view)>& write);
 
 // A translated document through a sink that writes lines (OutputTarget, AtomicOutputFile), line endings kept.
 template <class Sink>
