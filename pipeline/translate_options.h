@@ -48,6 +48,9 @@ struct TranslateOptions {
   bool flag_warnings = false;  // the CLI warns FILE:LINE per flagged line
   // The input's document format (documents/document_format.h); the translator itself reads plain lines.
   std::string format = "auto";
+  // The output layer restricted to the batch's lexical shortlist (models/shortlist.h): "on", "off", or
+  // "auto": on when the model folder holds a shortlist.bin.
+  std::string shortlist = "auto";
 };
 
 // One line's own decoding controls (`--input-format jsonl`).
