@@ -97,6 +97,7 @@ Shortlist Shortlist::read(const std::string& path, int src_vocab, int tgt_vocab)
             " target pieces, the model has " + std::to_string(src_vocab) + " and " +
             std::to_string(tgt_vocab));
   if (src > kMaxVocab || tgt > kMaxVocab || k > tgt || n_frequent > tgt) in.fail("header out of range");
+  if (in.remaining_words() < 1) in.fail("truncated");
   const size_t words = in.remaining_words() - 1;  // the checksum is the last word
   if (words < n_frequent + static_cast<size_t>(src) + 1) in.fail("truncated");
   s.src_vocab_ = src_vocab;

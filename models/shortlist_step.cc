@@ -30,6 +30,8 @@ ShortlistOutput::ShortlistOutput(const Linear& full, std::vector<int32_t> ids) :
     linear_.int8 = int8_.get();
     return;
   }
+  if (!full.weight && !full.packed)
+    throw std::logic_error("ShortlistOutput: an output layer without weights");
   weight_.resize(static_cast<size_t>(n) * in);
   for (int i = 0; i < n; ++i) {
     float* row = weight_.data() + static_cast<size_t>(i) * in;
