@@ -6,6 +6,7 @@ and the share of lines identical to the full vocabulary's."""
 import gzip
 import json
 import os
+import shutil
 import statistics
 import subprocess
 
@@ -29,7 +30,10 @@ def shortlisted_model(nmt, model_dir, work):
         os.makedirs(out, exist_ok=True)
         for name in os.listdir(model_dir):
             if name != "shortlist.bin" and not os.path.exists(os.path.join(out, name)):
-                os.link(os.path.join(model_dir, name), os.path.join(out, name))
+                try:
+                    os.link(os.path.join(model_dir, name), os.path.join(out, name))
+                except OSError:  # another file system
+                    shutil.copy(os.path.join(model_dir, name), os.path.join(out, name))
         src = _plain(TRAIN + ".en.gz", os.path.join(work, "train.en"))
         tgt = _plain(TRAIN + ".de.gz", os.path.join(work, "train.de"))
         subprocess.run([nmt, "shortlist", "-m", out, "--source", src, "--target", tgt], check=True)
