@@ -236,11 +236,15 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
 }
 
 void DecoderState::logits(int first_row, int n_rows, float* out) {
+  project_logits(model_.weights().output, first_row, n_rows, out);
+}
+
+void DecoderState::project_logits(const Linear& output, int first_row, int n_rows, float* out) {
   if (first_row < 0 || n_rows < 0 || first_row + n_rows > stepped_rows_) {
     throw std::invalid_argument("DecoderState::logits: rows outside the last step");
   }
   // x_ holds each row's final hidden state (after the final norm) until the next step.
-  project(model_.weights().output, x_.data() + static_cast<size_t>(first_row) * d_, n_rows, out);
+  project(output, x_.data() + static_cast<size_t>(first_row) * d_, n_rows, out);
 }
 
 int DecoderState::logit_rows() const { return model_.weights().output.int8 ? kLogitRows / 4 : kLogitRows; }

@@ -36,6 +36,8 @@ class DecoderState : public core::DecoderStep {
   void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
             int position) override;
   void logits(int first_row, int n_rows, float* out) override;
+  // The same rows through another output layer of d_model inputs (a shortlist's: models/shortlist_step.h).
+  void project_logits(const Linear& output, int first_row, int n_rows, float* out);
   // A quarter of f32's rows for int8 output weights: a pass over them streams a quarter of the bytes.
   int logit_rows() const override;
 

@@ -220,6 +220,14 @@ std::vector<OptionSpec> build_table() {
            "are skipped",
            kFixed, "off"),
       get_field<&O::copy_other>, set_field<&O::copy_other>);
+  s = add(spec(OptionType::kText, "shortlist", "--shortlist",
+               "Compute logits only over the batch's lexical shortlist (the model folder's shortlist.bin, "
+               "built by `nmt shortlist`; scores are over the shortlist): on, off, or auto = on when the "
+               "folder has one",
+               kFixed, "auto"),
+          get_field<&O::shortlist>, set_field<&O::shortlist>);
+  s->changes_output = true;
+  s->choices = "auto|on|off";
   add(spec(OptionType::kFlag, "flag_warnings", "--flag-warnings",
            "Warn 'FILE:LINE: flagged CODES (confidence X)' for every translation with flags", kFixed, "off"),
       get_field<&O::flag_warnings>, set_field<&O::flag_warnings>);

@@ -1,5 +1,7 @@
 // Translator's batch step: sentences' source ids, sorted by length and cut into batches fitted to memory,
 // searched on the model; lines of another beam size run apart.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <future>
 #include <numeric>
@@ -8,6 +10,7 @@
 #include "core/thread_team.h"
 #include "core/threads.h"
 #include "models/decoder_state.h"
+#include "models/shortlist_step.h"
 #include "pipeline/batch_plan.h"
 #include "pipeline/translator.h"
 
@@ -29,7 +32,30 @@ void collect_attention(const models::DecoderState& state, const models::EncodedB
   }
 }
 
+// The batch's shortlist vocabulary: every source's pieces' targets, the frequent pieces, the special
+// tokens and the forced prefixes' ids.
+std::vector<int32_t> batch_vocabulary(const models::Shortlist& shortlist, const models::ModelDescription& d,
+                                      const std::vector<std::vector<int32_t>>& batch,
+                                      const core::SearchOptions& search) {
+  std::vector<int32_t> always = {d.tokens.pad, d.tokens.unk, d.tokens.eos, d.tokens.decoder_start};
+  for (const auto& prefix : search.prefixes) always.insert(always.end(), prefix.begin(), prefix.end());
+  return shortlist.vocabulary(batch, always);
+}
+
 }  // namespace
+
+const models::Shortlist* Translator::shortlist(const TranslateOptions& o) const {
+  if (o.shortlist == "off") return nullptr;
+  const std::string path = model_dir_ + "/" + models::Shortlist::kFileName;
+  std::lock_guard<std::mutex> lock(shortlist_mutex_);
+  if (shortlist_) return shortlist_.get();
+  struct stat st;
+  if (o.shortlist == "auto" && ::stat(path.c_str(), &st) != 0) return nullptr;
+  const models::ModelConfig& c = model_->config();
+  shortlist_ =
+      std::make_unique<models::Shortlist>(models::Shortlist::read(path, c.src_vocab_size, c.tgt_vocab_size));
+  return shortlist_.get();
+}
 
 std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
     const std::vector<std::vector<int32_t>>& sources, const TranslateOptions& o,
@@ -57,6 +83,7 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
   search.repetition_penalty = o.repetition_penalty;
   search.no_repeat_ngram_size = o.no_repeat_ngram_size;
   const int rows_per_sentence = o.sampling.enabled ? o.n_best : o.beam_size;  // beams, or samples
+  const models::Shortlist* shortlist = this->shortlist(o);
 
   // Sort by length so each batch holds similar lengths; results go back to input order.
   std::vector<size_t> order(sources.size());
@@ -97,9 +124,18 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
     }
     const models::EncodedBatch encoded = model_->encode(batch, capture && capture->encoder);
     const int max_steps = *std::max_element(max_lengths.begin(), max_lengths.end());
-    models::DecoderState state(*model_, encoded, static_cast<int>(batch.size()) * rows_per_sentence,
-                               max_steps, capture);
-    auto hyps = core::search(state, max_lengths, batch_search);
+    const int max_rows = static_cast<int>(batch.size()) * rows_per_sentence;
+    models::DecoderState state(*model_, encoded, max_rows, max_steps, capture);
+    std::vector<std::vector<core::Hypothesis>> hyps;
+    if (shortlist) {
+      const models::ShortlistOutput output(model_->weights().output,
+                                           batch_vocabulary(*shortlist, d, batch, batch_search));
+      models::ShortlistStep step(state, output, max_rows);
+      hyps = core::search(step, max_lengths, models::shortlist_search_options(batch_search, output));
+      models::expand_tokens(output, hyps);
+    } else {
+      hyps = core::search(state, max_lengths, batch_search);
+    }
     if (capture && attention) collect_attention(state, encoded, hyps, order, bounds[b], *attention);
     for (size_t i = bounds[b]; i < bounds[b + 1]; ++i) results[order[i]] = std::move(hyps[i - bounds[b]]);
     if (o.progress) {

@@ -50,6 +50,9 @@ struct TranslateOptions {
   std::string format = "auto";
   // Directory mode copies the files it does not translate to the output tree unchanged.
   bool copy_other = false;
+  // The output layer restricted to the batch's lexical shortlist (models/shortlist.h): "on", "off", or
+  // "auto": on when the model folder holds a shortlist.bin.
+  std::string shortlist = "auto";
 };
 
 // One line's own decoding controls (`--input-format jsonl`).

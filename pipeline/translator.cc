@@ -47,7 +47,7 @@ std::unique_ptr<tokenizer::Tokenizer> load_tokenizer(const std::string& model_di
 
 }  // namespace
 
-Translator::Translator(const std::string& model_dir) {
+Translator::Translator(const std::string& model_dir) : model_dir_(model_dir) {
   auto checkpoint = std::make_unique<models::Checkpoint>(model_dir);
   // SentencePiece builds its tries on another thread while this one packs the weights: load time is about
   // the longer of the two instead of their sum. The thread owns what it uses (a copy of the description).

@@ -10,6 +10,7 @@
 
 #include "core/search.h"
 #include "models/attention_capture.h"
+#include "models/shortlist.h"
 #include "models/transformer.h"
 #include "pipeline/segmenter.h"
 #include "pipeline/translate_options.h"
@@ -81,11 +82,17 @@ class Translator {
   // The splitter for a language, built once (ICU iterators take a while to build).
   const tokenizer::SentenceSplitter& splitter(const std::string& language) const;
 
+  // The model folder's shortlist when options.shortlist asks for it (loaded on first use), else null.
+  const models::Shortlist* shortlist(const TranslateOptions& options) const;
+
+  std::string model_dir_;
   std::unique_ptr<models::Transformer> model_;
   std::unique_ptr<tokenizer::Tokenizer> tokenizer_;
   std::vector<std::string> language_tags_;
   mutable std::mutex splitters_mutex_;
   mutable std::map<std::string, std::unique_ptr<tokenizer::SentenceSplitter>> splitters_;
+  mutable std::mutex shortlist_mutex_;
+  mutable std::unique_ptr<models::Shortlist> shortlist_;
 };
 
 }  // namespace pipeline

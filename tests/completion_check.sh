@@ -47,7 +47,7 @@ expect "in.txt" nmt translate -i in
 expect "models" nmt translate -m mod
 expect "models" nmt info mod
 if [[ -n $nmt ]]; then
-  for command in translate attention serve info convert; do
+  for command in translate attention serve info convert shortlist; do
     # Option lines of the help: "  -b,--beam-size,--beam N ...": the first field's names.
     for flag in $("$nmt" help "$command" | awk '/^ +-/ {print $1}' | tr ',' ' '); do
       got=$(complete_words nmt "$command" "$flag" | grep -cxF -- "$flag")

@@ -30,6 +30,8 @@ Also:
 
   * paragraphs (--paragraph-sentences, 300): the same sentences three per line (split) and one per line
     (--no-split), sentences/s of each and the ratio, runs alternating (--paragraphs-only: this row alone).
+  * shortlist (tools/bench_shortlist.py): --shortlist off vs on, beam 4, 2 threads, on the bundled and the
+    synthetic model, the shortlist built from Multi30k train: tokens/s, ratio, peak RSS, identical lines.
   * documents (tools/bench_documents.py): 300 sentences as plain lines and as an HTML page, the page's rate
     over the plain one (the issue's bar: at least 0.8) and whether its paragraphs read as the plain lines.
 
@@ -56,6 +58,7 @@ import tempfile
 import time
 
 import bench_documents  # the documents row (tools/bench_documents.py)
+import bench_shortlist  # the shortlist rows (tools/bench_shortlist.py)
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
@@ -693,12 +696,17 @@ def main():
         if args.paragraph_sentences >= 3:
             beam, threads = parse_list(args.beams)[-1], parse_list(args.threads)[-1]
             paragraphs = paragraph_speed(args, lines, tmp, beam, threads)
+        shortlists = [bench_shortlist.shortlist_speed(run_measured, args.nmt, m, WORK, src, tmp, 4, 2, args.batch_size,
+                                                      args.runs, label)
+                      for label, m, src in [(main_label, args.model, inp)] +
+                      ([(synth_label, synth_dir, synth_inp)] if synth_dir else [])]
         documents = bench_documents.document_speed(args.nmt, args.model, lines, tmp, parse_list(args.beams)[-1],
                                                    parse_list(args.threads)[-1], args.runs)
 
     table = make_table(rows, peak, baselines, i8peak)
     if paragraphs:
         table += "\n\n" + paragraph_row(paragraphs)
+    table += "\n\n" + "\n".join(bench_shortlist.shortlist_row(s) for s in shortlists)
     table += "\n\n" + bench_documents.document_row(documents)
     machine["loadavg_end"] = os.getloadavg()[0]
     result = {
@@ -715,7 +723,8 @@ def main():
                    for m in sorted({c[1] for c in configs} | set(args.int8_dirs.values()))},
         "int8_peak": i8peak,
         "sgemm_peak": peak, "nmt_deterministic": nmt_deterministic, "notes": notes,
-        "rows": rows, "paragraphs": paragraphs, "documents": documents, "table": table,
+        "rows": rows, "paragraphs": paragraphs, "documents": documents, "shortlists": shortlists,
+        "table": table,
     }
     history = {"description": "make bench (tools/bench.py): one entry per run, newest last", "runs": []}
     if os.path.exists(out_json):

@@ -14,6 +14,7 @@
 #include "cli/commands/help_format.h"
 #include "cli/commands/help_markdown.h"
 #include "cli/commands/info_command.h"
+#include "cli/commands/shortlist_command.h"
 #include "cli/commands/signals.h"
 #include "cli/commands/standard_fds.h"
 #include "cli/commands/translate_command.h"
@@ -28,13 +29,14 @@
 
 namespace {
 
-const std::vector<std::string> kCommands = {"translate", "attention", "serve", "info", "convert", "help"};
+const std::vector<std::string> kCommands = {"translate", "attention", "serve", "info",
+                                            "convert",   "shortlist", "help"};
 
 int unknown_command(const std::string& word) {
   const std::string guess = cli::closest_match(word, kCommands);
   std::cerr << "nmt: unknown command '" << cli::printable_path(word) << "'"
             << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
-            << "; commands: translate, attention, serve, info, convert, help\n";
+            << "; commands: translate, attention, serve, info, convert, shortlist, help\n";
   return cli::kExitUsage;
 }
 
@@ -97,14 +99,16 @@ int main(int argc, char** argv) {
   CLI::App* attention_cmd = cli::add_attention_command(app, attention);
   serve::ServeOptions serve_options;
   CLI::App* serve_cmd = serve::add_serve_command(app, serve_options);
+  cli::ShortlistCommandOptions shortlist;
+  CLI::App* shortlist_cmd = cli::add_shortlist_command(app, shortlist);
   // Set after the commands are added: CLI11 copies the app's footer into each command added later.
   app.footer(std::string("Run `nmt help COMMAND` or `nmt COMMAND --help` for a command's options.\n") +
              cli::kEnvironmentHelp);
-  for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd, serve_cmd}) {
+  for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd, serve_cmd, shortlist_cmd}) {
     sub->set_version_flag("--version", version, "Print the version and git revision, then exit");
   }
-  for (CLI::App* sub :
-       {translate_cmd, info_cmd, attention_cmd, serve_cmd}) {  // the commands that load a model
+  for (CLI::App* sub : {translate_cmd, info_cmd, attention_cmd, serve_cmd,
+                        shortlist_cmd}) {  // the commands that load a model
     sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n") + cli::kEnvironmentHelp);
   }
 
@@ -116,11 +120,11 @@ int main(int argc, char** argv) {
     const std::string guess = cli::closest_match(first, {"--help", "--version"});
     std::cerr << "nmt: unknown option '" << cli::printable_path(first) << "' for `nmt`"
               << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
-              << "; a command comes first: nmt translate|attention|serve|info|convert|help\n";
+              << "; a command comes first: nmt translate|attention|serve|info|convert|shortlist|help\n";
     return cli::kExitUsage;
   }
   if (first.empty() || first[0] != '-') {
-    for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd, serve_cmd}) {
+    for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd, serve_cmd, shortlist_cmd}) {
       if (sub->get_name() == first) command = sub;
     }
     if (command == &app) return unknown_command(first);
@@ -139,6 +143,7 @@ int main(int argc, char** argv) {
     if (*convert_cmd) return with_stdout_written(cli::run_convert(convert));
     if (*attention_cmd) return with_stdout_written(cli::run_attention(attention));
     if (*serve_cmd) return serve::run_serve(serve_options);
+    if (*shortlist_cmd) return with_stdout_written(cli::run_shortlist(shortlist));
   } catch (const cli::BrokenPipe&) {
     return cli::kExitBrokenPipe;  // the reader is gone: nothing to say, nobody to say it to
   } catch (const core::UsageError& e) {

@@ -124,6 +124,10 @@ def main(out):
     write_seeds(out, "fuzz_manifest", [b'{"nmt_manifest":2}\n' + entry,
                                        b'{"nmt_manifest":2}\n' + entry.replace(b"a.txt", b"caf%E9.txt") + entry[:40],
                                        b'{"nmt_manifest":1}\n{}\n', b""])
+    # A shortlist for 3 source and 10 target pieces (k 2; the target checks the CRC itself).
+    u32 = lambda *v: b"".join(x.to_bytes(4, "little") for x in v)
+    write_seeds(out, "fuzz_shortlist", [b"NMTSLST1" + u32(3, 10, 2, 2, 0, 7, 0, 2, 2, 3, 1, 4, 9, 0),
+                                        b"NMTSLST1" + u32(3, 10, 0, 0, 0, 0, 0, 0, 0)])
     # The first byte of each input decoder seed is the read size - 1.
     write_seeds(out, "fuzz_input_decoder", [b"\x07" + gzip.compress(b"hello\nworld\n"),
                                             b"\x00" + "\ufeffA dog runs.\n".encode("utf-16-le"),

@@ -27,8 +27,13 @@ pipeline::OptionValue another_value(const pipeline::OptionSpec& spec, const pipe
     case pipeline::OptionType::kFlag:
       return !std::get<bool>(current);
     case pipeline::OptionType::kText:
-      if (!spec.choices.empty())  // another of the choices
-        return pipeline::OptionValue(std::get<std::string>(current) == "keep" ? "source" : "keep");
+      if (!spec.choices.empty()) {  // another of the choices
+        const std::string_view choices = spec.choices;
+        const std::string first(choices.substr(0, choices.find('|')));
+        const size_t bar = choices.find('|') + 1;
+        const std::string second(choices.substr(bar, choices.find('|', bar) - bar));
+        return pipeline::OptionValue(std::get<std::string>(current) == first ? second : first);
+      }
       return std::get<std::string>(current) + "x";
     case pipeline::OptionType::kInt: {
       const int64_t v = static_cast<int64_t>(spec.lo) + 1;
