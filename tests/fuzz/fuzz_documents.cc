@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary bytes through the document readers (HTML text and attributes, Markdown with
 // its writer, subtitles, XML) and the markup projection, with a translation and alignment made from the input
-// too. The first byte picks the reader. Anything but normal return — a crash, a sanitizer report, an exception —
-// is a finding.
+// too. The first byte picks the reader. Anything but normal return — a crash, a sanitizer report, an
+// exception — is a finding.
 #include <cstdint>
 #include <string>
 #include <vector>
