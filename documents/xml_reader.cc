@@ -4,6 +4,7 @@
 #include <cstring>
 #include <pugixml.hpp>
 
+#include "core/utf8_encode.h"
 #include "documents/xml_checks.h"
 
 namespace documents {
@@ -20,21 +21,7 @@ bool is_blank(std::string_view text) {
 std::string utf8(unsigned long cp) {
   std::string out;
   if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return out;
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
+  core::append_utf8(out, static_cast<std::uint32_t>(cp));
   return out;
 }
 
