@@ -1,5 +1,5 @@
 #!/bin/bash
-# Relative training cost of candidate architectures for the general model (docs/general-model.md).
+# Relative training cost of candidate architectures for the general model (data/general-en-de/README.md).
 #
 #   tools/probe_train_cost.sh [OUT_DIR]        (default build/probe; data from ../shared)
 #
