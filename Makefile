@@ -10,7 +10,7 @@ DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepi
        libgumbo-dev libmd4c-dev libpugixml-dev
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 
-.PHONY: all build test test-asan deps deps-tools install deb fixtures model model-general model-general-smoke bench bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
+.PHONY: all build test test-asan deps deps-tools install deb fixtures model model-smoke model-multi30k bench bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
 
 all: build
 
@@ -56,16 +56,8 @@ fixtures:
 	$(PYTHON) tools/make_fixtures.py --out tests/fixtures
 	cd tools && $(PYTHON) attention_fixture.py --out ../tests/fixtures
 
-# Retrain the bundled model (about two hours on 2 cores); see data/multi30k-en-de/README.md.
-DATA ?= ../shared/data/multi30k
-model:
-	$(PYTHON) tools/train.py --data $(DATA) --out build/train --lr 2e-3 --warmup 800 --epochs 25 --cooldown 0.3 --stop-after 22 --time-budget-min 1000 --bleu-every 0 --average 5 --bf16
-	$(PYTHON) tools/average_checkpoints.py build/train/epoch20.pt build/train/epoch21.pt build/train/epoch22.pt --out build/train/avg20-22.pt
-	$(PYTHON) tools/export.py build/train/avg20-22.pt --out data/multi30k-en-de --dtype f16 --beam 5 --length-penalty 1.5 --alignment-layer 1 \
-		--no-repeat-ngram-size 4
-
-# The general-domain English->German model (issue 36; recipe and figures in docs/general-model.md): Multi30k +
-# Tatoeba + WMT news, shipped as int8. Resumable: training stops after GENERAL_BUDGET_MIN minutes with its state
+# The default model data/general-en-de (its card: data/general-en-de/README.md): Multi30k + Tatoeba + WMT news,
+# shipped as int8. Resumable: training stops after GENERAL_BUDGET_MIN minutes with its state
 # saved (exit status 75) and the same command continues it; the export runs once the planned epochs are done.
 GENERAL_BUDGET_MIN ?= 120
 GENERAL_WORK ?= build/train-general
@@ -74,8 +66,8 @@ GENERAL_DATA ?= ../shared/data/multi30k
 GENERAL_TRAIN_ARGS ?= --mix multi30k=1,tatoeba=2,news=0.5 --vocab 8000 --d-model 256 --heads 4 --enc-layers 3 \
 	--dec-layers 3 --ffn 1024 --dropout 0.2 --label-smoothing 0.1 --lr 2e-3 --warmup 800 --max-tokens 2500 \
 	--epochs 6 --cooldown 0.3 --average 3 --bleu-every 3 --bleu-sentences 500 --bf16
-GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4
-model-general: $(BUILD)/CMakeCache.txt
+GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
+model: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
 	nice -n 19 $(PYTHON) tools/train.py --corpus general --data $(GENERAL_DATA) --out $(GENERAL_WORK) --resume \
 		--time-budget-min $(GENERAL_BUDGET_MIN) --checkpoint-every-min 10 $(GENERAL_TRAIN_ARGS)
@@ -87,11 +79,19 @@ model-general: $(BUILD)/CMakeCache.txt
 
 # The whole general recipe at toy scale (a tiny model, ~300 updates on a sample of each source) into
 # build/general-smoke/model: checks the pipeline end to end, not the quality.
-model-general-smoke:
-	$(MAKE) model-general GENERAL_WORK=build/general-smoke GENERAL_OUT=build/general-smoke/model \
+model-smoke:
+	$(MAKE) model GENERAL_WORK=build/general-smoke GENERAL_OUT=build/general-smoke/model \
 		GENERAL_TRAIN_ARGS="--mix multi30k=0.1,tatoeba=0.2,news=0.1 --vocab 8000 --d-model 64 --heads 2 \
 		--enc-layers 1 --dec-layers 1 --ffn 256 --lr 2e-3 --warmup 100 --epochs 3 --average 2 --bleu-every 0 \
 		--threads 1"
+
+DATA ?= ../shared/data/multi30k
+# The caption model data/multi30k-en-de (about two hours on 2 cores; its card: data/multi30k-en-de/README.md).
+model-multi30k:
+	$(PYTHON) tools/train.py --data $(DATA) --out build/train --lr 2e-3 --warmup 800 --epochs 25 --cooldown 0.3 --stop-after 22 --time-budget-min 1000 --bleu-every 0 --average 5 --bf16
+	$(PYTHON) tools/average_checkpoints.py build/train/epoch20.pt build/train/epoch21.pt build/train/epoch22.pt --out build/train/avg20-22.pt
+	$(PYTHON) tools/export.py build/train/avg20-22.pt --out data/multi30k-en-de --dtype f16 --beam 5 --length-penalty 1.5 --alignment-layer 1 \
+		--no-repeat-ngram-size 4
 
 # Speed: nmt vs the PyTorch reference, median of 3 runs; prints a table, writes bench/latest/MACHINE.md.
 # BENCH_ARGS=--quick for a smoke run; --model DIR for another model (see tools/bench.py --help).

@@ -14,11 +14,11 @@ for wanted in 'COMMAND ATTENTION' 'COMMAND CONVERT' NMT_CPU NMT_MODEL 'jsonl met
   grep -q -- "$wanted" "$prefix/share/man/man1/nmt.1" || { echo "nmt.1 lacks '$wanted'"; exit 1; }
 done
 bash -n "$prefix/share/bash-completion/completions/nmt"
-test -f "$prefix/share/nmt/multi30k-en-de/model.json"
+test -f "$prefix/share/nmt/general-en-de/model.json"
 # The installed binary finds the installed model, not the source tree's.
 out=$(echo "A dog runs." | env -u NMT_MODEL "$prefix/bin/nmt" translate)
 test -n "$out"
-"$prefix/bin/nmt" info | grep -q "model: $prefix/bin/../share/nmt/multi30k-en-de"
+"$prefix/bin/nmt" info | grep -q "model: $prefix/bin/../share/nmt/general-en-de"
 "$prefix/bin/nmt" --version | grep -q '^nmt .* (git '
 # Every translate flag in --help is known to the completion script.
 for flag in $("$prefix/bin/nmt" translate --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do

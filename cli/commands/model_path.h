@@ -7,7 +7,7 @@
 
 namespace cli {
 
-constexpr const char* kDefaultModelName = "multi30k-en-de";
+constexpr const char* kDefaultModelName = "general-en-de";
 // The environment variable -m falls back to before the bundled model.
 constexpr const char* kModelEnv = "NMT_MODEL";
 
