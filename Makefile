@@ -65,7 +65,7 @@ GENERAL_OUT ?= data/general-en-de
 GENERAL_DATA ?= ../shared/data/multi30k
 GENERAL_TRAIN_ARGS ?= --mix multi30k=1,tatoeba=2,news=0.5 --vocab 8000 --d-model 256 --heads 4 --enc-layers 3 \
 	--dec-layers 3 --ffn 1024 --dropout 0.2 --label-smoothing 0.1 --lr 2e-3 --warmup 800 --max-tokens 2500 \
-	--epochs 6 --cooldown 0.3 --average 3 --bleu-every 3 --bleu-sentences 500 --bf16
+	--epochs 6 --cooldown 0.3 --average 1 --bleu-every 3 --bleu-sentences 500 --bf16
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 model: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
