@@ -14,17 +14,13 @@ namespace {
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
 // A segment and the source bytes [begin, end) its translation replaces.
-struct Span {
-  size_t begin = 0, end = 0;
-  Segment segment;
-};
 
 class Reader {
  public:
   Reader(std::string_view html, const std::string& name, std::vector<std::string>* warnings, int first_line)
       : html_(html), name_(name), warnings_(warnings), line_offset_(first_line - 1) {}
 
-  std::vector<Span> spans;
+  std::vector<SourceSpan> spans;
 
   void read_block(const GumboNode& node) {
     const GumboVector& children =
@@ -64,7 +60,7 @@ class Reader {
         if (quote != '"' && quote != '\'') continue;
         const std::string value = collapse(a.value);
         if (value.find_first_not_of(' ') == std::string::npos) continue;
-        Span span;
+        SourceSpan span;
         span.begin = offset_of(a.original_value.data) + 1;
         span.end = offset_of(a.original_value.data) + a.original_value.length - 1;
         span.segment.text = value;
@@ -285,18 +281,7 @@ Document read_html(std::string_view html, HtmlPass pass, const std::string& name
   } else {
     reader.read_attributes(*parsed->document);
   }
-  std::sort(reader.spans.begin(), reader.spans.end(),
-            [](const Span& a, const Span& b) { return a.begin < b.begin; });
-  Document document;
-  size_t cursor = 0;
-  for (Span& span : reader.spans) {
-    if (span.begin < cursor) continue;  // overlapping spans cannot both be spliced: the first one wins
-    document.add_verbatim(std::string(html.substr(cursor, span.begin - cursor)));
-    document.add_segment(std::move(span.segment));
-    cursor = span.end;
-  }
-  document.add_verbatim(std::string(html.substr(cursor)));
-  return document;
+  return splice_spans(html, std::move(reader.spans));
 }
 
 }  // namespace documents

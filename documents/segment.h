@@ -2,8 +2,10 @@
 // plain text with its inline markup held as spans over that text.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace documents {
@@ -73,5 +75,28 @@ struct Document {
     segments.push_back(std::move(segment));
   }
 };
+
+// A segment read from the source bytes [begin, end), which its translation replaces.
+struct SourceSpan {
+  size_t begin = 0, end = 0;
+  Segment segment;
+};
+
+// The source with each span's bytes replaced by its segment, spans taken in source order; of overlapping
+// spans, which cannot both be spliced, the first one wins.
+inline Document splice_spans(std::string_view source, std::vector<SourceSpan> spans) {
+  std::sort(spans.begin(), spans.end(),
+            [](const SourceSpan& a, const SourceSpan& b) { return a.begin < b.begin; });
+  Document document;
+  size_t cursor = 0;
+  for (SourceSpan& span : spans) {
+    if (span.begin < cursor) continue;
+    document.add_verbatim(std::string(source.substr(cursor, span.begin - cursor)));
+    document.add_segment(std::move(span.segment));
+    cursor = span.end;
+  }
+  document.add_verbatim(std::string(source.substr(cursor)));
+  return document;
+}
 
 }  // namespace documents

@@ -61,10 +61,6 @@ bool preserves_space(const pugi::xml_node& node, bool inherited) {
 }
 
 // A segment and the source bytes [begin, end) its translation replaces.
-struct Span {
-  size_t begin = 0, end = 0;
-  Segment segment;
-};
 
 class Reader {
  public:
@@ -74,7 +70,7 @@ class Reader {
     }
   }
 
-  std::vector<Span> spans;
+  std::vector<SourceSpan> spans;
 
   void read(const pugi::xml_node& node, bool preserve) {
     for (pugi::xml_node child : node.children()) {
@@ -328,18 +324,7 @@ Document read_xml(std::string_view xml, const std::string& name, const std::vect
   }
   Reader reader(xml, only);
   reader.read(parsed, false);
-  std::sort(reader.spans.begin(), reader.spans.end(),
-            [](const Span& a, const Span& b) { return a.begin < b.begin; });
-  Document document;
-  size_t cursor = 0;
-  for (Span& span : reader.spans) {
-    if (span.begin < cursor) continue;
-    document.add_verbatim(std::string(xml.substr(cursor, span.begin - cursor)));
-    document.add_segment(std::move(span.segment));
-    cursor = span.end;
-  }
-  document.add_verbatim(std::string(xml.substr(cursor)));
-  return document;
+  return splice_spans(xml, std::move(reader.spans));
 }
 
 }  // namespace documents
