@@ -23,6 +23,7 @@ import json
 import math
 import os
 import random
+import shutil
 import sys
 import time
 
@@ -65,6 +66,9 @@ def parse_args():
     ap.add_argument("--time-budget-min", type=float, default=100.0,
                     help="stop (saving the state) once this run has trained this long; --resume continues")
     ap.add_argument("--checkpoint-every-min", type=float, default=10.0, help="save the state this often")
+    ap.add_argument("--init-from", default=None, metavar="CHECKPOINT",
+                    help="start from these weights (an epochN.pt or avg.pt of an earlier run, same model options) "
+                         "and that run's vocabulary (spm.model beside it): a fine-tuning stage")
     ap.add_argument("--resume", action="store_true",
                     help="continue from OUT/state.pt (a fresh start when there is none)")
     ap.add_argument("--stop-after", type=int, default=0,
@@ -116,6 +120,8 @@ def main():
     corpus = load_corpus(args.corpus, args.data, general_dir)
     weights = parse_weights(args.mix) if args.corpus == "general" else {}
     spm_prefix = os.path.join(args.out, "spm")
+    if args.init_from:
+        copy_vocabulary(os.path.dirname(os.path.abspath(args.init_from)), spm_prefix)
     train_spm(corpus, spm_prefix, args.vocab)
     sp = spm.SentencePieceProcessor(model_file=spm_prefix + ".model")
     sources = {name: encode_pairs(sp, c["train"]) for name, c in corpus.items()}
@@ -161,6 +167,13 @@ def main():
             f"step {progress['step']} after {progress['minutes']:.1f} min")
     elif args.resume:
         say(f"no {args.out}/state.pt: starting afresh")
+    if args.init_from and not resumed:
+        init = torch.load(args.init_from)
+        if init["config"] != config:
+            raise SystemExit(f"{args.init_from}: saved with model {init['config']}, this run asks for {config}")
+        model.load_state_dict(init["model"])
+        say(f"initialised from {args.init_from}:" + dev_report(model.eval(), sp, dev, dev_refs, args, corpus_bleu,
+                                                               bool(args.bleu_every)))
     counts = {name: (len(p), sum(len(s) for s, _ in p), sum(len(t) + 1 for _, t in p))
               for name, p in sources.items()}
     say(f"config {json.dumps(config)} params {n_params} planned_steps {planned_steps} "
@@ -239,6 +252,16 @@ def main():
         last_save = time.time()
     average_last_epochs(args, model, config, sp, dev, dev_refs, corpus_bleu, say)
     return 0
+
+
+def copy_vocabulary(init_dir, spm_prefix):
+    """The earlier run's SentencePiece files, so the weights read the same piece ids."""
+    for ext in (".model", ".vocab"):
+        src = os.path.join(init_dir, "spm" + ext)
+        if not os.path.exists(src):
+            raise SystemExit(f"--init-from: no {src} beside the checkpoint")
+        if not os.path.exists(spm_prefix + ext):
+            shutil.copyfile(src, spm_prefix + ext)
 
 
 def dev_report(model, sp, dev, dev_refs, args, corpus_bleu, with_bleu, prefix=""):
