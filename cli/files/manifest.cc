@@ -15,6 +15,7 @@
 #include "cli/io/io_error.h"
 #include "cli/io/output_file.h"
 #include "cli/io/utf8.h"
+#include "models/shortlist.h"
 #include "nlohmann/json.hpp"
 
 namespace cli {
@@ -300,7 +301,9 @@ std::string model_fingerprint(const std::string& model_dir) {
   if (DIR* d = ::opendir(model_dir.c_str())) {
     while (const dirent* entry = ::readdir(d)) {
       const std::string name = entry->d_name;
-      const bool weights = name.size() > 4 && name.compare(name.size() - 4, 4, ".bin") == 0;
+      // The shortlist changes outputs under `--shortlist auto` and no crc in model.json covers it.
+      const bool weights = name.size() > 4 && name.compare(name.size() - 4, 4, ".bin") == 0 &&
+                           name != models::Shortlist::kFileName;
       if (name[0] != '.' && !weights) names.push_back(name);
     }
     ::closedir(d);
