@@ -9,49 +9,16 @@
 
 #include "core/attend_kernels.h"
 #include "core/packed_gemm.h"
+#include "kernel_test_support.h"
 #include "models/layers.h"
 #include "test_support.h"
 
+using test::naive_attention;
 using test::random_values;
-
-namespace {
-
-// ctx [d] for query q against key/value rows rows[j] (stride d), softmax(q.k / sqrt(dh)) per head.
-std::vector<float> naive_attention(const std::vector<float>& q, const std::vector<float>& k,
-                                   const std::vector<float>& v, const std::vector<int32_t>& rows, int d,
-                                   int n_heads) {
-  const int dh = d / n_heads, len = static_cast<int>(rows.size());
-  std::vector<float> ctx(d);
-  for (int h = 0; h < n_heads; ++h) {
-    std::vector<double> s(len);
-    for (int j = 0; j < len; ++j) {
-      double dot = 0;
-      for (int i = 0; i < dh; ++i)
-        dot += double{q[h * dh + i]} * k[static_cast<size_t>(rows[j]) * d + h * dh + i];
-      s[j] = dot / std::sqrt(static_cast<double>(dh));
-    }
-    const double max = *std::max_element(s.begin(), s.end());
-    double sum = 0;
-    for (double& x : s) sum += (x = std::exp(x - max));
-    for (int i = 0; i < dh; ++i) {
-      double acc = 0;
-      for (int j = 0; j < len; ++j) acc += s[j] * v[static_cast<size_t>(rows[j]) * d + h * dh + i];
-      ctx[h * dh + i] = static_cast<float>(acc / sum);
-    }
-  }
-  return ctx;
-}
-
-struct IsaGuard {  // restores the CPU's own choice after a test forces another
-  core::PackedIsa saved = core::packed_isa();
-  ~IsaGuard() { core::force_packed_isa(saved); }
-};
-
-}  // namespace
 
 TEST_CASE("one-row attention matches a double-precision loop on every path, head size and length",
           "[kernels][attention]") {
-  IsaGuard guard;
+  test::PackedIsaGuard guard;
   for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
     core::force_packed_isa(isa);
     for (int n_heads : {1, 2, 4}) {

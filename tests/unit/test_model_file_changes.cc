@@ -11,17 +11,13 @@
 
 #include "core/packed_gemm.h"
 #include "core/unique_fd.h"
+#include "kernel_test_support.h"
 #include "models/checkpoint.h"
 #include "models/model_error.h"
 #include "models/transformer.h"
 #include "test_support.h"
 
 namespace {
-
-struct IsaGuard {  // restores the CPU's own choice after a test forces another
-  core::PackedIsa saved = core::packed_isa();
-  ~IsaGuard() { core::force_packed_isa(saved); }
-};
 
 // Tensors of 2 MiB and more (an 8192 x 64 f32 embedding): the size a mapping once served in place.
 models::ModelDescription description_with_large_tensors() {
@@ -55,7 +51,7 @@ void overwrite_with_zeros(const std::string& path) {
 
 TEST_CASE("weights.bin overwritten or truncated after loading changes nothing, on every weight path",
           "[checkpoint][hostile]") {
-  IsaGuard guard;
+  test::PackedIsaGuard guard;
   const models::ModelDescription d = description_with_large_tensors();
   for (const core::PackedIsa isa : {core::PackedIsa::kNone, guard.saved}) {
     CAPTURE(static_cast<int>(isa));  // kNone: the f32 weights BLAS and the portable kernels use

@@ -11,6 +11,7 @@
 #include "core/half.h"
 #include "core/packed_gemm.h"
 #include "core/thread_team.h"
+#include "kernel_test_support.h"
 #include "test_support.h"
 
 using test::random_values;
@@ -34,15 +35,10 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-struct IsaGuard {  // restores the CPU's own choice after a test forces another
-  core::PackedIsa saved = core::packed_isa();
-  ~IsaGuard() { core::force_packed_isa(saved); }
-};
-
 // Runs body once per packed kernel this CPU has (AVX-512, then AVX2), then restores the CPU's own choice.
 template <class Body>
 void for_each_packed_isa(const Body& body) {
-  IsaGuard guard;
+  test::PackedIsaGuard guard;
   for (core::PackedIsa isa : {core::PackedIsa::kAvx512, core::PackedIsa::kAvx2}) {
     core::force_packed_isa(isa);
     if (core::packed_isa() != core::PackedIsa::kNone) body();
@@ -81,7 +77,7 @@ TEST_CASE("packed_linear equals a scalar fma chain, bit for bit", "[kernels][pac
 TEST_CASE("packed_linear: a row's result does not depend on the other rows or on the ISA",
           "[kernels][packed]") {
   if (core::packed_isa() == core::PackedIsa::kNone) SUCCEED("no packed kernel on this CPU: BLAS path only");
-  IsaGuard guard;
+  test::PackedIsaGuard guard;
   const int rows = 37, out = 8000 % 999, in = 256;  // enough rows for several tiles; ragged width
   const auto x = random_values(static_cast<size_t>(rows) * in, 4);
   const auto w = random_values(static_cast<size_t>(out) * in, 5);

@@ -7,14 +7,10 @@
 
 #include "core/gemm.h"
 #include "core/weight_packer.h"
+#include "kernel_test_support.h"
 #include "test_support.h"
 
 namespace {
-
-struct IsaGuard {  // restores the CPU's own choice after a test forces another
-  core::PackedIsa saved = core::packed_isa();
-  ~IsaGuard() { core::force_packed_isa(saved); }
-};
 
 // f32 rows [rows, in] served both ways, counting how each is read.
 struct Source {
@@ -50,7 +46,7 @@ std::vector<float> product(const core::F32Weights& w, const std::vector<float>& 
 }  // namespace
 
 TEST_CASE("WeightPacker keeps plain rows for BLAS and packs for the packed kernels", "[kernels][packed]") {
-  IsaGuard guard;
+  test::PackedIsaGuard guard;
   const int in = 24;
   const auto x = test::random_values(3 * in, 9);
   for (const bool blas : {true, false}) {
@@ -80,7 +76,7 @@ TEST_CASE("WeightPacker keeps plain rows for BLAS and packs for the packed kerne
 
 TEST_CASE("WeightPacker stacks blocks of whole panels, each block served by its columns",
           "[kernels][packed]") {
-  IsaGuard guard;
+  test::PackedIsaGuard guard;
   const int in = 8;
   const auto x = test::random_values(2 * in, 4);
   for (const int block_rows : {16, 20}) {
