@@ -117,24 +117,15 @@ std::string translate_markdown(std::string_view bytes, const std::string& name,
   std::vector<MarkdownLayout> layouts;
   Document document = read_markdown(bytes, name, warnings, &layouts);
   const std::vector<SegmentTranslation> translations = translate(document.segments);
-  std::string out;
-  for (const Document::Part& part : document.parts) {
-    if (part.segment < 0) {
-      out += part.verbatim;
-      continue;
-    }
-    const Segment& segment = document.segments[part.segment];
-    const SegmentTranslation& t = translations[part.segment];
-    const MarkdownLayout& layout = layouts[part.segment];
-    if (layout.html) {
-      out += project_markup(segment, t.text, t.links, escape_html_text);
-      continue;
-    }
+  return document.assemble([&](int index) {
+    const Segment& segment = document.segments[index];
+    const SegmentTranslation& t = translations[index];
+    const MarkdownLayout& layout = layouts[index];
+    if (layout.html) return project_markup(segment, t.text, t.links, escape_html_text);
     std::vector<MarkupRange> markup;
     const std::string projected = project_markup(segment, t.text, t.links, escape_markdown_text, &markup);
-    out += wrap_markdown(projected, markup, layout);
-  }
-  return out;
+    return wrap_markdown(projected, markup, layout);
+  });
 }
 
 }  // namespace documents

@@ -74,6 +74,19 @@ struct Document {
     parts.push_back({"", static_cast<int>(segments.size())});
     segments.push_back(std::move(segment));
   }
+  // The document written out: verbatim parts as they are, each segment as render_segment(index) says.
+  template <class RenderSegment>
+  std::string assemble(const RenderSegment& render_segment) const {
+    std::string out;
+    for (const Part& part : parts) {
+      if (part.segment < 0) {
+        out += part.verbatim;
+      } else {
+        out += render_segment(part.segment);
+      }
+    }
+    return out;
+  }
 };
 
 // A segment read from the source bytes [begin, end), which its translation replaces.

@@ -45,18 +45,12 @@ std::string render(Document& document, const Translator& translator, const Trans
   for (Segment& segment : document.segments) protect_spans(segment, escape);
   const std::vector<SegmentTranslation> translations =
       translate_segments(translator, options, document.segments);
-  std::string out;
-  for (const Document::Part& part : document.parts) {
-    if (part.segment < 0) {
-      out += part.verbatim;
-      continue;
-    }
-    const Segment& segment = document.segments[part.segment];
-    const SegmentTranslation& t = translations[part.segment];
+  return document.assemble([&](int index) {
+    const Segment& segment = document.segments[index];
+    const SegmentTranslation& t = translations[index];
     check_numbers(segment, t.text, name, warnings);
-    out += project_markup(segment, t.text, t.links, escape);
-  }
-  return out;
+    return project_markup(segment, t.text, t.links, escape);
+  });
 }
 
 // One chunk of a page, parsed behind its context (the markup that opens what is open at its start), the

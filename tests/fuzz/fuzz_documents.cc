@@ -54,6 +54,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint8_t selector = data[0];
   const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
   std::vector<std::string> warnings;
+  const auto scramble_all = [selector](std::vector<documents::Segment>& segments) {
+    std::vector<documents::SegmentTranslation> out;
+    for (documents::Segment& s : segments) {
+      documents::protect_spans(s);
+      out.push_back(scrambled(s, selector));
+    }
+    return out;
+  };
   switch (selector % 5) {
     case 0: {
       documents::Document d = documents::read_html(text, documents::HtmlPass::kText, "f", &warnings);
@@ -66,15 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     }
     case 2:  // read, projected, escaped and wrapped again
-      documents::translate_markdown(text, "f", &warnings,
-                                    [selector](std::vector<documents::Segment>& segments) {
-                                      std::vector<documents::SegmentTranslation> out;
-                                      for (documents::Segment& s : segments) {
-                                        documents::protect_spans(s);
-                                        out.push_back(scrambled(s, selector));
-                                      }
-                                      return out;
-                                    });
+      documents::translate_markdown(text, "f", &warnings, scramble_all);
       break;
     case 4:
       try {
@@ -85,15 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       break;
     default:
-      documents::translate_subtitles(text, "f", &warnings,
-                                     [selector](std::vector<documents::Segment>& segments) {
-                                       std::vector<documents::SegmentTranslation> out;
-                                       for (documents::Segment& s : segments) {
-                                         documents::protect_spans(s);
-                                         out.push_back(scrambled(s, selector));
-                                       }
-                                       return out;
-                                     });
+      documents::translate_subtitles(text, "f", &warnings, scramble_all);
   }
   return 0;
 }

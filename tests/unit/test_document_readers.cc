@@ -4,50 +4,17 @@
 #include <fstream>
 #include <iterator>
 
+#include "document_test_support.h"
 #include "documents/html_reader.h"
 #include "documents/markdown_reader.h"
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
 #include "documents/subtitles.h"
 
-namespace {
-
 using documents::Document;
-
-// Each segment "translated" as itself, every word aligned to itself.
-documents::SegmentTranslation identity(const documents::Segment& segment) {
-  documents::SegmentTranslation t{segment.text, {}};
-  int words = 0;
-  bool in_word = false;
-  for (char c : segment.text) {
-    if (c != ' ' && !in_word) t.links.push_back({words, words}), ++words;
-    in_word = c != ' ';
-  }
-  return t;
-}
-
-std::string render_identity(Document& document, const documents::TextEscape& escape) {
-  std::string out;
-  for (const Document::Part& part : document.parts) {
-    if (part.segment < 0) {
-      out += part.verbatim;
-    } else {
-      documents::Segment& segment = document.segments[part.segment];
-      documents::protect_spans(segment);
-      const documents::SegmentTranslation t = identity(segment);
-      out += documents::project_markup(segment, t.text, t.links, escape);
-    }
-  }
-  return out;
-}
-
-std::vector<std::string> texts(const Document& document) {
-  std::vector<std::string> out;
-  for (const documents::Segment& s : document.segments) out.push_back(s.text);
-  return out;
-}
-
-}  // namespace
+using test::identity;
+using test::render_identity;
+using test::texts;
 
 TEST_CASE("html reader: blocks are segments, inline markup their elements", "[documents]") {
   const std::string html =

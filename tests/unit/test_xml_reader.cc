@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "document_test_support.h"
 #include "documents/document_format.h"
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
@@ -11,38 +12,10 @@
 #include "pipeline/option_table.h"
 #include "test_support.h"
 
-namespace {
-
 using documents::Document;
-
-// Each segment "translated" as itself, every word aligned to itself.
-std::string render_identity(Document& document) {
-  std::string out;
-  for (const Document::Part& part : document.parts) {
-    if (part.segment < 0) {
-      out += part.verbatim;
-      continue;
-    }
-    const documents::Segment& segment = document.segments[part.segment];
-    std::vector<documents::WordLink> links;
-    int words = 0;
-    bool in_word = false;
-    for (char c : segment.text) {
-      if (c != ' ' && !in_word) links.push_back({words, words}), ++words;
-      in_word = c != ' ';
-    }
-    out += documents::project_markup(segment, segment.text, links, documents::escape_xml_text);
-  }
-  return out;
-}
-
-std::vector<std::string> texts(const Document& document) {
-  std::vector<std::string> out;
-  for (const documents::Segment& s : document.segments) out.push_back(s.text);
-  return out;
-}
-
-}  // namespace
+using test::identity;
+using test::render_identity;
+using test::texts;
 
 TEST_CASE("xml reader: elements with text are segments, their children inline", "[documents]") {
   const std::string xml =
@@ -61,18 +34,19 @@ TEST_CASE("xml reader: elements with text are segments, their children inline", 
   CHECK(d.segments[1].line == 7);
   // A kept element after the last word keeps the space before it.
   Document last = documents::read_xml("<t>A dog. <c translate=\"no\">x</c><!-- c --></t>", "t.xml");
-  CHECK(render_identity(last) == "<t>A dog. <c translate=\"no\">x</c><!-- c --></t>");
+  CHECK(render_identity(last, documents::escape_xml_text) ==
+        "<t>A dog. <c translate=\"no\">x</c><!-- c --></t>");
   // An empty element ends a word, as HTML's <br> does.
   CHECK(texts(documents::read_xml("<t>One.<br/>Two.</t>", "t.xml")) == std::vector<std::string>{"One. Two."});
   // Spliced back untranslated, the document is its source byte for byte.
-  CHECK(render_identity(d) == xml);
+  CHECK(render_identity(d, documents::escape_xml_text) == xml);
 }
 
 TEST_CASE("xml reader: xml:space=preserve keeps whitespace runs between segments", "[documents]") {
   const std::string xml = "<poem xml:space=\"preserve\">One line.\n  Two lines.</poem>";
   Document d = documents::read_xml(xml, "p.xml");
   CHECK(texts(d) == std::vector<std::string>{"One line.", "Two lines."});
-  CHECK(render_identity(d) == xml);
+  CHECK(render_identity(d, documents::escape_xml_text) == xml);
   Document collapsed = documents::read_xml("<p>One line.\n  Two lines.</p>", "p.xml");
   CHECK(texts(collapsed) == std::vector<std::string>{"One line. Two lines."});
 }
@@ -110,7 +84,7 @@ TEST_CASE("xml reader: every truncation of the fixture is read or refused, never
   for (size_t n = 0; n <= xml.size(); ++n) {
     try {
       Document d = documents::read_xml(xml.substr(0, n), "c.xml");
-      render_identity(d);
+      render_identity(d, documents::escape_xml_text);
     } catch (const documents::MalformedXml&) {
       ++refused;
     }
