@@ -57,33 +57,41 @@ fixtures:
 	cd tools && $(PYTHON) attention_fixture.py --out ../tests/fixtures
 
 # The default model data/general-en-de (its card: data/general-en-de/README.md): Multi30k + Tatoeba + WMT news,
-# shipped as int8. Resumable: training stops after GENERAL_BUDGET_MIN minutes with its state
-# saved (exit status 75) and the same command continues it; the export runs once the planned epochs are done.
+# shipped as int8. Two stages: the main run, then one epoch that starts from its weights with Multi30k weighted
+# up. Resumable: each stage stops after GENERAL_BUDGET_MIN minutes with its state saved (exit status 75) and the
+# same command continues it; the export runs once both stages are done.
 GENERAL_BUDGET_MIN ?= 120
 GENERAL_WORK ?= build/train-general
 GENERAL_OUT ?= data/general-en-de
 GENERAL_DATA ?= ../shared/data/multi30k
-GENERAL_TRAIN_ARGS ?= --mix multi30k=1,tatoeba=2,news=0.5 --vocab 8000 --d-model 256 --heads 4 --enc-layers 3 \
-	--dec-layers 3 --ffn 1024 --dropout 0.2 --label-smoothing 0.1 --lr 2e-3 --warmup 800 --max-tokens 2500 \
-	--epochs 6 --cooldown 0.3 --average 1 --bleu-every 3 --bleu-sentences 500 --bf16
+GENERAL_MODEL_ARGS ?= --vocab 8000 --d-model 256 --heads 4 --enc-layers 3 --dec-layers 3 --ffn 1024 --bf16
+GENERAL_TRAIN_ARGS ?= --mix multi30k=1,tatoeba=2,news=0.5 --dropout 0.2 --label-smoothing 0.1 --lr 2e-3 \
+	--warmup 800 --max-tokens 2500 --epochs 6 --cooldown 0.3 --average 1 --bleu-every 3 --bleu-sentences 500
+GENERAL_FINETUNE_ARGS ?= --mix multi30k=3,tatoeba=2,news=0.5 --dropout 0.2 --label-smoothing 0.1 --lr 7e-4 \
+	--warmup 100 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 1 --bleu-sentences 500
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
+GENERAL_TRAIN = nice -n 19 $(PYTHON) tools/train.py --corpus general --data $(GENERAL_DATA) --resume \
+	--time-budget-min $(GENERAL_BUDGET_MIN) --checkpoint-every-min 10 $(GENERAL_MODEL_ARGS)
 model: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
-	nice -n 19 $(PYTHON) tools/train.py --corpus general --data $(GENERAL_DATA) --out $(GENERAL_WORK) --resume \
-		--time-budget-min $(GENERAL_BUDGET_MIN) --checkpoint-every-min 10 $(GENERAL_TRAIN_ARGS)
-	$(PYTHON) tools/export.py $(GENERAL_WORK)/avg.pt --out $(GENERAL_WORK)/f32 --dtype f32 $(GENERAL_EXPORT_ARGS)
+	$(GENERAL_TRAIN) --out $(GENERAL_WORK) $(GENERAL_TRAIN_ARGS)
+	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/finetune --init-from $(GENERAL_WORK)/avg.pt $(GENERAL_FINETUNE_ARGS)
+	$(PYTHON) tools/export.py $(GENERAL_WORK)/finetune/avg.pt --out $(GENERAL_WORK)/f32 --dtype f32 \
+		$(GENERAL_EXPORT_ARGS)
 	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/f32 -o $(GENERAL_OUT) --dtype int8 --force
 	du -sh $(GENERAL_OUT)
 	$(PYTHON) tools/eval_general.py --model $(GENERAL_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(GENERAL_WORK)/eval
 
-# The whole general recipe at toy scale (a tiny model, ~300 updates on a sample of each source) into
+# The whole general recipe at toy scale (a tiny model, a few hundred updates on a sample of each source) into
 # build/general-smoke/model: checks the pipeline end to end, not the quality.
 model-smoke:
 	$(MAKE) model GENERAL_WORK=build/general-smoke GENERAL_OUT=build/general-smoke/model \
-		GENERAL_TRAIN_ARGS="--mix multi30k=0.1,tatoeba=0.2,news=0.1 --vocab 8000 --d-model 64 --heads 2 \
-		--enc-layers 1 --dec-layers 1 --ffn 256 --lr 2e-3 --warmup 100 --epochs 3 --average 2 --bleu-every 0 \
-		--threads 1"
+		GENERAL_MODEL_ARGS="--vocab 8000 --d-model 64 --heads 2 --enc-layers 1 --dec-layers 1 --ffn 256 --threads 1" \
+		GENERAL_TRAIN_ARGS="--mix multi30k=0.1,tatoeba=0.2,news=0.1 --lr 2e-3 --warmup 100 --epochs 3 --average 2 \
+		--bleu-every 0" \
+		GENERAL_FINETUNE_ARGS="--mix multi30k=0.2,tatoeba=0.1,news=0.05 --lr 1e-3 --warmup 20 --epochs 1 \
+		--cooldown 1.0 --average 1 --bleu-every 0"
 
 DATA ?= ../shared/data/multi30k
 # The caption model data/multi30k-en-de (about two hours on 2 cores; its card: data/multi30k-en-de/README.md).

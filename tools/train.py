@@ -16,6 +16,9 @@ its whole state (state.pt, tools/train_state.py) every --checkpoint-every-min mi
 --resume continues from there with the same batches, dropout masks and lr. Exit status 75 means the budget
 ran out before the planned run ended: run the same command again.
 
+--init-from CHECKPOINT starts a second stage from an earlier run's weights and vocabulary (spm.model beside
+the checkpoint) with a fresh optimizer and schedule: `make model` fine-tunes the general model this way.
+
 The result (OUT/avg.pt + OUT/spm.model) is converted to our checkpoint format by tools/export.py.
 """
 import argparse
