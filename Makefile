@@ -91,7 +91,8 @@ model-smoke:
 		GENERAL_TRAIN_ARGS="--mix multi30k=0.1,tatoeba=0.2,news=0.1 --lr 2e-3 --warmup 100 --epochs 3 --average 2 \
 		--bleu-every 0" \
 		GENERAL_FINETUNE_ARGS="--mix multi30k=0.2,tatoeba=0.1,news=0.05 --lr 1e-3 --warmup 20 --epochs 1 \
-		--cooldown 1.0 --average 1 --bleu-every 0"
+		--cooldown 1.0 --average 1 --bleu-every 0" \
+		GENERAL_EXPORT_ARGS="--beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 0"
 
 DATA ?= ../shared/data/multi30k
 # The caption model data/multi30k-en-de (about two hours on 2 cores; its card: data/multi30k-en-de/README.md).
