@@ -64,7 +64,8 @@ struct Dequantize {
 
 // Runs units [begin, end) over a: the quantized rows, groups * 4 bytes each (u8 = x + 128 for VNNI),
 // or for AVX2 wide: the same rows widened to int16.
-// With dq, writes y; else finish(r, n, col, cols, acc, stride) takes each tile's exact products.
+// With dq, the vector kernels write y; else (and always for the portable one) finish(r, n, col, cols, acc,
+// stride) takes each tile's exact products.
 template <class Finish>
 void run_units(const Plan& plan, const int8_t* a, const int16_t* wide, const Int8Matrix& w,
                const Dequantize* dq, int begin, int end, const Finish& finish) {
@@ -79,31 +80,30 @@ void run_units(const Plan& plan, const int8_t* a, const int16_t* wide, const Int
       const int p = step * plan.panel_step;
       const int col = p * Int8Matrix::kPanel;
       const int cols = std::min(plan.panel_step * Int8Matrix::kPanel, w.out() - col);
+      int8::TileOut out;
+      out.cols = cols;
+      if (dq) {
+        out.y = dq->y + static_cast<size_t>(r) * w.out() + col;
+        out.ldy = static_cast<size_t>(w.out());
+        out.row_scales = dq->row_scales + r;
+        out.col_scales = w.scales() + col;
+        out.bias = dq->bias ? dq->bias + col : nullptr;
+      } else {
+        out.acc = acc;
+        out.acc_stride = kMaxTileColumns;
+      }
       switch (plan.kernel) {
-        case Int8Kernel::kAvx512Vnni: {
-          int8::TileOut out;
-          if (dq) {
-            out.y = dq->y + static_cast<size_t>(r) * w.out() + col;
-            out.ldy = static_cast<size_t>(w.out());
-            out.row_scales = dq->row_scales + r;
-            out.col_scales = w.scales() + col;
-            out.bias = dq->bias ? dq->bias + col : nullptr;
-            out.cols = cols;
-          } else {
-            out.acc = acc;
-            out.acc_stride = kMaxTileColumns;
-          }
+        case Int8Kernel::kAvx512Vnni:
           int8::tile_avx512_vnni(reinterpret_cast<const uint8_t*>(rows), lda, n, w.groups(), w.panel(p),
                                  p + 1 < w.panels() ? w.panel(p + 1) : nullptr, w.column_sums() + col, out);
-          if (dq) continue;
           break;
-        }
         case Int8Kernel::kAvx2:
-          int8::tile_avx2(wide + r * lda, lda, n, w.groups(), w.panel(p), acc, kMaxTileColumns);
+          int8::tile_avx2(wide + r * lda, lda, n, w.groups(), w.panel(p), out);
           break;
         default:
           tile_portable(rows, lda, n, w.groups(), w.panel(p), acc, kMaxTileColumns);
       }
+      if (dq && plan.kernel != Int8Kernel::kPortable) continue;
       finish(r, n, col, cols, acc, kMaxTileColumns);
     }
   }
@@ -163,7 +163,7 @@ void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bia
   const float* w_scales = w.scales();
   const Dequantize dq{y, scales, bias};
   split_range(plan.blocks * plan.tiles, 1, [&](int begin, int end, int) {
-    run_units(plan, data, wide, w, vnni ? &dq : nullptr, begin, end,
+    run_units(plan, data, wide, w, &dq, begin, end,
               [&](int r0, int n, int col, int cols, const int32_t* acc, size_t stride) {
                 for (int r = 0; r < n; ++r) {
                   const float row_scale = scales[r0 + r];

@@ -31,8 +31,8 @@ void tile_avx512_vnni(const uint8_t* a, size_t lda, int rows, int groups, const 
 // (128) from n to padded; the same scale and the same q, bit for bit.
 float quantize_row_u8_avx512(const float* x, int n, int padded, uint8_t* u);
 
-// a: x widened to int16 (exact products for any int8 x), lda values apart; raw products only.
-void tile_avx2(const int16_t* a, size_t lda, int rows, int groups, const int8_t* p0, int32_t* acc,
-               size_t acc_stride);
+// a: x widened to int16 (exact products for any int8 x), lda values apart. out.cols: the panel's valid
+// columns, for either output.
+void tile_avx2(const int16_t* a, size_t lda, int rows, int groups, const int8_t* p0, const TileOut& out);
 
 }  // namespace core::int8

@@ -24,9 +24,29 @@ namespace {
 constexpr int kHalfRows = 6;
 
 // ahead: null, or a panel to fetch into L2, its line g (a panel's group is one 64-byte line) at group g.
+// y = float(acc) * (row scale x column scales) + bias: a multiply, then an add, as int8_linear's other
+// kernels do it. The empty asm keeps GCC from fusing them into one FMA (where the target has one), whose
+// single rounding would give other bits. kFull: all 8 columns valid, else those of mask (vmaskmovps
+// stores are slow on AMD: only a panel's last columns take them).
+template <bool kFull>
+NMT_AVX2 inline void store_dequantized(__m256i acc, float row_scale, const float* col_scales,
+                                       const float* bias, float* y, __m256i mask) {
+  const __m256 scale = _mm256_mul_ps(_mm256_set1_ps(row_scale), _mm256_loadu_ps(col_scales));
+  __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), scale);
+  if (bias) {
+    __asm__("" : "+v"(v));
+    v = _mm256_add_ps(v, kFull ? _mm256_loadu_ps(bias) : _mm256_maskload_ps(bias, mask));
+  }
+  if (kFull)
+    _mm256_storeu_ps(y, v);
+  else
+    _mm256_maskstore_ps(y, mask, v);
+}
+
+// out: the half's first row and column, out.cols of its 8 columns valid (at least 1).
 template <int R>
 NMT_AVX2 void half_tile(const int16_t* a, size_t lda, int groups, const int8_t* half, const int8_t* ahead,
-                        int32_t* acc, size_t acc_stride) {
+                        const TileOut& out) {
   __m256i c0[R], c1[R];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm256_setzero_si256();
@@ -51,38 +71,59 @@ NMT_AVX2 void half_tile(const int16_t* a, size_t lda, int groups, const int8_t* 
     }
   }
   // hadd adds each column's two lanes, within 128-bit halves: [c0 c1 c4 c5 | c2 c3 c6 c7], then in order.
+  const __m256i mask =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(out.cols), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 #pragma GCC unroll 8
-  for (int r = 0; r < R; ++r)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + r * acc_stride),
-                        _mm256_permute4x64_epi64(_mm256_hadd_epi32(c0[r], c1[r]), 0xd8));
+  for (int r = 0; r < R; ++r) {
+    const __m256i sums = _mm256_permute4x64_epi64(_mm256_hadd_epi32(c0[r], c1[r]), 0xd8);
+    if (out.y && out.cols >= 8)
+      store_dequantized<true>(sums, out.row_scales[r], out.col_scales, out.bias, out.y + r * out.ldy, mask);
+    else if (out.y)
+      store_dequantized<false>(sums, out.row_scales[r], out.col_scales, out.bias, out.y + r * out.ldy, mask);
+    else
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out.acc + r * out.acc_stride), sums);
+  }
 }
 
 // The last rows % kHalfRows rows, as one tile of their own.
 template <int R>
 void tail(int rows, const int16_t* a, size_t lda, int groups, const int8_t* half, const int8_t* ahead,
-          int32_t* acc, size_t acc_stride) {
+          const TileOut& out) {
   if constexpr (R >= 1) {
-    if (rows == R) return half_tile<R>(a, lda, groups, half, ahead, acc, acc_stride);
-    tail<R - 1>(rows, a, lda, groups, half, ahead, acc, acc_stride);
+    if (rows == R) return half_tile<R>(a, lda, groups, half, ahead, out);
+    tail<R - 1>(rows, a, lda, groups, half, ahead, out);
   }
+}
+
+// out moved on by `rows` rows and `columns` columns.
+TileOut shifted(const TileOut& out, int rows, int columns) {
+  TileOut o = out;
+  if (o.y) {
+    o.y += rows * o.ldy + columns;
+    o.row_scales += rows;
+    o.col_scales += columns;
+    if (o.bias) o.bias += columns;
+  } else {
+    o.acc += rows * o.acc_stride + columns;
+  }
+  o.cols = out.cols - columns;
+  return o;
 }
 
 }  // namespace
 
-void tile_avx2(const int16_t* a, size_t lda, int rows, int groups, const int8_t* p0, int32_t* acc,
-               size_t acc_stride) {
+void tile_avx2(const int16_t* a, size_t lda, int rows, int groups, const int8_t* p0, const TileOut& out) {
   // Both halves over the same rows: the panel (groups x 64 bytes) and the rows stay in L1 in between. The
   // first pass fetches the panel after next into L2: the hardware prefetcher stops at each 4 KB page, and
   // left to it, panels streamed from memory (the 58k-column output projection) come at half the speed.
   const int8_t* ahead = p0 + 2 * 64 * static_cast<size_t>(groups);
-  for (int h = 0; h < 2; ++h) {
+  for (int h = 0; h < 2 && 8 * h < out.cols; ++h) {
     const int8_t* half = p0 + 32 * h;
-    int32_t* out = acc + 8 * h;
     int r = 0;
     for (; r + kHalfRows <= rows; r += kHalfRows, ahead = nullptr)
-      half_tile<kHalfRows>(a + r * lda, lda, groups, half, ahead, out + r * acc_stride, acc_stride);
+      half_tile<kHalfRows>(a + r * lda, lda, groups, half, ahead, shifted(out, r, 8 * h));
     if (r < rows)
-      tail<kHalfRows - 1>(rows - r, a + r * lda, lda, groups, half, ahead, out + r * acc_stride, acc_stride);
+      tail<kHalfRows - 1>(rows - r, a + r * lda, lda, groups, half, ahead, shifted(out, r, 8 * h));
     ahead = nullptr;
   }
 }
