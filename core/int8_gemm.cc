@@ -62,11 +62,13 @@ struct Dequantize {
   const float* bias;
 };
 
-// Runs units [begin, end) over a: the quantized rows, groups * 4 bytes each (u8 = x + 128 for VNNI).
-// With dq, writes y; else finish(r, n, col, cols, acc, stride) takes each tile's exact products.
+// Runs units [begin, end) over a: the quantized rows, groups * 4 bytes each (u8 = x + 128 for VNNI),
+// or for AVX2 wide: the same rows widened to int16.
+// With dq, the vector kernels write y; else (and always for the portable one) finish(r, n, col, cols, acc,
+// stride) takes each tile's exact products.
 template <class Finish>
-void run_units(const Plan& plan, const int8_t* a, const Int8Matrix& w, const Dequantize* dq, int begin,
-               int end, const Finish& finish) {
+void run_units(const Plan& plan, const int8_t* a, const int16_t* wide, const Int8Matrix& w,
+               const Dequantize* dq, int begin, int end, const Finish& finish) {
   const size_t lda = static_cast<size_t>(w.groups()) * Int8Matrix::kGroup;
   int32_t acc[kMaxTileRows * kMaxTileColumns];
   for (int u = begin; u < end; ++u) {
@@ -78,31 +80,30 @@ void run_units(const Plan& plan, const int8_t* a, const Int8Matrix& w, const Deq
       const int p = step * plan.panel_step;
       const int col = p * Int8Matrix::kPanel;
       const int cols = std::min(plan.panel_step * Int8Matrix::kPanel, w.out() - col);
+      int8::TileOut out;
+      out.cols = cols;
+      if (dq) {
+        out.y = dq->y + static_cast<size_t>(r) * w.out() + col;
+        out.ldy = static_cast<size_t>(w.out());
+        out.row_scales = dq->row_scales + r;
+        out.col_scales = w.scales() + col;
+        out.bias = dq->bias ? dq->bias + col : nullptr;
+      } else {
+        out.acc = acc;
+        out.acc_stride = kMaxTileColumns;
+      }
       switch (plan.kernel) {
-        case Int8Kernel::kAvx512Vnni: {
-          int8::TileOut out;
-          if (dq) {
-            out.y = dq->y + static_cast<size_t>(r) * w.out() + col;
-            out.ldy = static_cast<size_t>(w.out());
-            out.row_scales = dq->row_scales + r;
-            out.col_scales = w.scales() + col;
-            out.bias = dq->bias ? dq->bias + col : nullptr;
-            out.cols = cols;
-          } else {
-            out.acc = acc;
-            out.acc_stride = kMaxTileColumns;
-          }
+        case Int8Kernel::kAvx512Vnni:
           int8::tile_avx512_vnni(reinterpret_cast<const uint8_t*>(rows), lda, n, w.groups(), w.panel(p),
                                  p + 1 < w.panels() ? w.panel(p + 1) : nullptr, w.column_sums() + col, out);
-          if (dq) continue;
           break;
-        }
         case Int8Kernel::kAvx2:
-          int8::tile_avx2(rows, lda, n, w.groups(), w.panel(p), acc, kMaxTileColumns);
+          int8::tile_avx2(wide + r * lda, lda, n, w.groups(), w.panel(p), out);
           break;
         default:
           tile_portable(rows, lda, n, w.groups(), w.panel(p), acc, kMaxTileColumns);
       }
+      if (dq && plan.kernel != Int8Kernel::kPortable) continue;
       finish(r, n, col, cols, acc, kMaxTileColumns);
     }
   }
@@ -112,12 +113,18 @@ void run_units(const Plan& plan, const int8_t* a, const Int8Matrix& w, const Deq
 // VNNI shifted to u8 (x ^ 0x80 == x + 128).
 struct QuantizedRows {
   std::vector<int8_t> data;
+  std::vector<int16_t> wide;  // data widened, for AVX2
   std::vector<float> scales;
 };
 
 QuantizedRows& scratch() {
   thread_local QuantizedRows rows;  // grows to the largest call once, then reused
   return rows;
+}
+
+void widen(const int8_t* row, size_t n, int16_t* wide) {
+#pragma omp simd
+  for (size_t i = 0; i < n; ++i) wide[i] = row[i];
 }
 
 void shift_to_u8(int8_t* row, size_t n) {
@@ -135,9 +142,11 @@ void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bia
   QuantizedRows& q = scratch();
   q.data.resize(static_cast<size_t>(rows) * lda);
   q.scales.resize(static_cast<size_t>(rows));
+  const bool vnni = plan.kernel == Int8Kernel::kAvx512Vnni, avx2 = plan.kernel == Int8Kernel::kAvx2;
+  if (avx2) q.wide.resize(q.data.size());
   int8_t* data = q.data.data();  // by pointer: in the team's other threads `q` is theirs
+  int16_t* wide = q.wide.data();
   float* scales = q.scales.data();
-  const bool vnni = plan.kernel == Int8Kernel::kAvx512Vnni;
   split_range(rows, 1, [&](int begin, int end, int) {
     for (int r = begin; r < end; ++r) {
       int8_t* row = data + r * lda;
@@ -148,12 +157,13 @@ void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bia
       }
       scales[r] = quantize_row(x + static_cast<size_t>(r) * in, in, row);
       std::memset(row + in, 0, lda - in);
+      if (avx2) widen(row, lda, wide + r * lda);
     }
   });
   const float* w_scales = w.scales();
   const Dequantize dq{y, scales, bias};
   split_range(plan.blocks * plan.tiles, 1, [&](int begin, int end, int) {
-    run_units(plan, data, w, vnni ? &dq : nullptr, begin, end,
+    run_units(plan, data, wide, w, &dq, begin, end,
               [&](int r0, int n, int col, int cols, const int32_t* acc, size_t stride) {
                 for (int r = 0; r < n; ++r) {
                   const float row_scale = scales[r0 + r];
@@ -179,11 +189,13 @@ void int8_products(const int8_t* q, int rows, const Int8Matrix& w, int32_t* acc)
   const int in = w.in(), out = w.out();
   const size_t lda = static_cast<size_t>(w.groups()) * Int8Matrix::kGroup;
   std::vector<int8_t> data(static_cast<size_t>(rows) * lda, 0);
+  std::vector<int16_t> wide(plan.kernel == Int8Kernel::kAvx2 ? data.size() : 0);
   for (int r = 0; r < rows; ++r) {
     std::memcpy(data.data() + r * lda, q + static_cast<size_t>(r) * in, static_cast<size_t>(in));
     if (plan.kernel == Int8Kernel::kAvx512Vnni) shift_to_u8(data.data() + r * lda, lda);
+    if (plan.kernel == Int8Kernel::kAvx2) widen(data.data() + r * lda, lda, wide.data() + r * lda);
   }
-  run_units(plan, data.data(), w, nullptr, 0, plan.blocks * plan.tiles,
+  run_units(plan, data.data(), wide.data(), w, nullptr, 0, plan.blocks * plan.tiles,
             [&](int r0, int n, int col, int cols, const int32_t* tile, size_t stride) {
               for (int r = 0; r < n; ++r)
                 std::copy(tile + r * stride, tile + r * stride + cols,

@@ -7,9 +7,9 @@
 // is bit-identical whatever the kernel, the other rows or the threads.
 //
 // Kernels (core/cpu.h chooses): AVX-512 VNNI (vpdpbusd: x + 128 as u8 times the s8 weights, minus 128 x
-// the column sums computed at packing), AVX2 (vpmaddubsw of |x| with the weights given x's signs, then
-// vpmaddwd: |x| <= 127 keeps each int16 pair sum below 32767, so nothing saturates, unlike x + 128), and a
-// portable scalar loop. Weights are limited to [-127, 127] for the same reason.
+// the column sums computed at packing), AVX2 (vpmaddwd on x and the weights widened to int16: no int16
+// sum to saturate, unlike vpmaddubsw's), and a portable scalar loop. Weights are limited to [-127, 127],
+// the quantizer's symmetric range.
 #pragma once
 
 #include <cstddef>

@@ -8,7 +8,7 @@
 namespace core::int8 {
 
 constexpr int kAvx512Rows = 12;  // rows per AVX-512 VNNI tile, two panels wide
-constexpr int kAvx2Rows = 4;     // rows per AVX2 tile, one panel wide
+constexpr int kAvx2Rows = 12;    // rows per AVX2 call, one panel wide (tiles of 6 rows x 8 columns)
 
 // Where a tile's exact int32 products go: raw into acc (a row of acc_stride per row), or, when y is set,
 // dequantized in registers as y[r][j] = float(acc) * (row_scales[r] * col_scales[j]) + bias[j] (bias may be
@@ -31,8 +31,8 @@ void tile_avx512_vnni(const uint8_t* a, size_t lda, int rows, int groups, const 
 // (128) from n to padded; the same scale and the same q, bit for bit.
 float quantize_row_u8_avx512(const float* x, int n, int padded, uint8_t* u);
 
-// a: x as s8; raw products only (out.acc).
-void tile_avx2(const int8_t* a, size_t lda, int rows, int groups, const int8_t* p0, int32_t* acc,
-               size_t acc_stride);
+// a: x widened to int16 (exact products for any int8 x), lda values apart. out.cols: the panel's valid
+// columns, for either output.
+void tile_avx2(const int16_t* a, size_t lda, int rows, int groups, const int8_t* p0, const TileOut& out);
 
 }  // namespace core::int8

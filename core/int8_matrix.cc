@@ -74,7 +74,7 @@ float quantize_row(const float* x, int n, int8_t* q) {
 #pragma omp simd
   for (int i = 0; i < n; ++i) {
     const float v = (x[i] * inverse + kRound) - kRound;
-    // |v| <= 127 up to rounding: the clamp keeps -128 out, which the AVX2 kernel cannot take.
+    // |v| <= 127 up to rounding: the clamp keeps -128 out, so the range stays symmetric.
     q[i] = static_cast<int8_t>(static_cast<int>(std::min(127.0f, std::max(-127.0f, v))));
   }
   return amax / 127.0f;

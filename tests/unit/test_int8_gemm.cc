@@ -90,6 +90,64 @@ TEST_CASE("int8 products never saturate: extreme values of either sign", "[kerne
   });
 }
 
+namespace {
+
+// Values that make an int16 pair sum overflow if a kernel lets one form: the extremes of either sign,
+// in runs that agree in sign (largest sums) and alternate (largest cancellations), mixed with random ones.
+std::vector<int8_t> extreme_int8(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> kind(0, 5), value(-127, 127);
+  std::vector<int8_t> q(n);
+  for (size_t i = 0; i < n; ++i) {
+    switch (kind(rng)) {
+      case 0:
+        q[i] = 127;
+        break;
+      case 1:
+        q[i] = -127;
+        break;
+      case 2:
+        q[i] = static_cast<int8_t>(i % 2 ? 127 : -127);
+        break;
+      default:
+        q[i] = static_cast<int8_t>(value(rng));
+    }
+  }
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("the AVX2 int8 kernel equals the portable one at every tile edge and on extreme values",
+          "[kernels][int8]") {
+  if (core::cpu_int8_kernel() == core::Int8Kernel::kPortable)
+    return test::skip("needs AVX2, which this CPU (or NMT_CPU) does not give");
+  KernelGuard guard;
+  // Rows around the tile heights (6 and 12), columns around quarters and panels, k around groups.
+  for (int rows : {1, 5, 6, 7, 11, 12, 13, 18, 31}) {
+    for (int out : {1, 4, 5, 8, 9, 16, 17, 40}) {
+      for (int in : {1, 2, 4, 7, 8, 9, 64, 515}) {
+        for (bool extreme : {false, true}) {
+          CAPTURE(rows, out, in, extreme);
+          const unsigned seed = static_cast<unsigned>(rows * 1000 + out * 10 + in);
+          const auto x = extreme ? extreme_int8(static_cast<size_t>(rows) * in, seed)
+                                 : random_int8(static_cast<size_t>(rows) * in, seed);
+          const auto w = extreme ? extreme_int8(static_cast<size_t>(out) * in, seed + 1)
+                                 : random_int8(static_cast<size_t>(out) * in, seed + 1);
+          const core::Int8Matrix m = matrix_of(w, std::vector<float>(out, 1.0f), out, in);
+          std::vector<int32_t> avx2(static_cast<size_t>(rows) * out), portable(avx2.size());
+          core::force_int8_kernel(core::Int8Kernel::kAvx2);
+          REQUIRE(core::int8_kernel() == core::Int8Kernel::kAvx2);
+          core::int8_products(x.data(), rows, m, avx2.data());
+          core::force_int8_kernel(core::Int8Kernel::kPortable);
+          core::int8_products(x.data(), rows, m, portable.data());
+          REQUIRE(avx2 == portable);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("int8_linear is the documented arithmetic, bit for bit, on every kernel", "[kernels][int8]") {
   for_each_int8_kernel([&](core::Int8Kernel kernel) {
     for (int rows : {1, 5, 12, 37}) {
