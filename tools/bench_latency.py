@@ -136,9 +136,11 @@ def main():
             ratio = r["p50_ratios"].get(engine)
             print(f"| {r['model']} | {r['threads']} | {engine} | {s['p50_ms']:.1f} | {s['p99_ms']:.1f} | "
                   f"{s['mean_ms']:.1f} | {'–' if ratio is None else f'{ratio:.2f}x'} |")
+    for r in rows:
         if r["baseline_same_output"] is not None:
             print(f"\n{r['model']}, {r['threads']} threads: nmt and nmt baseline outputs "
-                  f"{'identical' if r['baseline_same_output'] else 'DIFFER'}")
+                  f"{'identical' if r['baseline_same_output'] else 'DIFFER'}", end="")
+    print()
 
 
 if __name__ == "__main__":
