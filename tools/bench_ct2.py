@@ -35,6 +35,10 @@ PYTHON = "/usr/bin/python3"
 WORK = os.path.join(ROOT, "build-bench")
 BUNDLED_MAX_LENGTH = 64   # the bundled model's fixed limit here (its own default is 1.5 x source + 10)
 SYNTH_MAX_LENGTH = 32     # tools/bench.py's SYNTH_STEPS
+# CTranslate2's OpenMP threads sleep between parallel regions unless OMP_WAIT_POLICY is set otherwise: with
+# libgomp's default spinning, 2 threads on cores shared with other work took 52.7 s for 3 sentences where
+# passive took 0.79 s (1 thread: 0.47 s). Set OMP_WAIT_POLICY=active on a quiet machine to give it its spin.
+OMP_WAIT_POLICY = "passive"
 
 
 def unavailable_reason(ct2=CT2):
@@ -133,6 +137,7 @@ def run_ct2(run_measured, model, compute_type, pieces_path, tmp, beam, threads, 
     cmd = ["sh", "-c", 'exec "$0" "$@" < "$PIECES"', driver(), model, compute_type, str(threads), str(beam),
            str(max_length - 1), str(lp), str(ngram), mode]
     env = dict(os.environ, PIECES=pieces_path, OMP_NUM_THREADS=str(threads))
+    env.setdefault("OMP_WAIT_POLICY", OMP_WAIT_POLICY)
     code, rss, _ = run_measured(cmd, out, err, env=env)
     stats = _last_json(err, cmd, code)
     with open(out, encoding="utf-8") as f:
@@ -219,7 +224,8 @@ def parity(run_measured, nmt, models, tmp, n=50):
 def ct2_table(rows, parities, loadavg):
     head = ("CTranslate2 (4.8.1, /opt/ctranslate2) against nmt on the same weights and source pieces, batch 32, "
             f"{rows[0]['threads'] if rows else 2} threads, one sentence a line, fixed length limit; runs alternating "
-            f"(nmt, CTranslate2, ...), load average {loadavg[0]:.2f} at start, {loadavg[1]:.2f} at end; "
+            f"(nmt, CTranslate2, ...), load average {loadavg[0]:.2f} at start, {loadavg[1]:.2f} at end; CTranslate2 "
+            f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', OMP_WAIT_POLICY)}; "
             "nmt/CT2 = CTranslate2's translate time (wall minus load) over nmt's, median of the pairs.\n\n"
             "| model | weights | search | sentences | nmt tok/s | CT2 tok/s | nmt/CT2 | load nmt / CT2 (s) | "
             "peak RSS nmt / CT2 (MB) | RSS nmt/CT2 | tokens nmt / CT2 | identical lines |\n"
