@@ -10,7 +10,7 @@ DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepi
        libgumbo-dev libmd4c-dev libpugixml-dev
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 
-.PHONY: all build test test-asan deps deps-tools install deb fixtures model model-smoke model-multi30k bench bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
+.PHONY: all build test test-asan deps deps-tools install deb fixtures model model-smoke model-multi30k bench bench-ct2 bench-latency bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
 
 all: build
 
@@ -108,6 +108,17 @@ BENCH_ARGS ?=
 bench: build
 	$(PYTHON) tools/bench.py --nmt $(BUILD)/nmt $(BENCH_ARGS)
 	if [ -n "$(BENCH_SERVE)" ]; then $(MAKE) bench-serve; fi
+
+# nmt against CTranslate2 (when built under /opt/ctranslate2, docs/speed.md; skipped otherwise): same weights,
+# pieces and length limit, f32 and int8, greedy and beam 4, runs alternating (tools/bench_ct2.py).
+CT2_BENCH_ARGS ?=
+bench-ct2: build
+	$(PYTHON) tools/bench_ct2.py --nmt $(BUILD)/nmt $(CT2_BENCH_ARGS)
+
+# Single-sentence latency (beam 4, batch 1, 1 and 2 threads): p50/p99 of nmt and CTranslate2 (tools/bench_latency.py).
+LATENCY_BENCH_ARGS ?= --synthetic
+bench-latency: build
+	$(PYTHON) tools/bench_latency.py --nmt $(BUILD)/nmt $(LATENCY_BENCH_ARGS)
 
 # Peak RSS of `nmt translate -i page.html` against the page's size, up to 50 MB (docs/formats.md, Limits).
 bench-html-memory: build

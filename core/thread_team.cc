@@ -43,15 +43,21 @@ ThreadTeam::~ThreadTeam() {
   for (std::thread& t : members_) t.join();
 }
 
-void ThreadTeam::run_part(int part) {
-  const int units = (n_ + grain_ - 1) / grain_;
+void ThreadTeam::run_part(int part, uint32_t job) {
   const int divisor = size() * kShareDivisor;
-  int start = next_unit_.load(std::memory_order_relaxed);
-  while (start < units) {
+  uint64_t ticket = ticket_.load(std::memory_order_acquire);
+  for (;;) {
+    const uint64_t units_of = job_units_.load(std::memory_order_acquire);
+    if (ticket >> 32 != job || units_of >> 32 != job) return;  // a newer job: its own wake-up hands it out
+    const int units = static_cast<int>(units_of & 0xffffffffu);
+    const int start = static_cast<int>(ticket & 0xffffffffu);
+    if (start >= units) return;
     const int take = std::max(1, (units - start) / divisor);
-    if (!next_unit_.compare_exchange_weak(start, start + take, std::memory_order_relaxed)) continue;
+    if (!ticket_.compare_exchange_weak(ticket, ticket + take, std::memory_order_acq_rel)) continue;
+    // The chunk is ours, so the job cannot end (and its fields change) before done_units_ counts it.
     fn_(context_, start * grain_, std::min(n_, (start + take) * grain_), part);
-    start = next_unit_.load(std::memory_order_relaxed);
+    done_units_.fetch_add(take, std::memory_order_release);
+    ticket = ticket_.load(std::memory_order_acquire);
   }
 }
 
@@ -65,8 +71,10 @@ void ThreadTeam::run(int n, int grain, RangeFn fn, void* context) {
   context_ = context;
   n_ = n;
   grain_ = grain;
-  next_unit_.store(0, std::memory_order_relaxed);
-  finished_.store(0, std::memory_order_relaxed);
+  const uint32_t job = ++job_;
+  done_units_.store(0, std::memory_order_relaxed);
+  job_units_.store(uint64_t{job} << 32 | static_cast<uint32_t>(units), std::memory_order_release);
+  ticket_.store(uint64_t{job} << 32, std::memory_order_release);
   {
     // Under the mutex, so a member about to sleep either sees the new generation or gets the notify.
     std::lock_guard<std::mutex> lock(sleep_mutex_);
@@ -74,9 +82,13 @@ void ThreadTeam::run(int n, int grain, RangeFn fn, void* context) {
   }
   wake_.notify_all();
   running_ = true;
-  run_part(0);
-  const int members = static_cast<int>(members_.size());
-  while (finished_.load(std::memory_order_acquire) < members) NMT_CPU_RELAX();
+  run_part(0, job);
+  // Wait for the chunks members hold, not for members to check in: a member not yet running (asleep, or
+  // its core taken by another process) has nothing of this job, and the caller does its share instead.
+  for (int i = 0; done_units_.load(std::memory_order_acquire) < units; ++i) {
+    NMT_CPU_RELAX();
+    if (i % 1024 == 1023) std::this_thread::yield();  // let a holder preempted on this core finish
+  }
   running_ = false;
 }
 
@@ -93,8 +105,7 @@ void ThreadTeam::member_loop(int index) {
     }
     if (stop_.load()) return;
     seen = generation_.load(std::memory_order_acquire);
-    run_part(index);
-    finished_.fetch_add(1, std::memory_order_release);
+    run_part(index, static_cast<uint32_t>(ticket_.load(std::memory_order_acquire) >> 32));
   }
 }
 

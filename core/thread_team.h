@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -36,20 +37,25 @@ class ThreadTeam {
 
  private:
   void member_loop(int index);
-  void run_part(int part);
+  void run_part(int part, uint32_t job);
 
   std::vector<std::thread> members_;
-  std::atomic<unsigned> generation_{0};  // bumped to hand out a job
-  std::atomic<int> finished_{0};         // members done with the current job
+  std::atomic<unsigned> generation_{0};  // bumped to wake members for a job
   std::atomic<bool> stop_{false};
   std::mutex sleep_mutex_;  // members that spun long without a job sleep here
   std::condition_variable wake_;
-  // The current job, written before generation_ is bumped.
+  // The current job, written before ticket_ names it; read only by a thread holding one of its chunks (a
+  // job ends when all its chunks are done, so it cannot be replaced under a holder).
   RangeFn fn_ = nullptr;
   void* context_ = nullptr;
   int n_ = 0, grain_ = 1;
-  std::atomic<int> next_unit_{0};  // the first unit of [0, n / grain) not yet handed out
-  bool running_ = false;           // a split inside a part runs on the calling thread alone
+  // (job number << 32) | the first unit of [0, n / grain) not yet handed out: a chunk is claimed by one
+  // compare-exchange that also checks the job, so a member waking late takes nothing from a newer job.
+  std::atomic<uint64_t> ticket_{0};
+  std::atomic<uint64_t> job_units_{0};  // (job number << 32) | its units
+  std::atomic<int> done_units_{0};      // units of the current job finished
+  uint32_t job_ = 0;
+  bool running_ = false;  // a split inside a part runs on the calling thread alone
   ThreadTeam* previous_;
 };
 

@@ -32,6 +32,9 @@ Also:
     (--no-split), sentences/s of each and the ratio, runs alternating (--paragraphs-only: this row alone).
   * shortlist (tools/bench_shortlist.py): --shortlist off vs on, beam 4, 2 threads, on the bundled and the
     synthetic model, the shortlist built from Multi30k train: tokens/s, ratio, peak RSS, identical lines.
+  * CTranslate2 (tools/bench_ct2.py, when built under /opt/ctranslate2; skipped with the reason otherwise):
+    nmt and CTranslate2 on the same weights and pieces, f32 and int8, greedy and beam 4, 2 threads, runs
+    alternating: tokens/s, wall minus load, load time, peak RSS, the ratios and identical lines.
   * documents (tools/bench_documents.py): 300 sentences as plain lines and as an HTML page, the page's rate
     over the plain one (the issue's bar: at least 0.8) and whether its paragraphs read as the plain lines.
 
@@ -57,6 +60,7 @@ import sys
 import tempfile
 import time
 
+import bench_ct2  # the CTranslate2 rows (tools/bench_ct2.py)
 import bench_documents  # the documents row (tools/bench_documents.py)
 import bench_shortlist  # the shortlist rows (tools/bench_shortlist.py)
 
@@ -517,6 +521,7 @@ def main():
                     help="only the paragraphs row (--runs runs each), printed, not appended to the results")
     ap.add_argument("--quick", action="store_true", help="smoke run: 100 sentences, 1 run each, 64 synthetic")
     ap.add_argument("--no-int8", action="store_true", help="skip the nmt int8 rows")
+    ap.add_argument("--no-ct2", action="store_true", help="skip the CTranslate2 rows (tools/bench_ct2.py)")
     ap.add_argument("--out", default=None, help="results JSON (default: build-bench/results.json; "
                                                 "--quick: build-bench/results-quick.json)")
     args = ap.parse_args()
@@ -702,12 +707,20 @@ def main():
                       ([(synth_label, synth_dir, synth_inp)] if synth_dir else [])]
         documents = bench_documents.document_speed(args.nmt, args.model, lines, tmp, parse_list(args.beams)[-1],
                                                    parse_list(args.threads)[-1], args.runs)
+        ct2_skipped = "--no-ct2" if args.no_ct2 else bench_ct2.unavailable_reason()
+        ct2_load = os.getloadavg()[0]
+        ct2_rows = [] if ct2_skipped else bench_ct2.ct2_rows(
+            run_measured, args.nmt, int8_model, [(main_label, args.model, lines, bench_ct2.BUNDLED_MAX_LENGTH)] +
+            ([(synth_label, synth_dir, lines[:args.synthetic_sentences], bench_ct2.SYNTH_MAX_LENGTH)] if synth_dir
+             else []), tmp, args.runs)
 
     table = make_table(rows, peak, baselines, i8peak)
     if paragraphs:
         table += "\n\n" + paragraph_row(paragraphs)
     table += "\n\n" + "\n".join(bench_shortlist.shortlist_row(s) for s in shortlists)
     table += "\n\n" + bench_documents.document_row(documents)
+    table += "\n\n" + (f"CTranslate2 rows: skipped: {ct2_skipped}" if ct2_skipped else
+                       bench_ct2.ct2_table(ct2_rows, [], (ct2_load, os.getloadavg()[0])))
     machine["loadavg_end"] = os.getloadavg()[0]
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -724,6 +737,7 @@ def main():
         "int8_peak": i8peak,
         "sgemm_peak": peak, "nmt_deterministic": nmt_deterministic, "notes": notes,
         "rows": rows, "paragraphs": paragraphs, "documents": documents, "shortlists": shortlists,
+        "ct2": {"skipped": ct2_skipped, "rows": ct2_rows},
         "table": table,
     }
     history = {"description": "make bench (tools/bench.py): one entry per run, newest last", "runs": []}
