@@ -32,19 +32,20 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// A logit from a hash: mostly one of a few values (exact ties), some a float or two above one of them
-// (ties once a log-probability is rounded), some spread out.
+// A logit from a hash: mostly spread over [0, 9), and about one id in 1,024 on 10 or 9.5 or a float above
+// either: exact ties near the top of a row, and ties once a log-probability is rounded.
 float tie_prone_logit(uint64_t h) {
-  const float base = static_cast<float>(h % 7) * 1.5f + 4.0f;
-  switch ((h >> 8) % 4) {
+  switch ((h >> 8) % 4096) {
     case 0:
-      return base;
+      return 10.0f;
     case 1:
-      return std::nextafter(base, 100.0f);
+      return std::nextafter(10.0f, 100.0f);
     case 2:
-      return std::nextafter(std::nextafter(base, 100.0f), 100.0f);
+      return 9.5f;
+    case 3:
+      return std::nextafter(9.5f, 100.0f);
     default:
-      return static_cast<float>((h >> 16) % 1000) * 0.01f;
+      return static_cast<float>((h >> 20) % 90000) * 1e-4f;
   }
 }
 
@@ -71,7 +72,7 @@ class TieDecoder : public core::DecoderStep {
   void logits(int first_row, int n_rows, float* out) override {
     for (int r = 0; r < n_rows; ++r)
       row_logits(first_row + r, 0, kVocab, out + static_cast<size_t>(r) * kVocab);
-    ++row_calls;
+    row_reads += n_rows;
   }
   bool offers_logit_columns() const override { return offer_columns_; }
   void logit_columns(int first, int n, float* out) override {
@@ -81,7 +82,8 @@ class TieDecoder : public core::DecoderStep {
     ++column_calls;
   }
 
-  int row_calls = 0, column_calls = 0;
+  int row_reads = 0;  // rows read whole, by logits()
+  int column_calls = 0;
 
  private:
   void row_logits(int row, int first, int n, float* out) const {
@@ -202,7 +204,8 @@ TEST_CASE("output scan: selections equal select_top's on tie-prone rows", "[sear
     }
   }
   INFO("proved " << proved << ", left to the two-pass way " << unproved);
-  CHECK(proved > 4 * unproved);
+  CHECK(proved > 2 * unproved);
+  CHECK(unproved > 0);
 }
 
 TEST_CASE("output scan: greedy and beam search equal the two-pass search", "[search][output_scan]") {
@@ -223,8 +226,8 @@ TEST_CASE("output scan: greedy and beam search equal the two-pass search", "[sea
         INFO("beam " << beam << (renormalize ? ", renormalize" : "") << (prefixes ? ", prefixes" : ""));
         require_same(got, expected);
         CHECK(one_pass.column_calls > 0);
-        CHECK(one_pass.row_calls < two_pass.row_calls / 2);
-        two_pass_reads += one_pass.row_calls;
+        CHECK(one_pass.row_reads < two_pass.row_reads / 4);
+        two_pass_reads += one_pass.row_reads;
       }
     }
   }
@@ -238,4 +241,41 @@ TEST_CASE("output scan: loop guards keep the two-pass search", "[search][output_
   const std::vector<int> max_lengths = {9, 12};
   require_same(core::search(one_pass, max_lengths, options), core::search(two_pass, max_lengths, options));
   CHECK(one_pass.column_calls == 0);
+}
+
+TEST_CASE("output scan: a rounding tie at the cut goes to the lower id", "[search][output_scan]") {
+  // Id 7's logit is one float above id 3's: the scan keeps 7 first, but with a large enough running score
+  // both round to one log-probability, and then id 3 ranks first.
+  std::vector<float> row(kVocab, 0.0f);
+  row[3] = 10.0f;
+  row[7] = std::nextafter(10.0f, 100.0f);
+  const SearchOptions options = options_for(1, true);
+  TableDecoder decoder(row);
+  OutputScan scan(options, kVocab, 1, 2);
+  scan.rule(0) = OutputScan::kFree;
+  scan.scan(decoder, 1);
+  const double shift = scan.shift(0);
+  float cum_logprob = 0.0f;
+  for (float c = -1.0f; c > -1000.0f; c *= 1.37f) {
+    if (c + core::search_detail::log_prob(row[3], shift) ==
+        c + core::search_detail::log_prob(row[7], shift)) {
+      cum_logprob = c;
+      break;
+    }
+  }
+  REQUIRE(cum_logprob != 0.0f);
+  std::vector<Candidate> top;
+  top.reserve(1);
+  if (scan.select(0, 1, &cum_logprob, 1, top)) CHECK(top[0].index == 3);  // else: left to the two-pass way
+  // The two-pass reference agrees that id 3 wins.
+  std::vector<float> prepared = row;
+  std::vector<float> block_maxes(core::search_detail::scan_blocks(kVocab));
+  const core::search_detail::LogProbs log_probs(kVocab, options);
+  const double two_pass_shift = log_probs.prepare(prepared.data(), false, block_maxes.data());
+  CHECK(two_pass_shift == shift);
+  std::vector<Candidate> expected;
+  expected.reserve(1);
+  core::search_detail::select_top(prepared.data(), block_maxes.data(), &two_pass_shift, &cum_logprob, 1,
+                                  kVocab, 1, expected);
+  CHECK(expected[0].index == 3);
 }
