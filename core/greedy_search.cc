@@ -44,11 +44,11 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   }
 
   int generated_length = 0;  // of this step, counting the token chosen now
-  // Row `row`'s token of this step, `best` its argmax.
-  const auto take = [&](int row, const Candidate& best) {
+  // Row `row`'s token of this step, `argmax` its best candidate.
+  const auto take = [&](int row, const Candidate& argmax) {
     const int sentence = row_sentence[row];
-    const int32_t token = best.index;
-    const float token_log_prob = best.cum_logprob;  // no prefix: just its log-probability
+    const int32_t token = argmax.index;
+    const float token_log_prob = argmax.cum_logprob;  // no prefix: just its log-probability
     row_cum_logprob[row] += token_log_prob;
     Hypothesis& hypothesis = results[sentence][0];
     hypothesis.token_scores.push_back(token_log_prob);
