@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "core/thread_team.h"
@@ -12,6 +13,7 @@ namespace {
 
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 constexpr int kBlocksPerColumns = DecoderStep::kLogitColumns / kScanBlock;
+constexpr int kRowsPerShare = 12;  // a multiple of every GEMM kernel's row tile (12, 6, 4)
 static_assert(DecoderStep::kLogitColumns % kScanBlock == 0, "column blocks start at scan blocks");
 
 // Whether x[n] holds a NaN or an infinity (x * 0 is NaN exactly then; the sum's order does not matter).
@@ -49,13 +51,26 @@ void OutputScan::scan(DecoderStep& decoder, int n_rows) {
     non_finite_[r] = 0;
     counts_[r] = 0;
   }
-  for (int first = 0; first < vocab_size_; first += DecoderStep::kLogitColumns) {
-    const int n = std::min(DecoderStep::kLogitColumns, vocab_size_ - first);
-    decoder.logit_columns(first, n, columns_.data());
-    split_range(n_rows, 1, [&](int begin, int end, int) {
-      for (int r = begin; r < end; ++r) scan_row(r, columns_.data() + static_cast<size_t>(r) * n, first, n);
-    });
-  }
+  // One share of the rows per thread, each a whole number of kernel row tiles: a thread streams the
+  // weights once for its rows, and the team meets once per step rather than once per block.
+  const int parts = std::max(1, std::min(team_size(), (n_rows + kRowsPerShare - 1) / kRowsPerShare));
+  const auto share_begin = [&](int part) {
+    if (part >= parts) return n_rows;
+    const int even = static_cast<int>(static_cast<int64_t>(n_rows) * part / parts);
+    return std::min(n_rows, (even + kRowsPerShare - 1) / kRowsPerShare * kRowsPerShare);
+  };
+  split_range(parts, 1, [&](int begin, int end, int) {
+    for (int part = begin; part < end; ++part) {
+      const int first_row = share_begin(part), rows = share_begin(part + 1) - first_row;
+      if (rows <= 0) continue;
+      float* block = columns_.data() + static_cast<size_t>(first_row) * DecoderStep::kLogitColumns;
+      for (int first = 0; first < vocab_size_; first += DecoderStep::kLogitColumns) {
+        const int n = std::min(DecoderStep::kLogitColumns, vocab_size_ - first);
+        decoder.logit_columns(first_row, rows, first, n, block);
+        for (int r = 0; r < rows; ++r) scan_row(first_row + r, block + static_cast<size_t>(r) * n, first, n);
+      }
+    }
+  });
   for (int r = 0; r < n_rows; ++r) {
     if (rules_[r] != kForceEos) shifts_[r] = sums_[r].shift();
   }

@@ -13,7 +13,7 @@
 
 namespace core {
 
-void DecoderStep::logit_columns(int, int, float*) {
+void DecoderStep::logit_columns(int, int, int, int, float*) {
   throw std::logic_error("DecoderStep::logit_columns: not offered by this decoder");
 }
 

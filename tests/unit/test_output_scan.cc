@@ -75,10 +75,11 @@ class TieDecoder : public core::DecoderStep {
     row_reads += n_rows;
   }
   bool offers_logit_columns() const override { return offer_columns_; }
-  void logit_columns(int first, int n, float* out) override {
+  void logit_columns(int first_row, int n_rows, int first, int n, float* out) override {
     REQUIRE(offer_columns_);
     REQUIRE(first % kLogitColumns == 0);
-    for (size_t r = 0; r < rows_.size(); ++r) row_logits(static_cast<int>(r), first, n, out + r * n);
+    REQUIRE(first_row + n_rows <= static_cast<int>(rows_.size()));
+    for (int r = 0; r < n_rows; ++r) row_logits(first_row + r, first, n, out + static_cast<size_t>(r) * n);
     ++column_calls;
   }
 
@@ -138,10 +139,10 @@ class TableDecoder : public core::DecoderStep {
   void step(const std::vector<int32_t>&, const std::vector<int>&, int) override {}
   void logits(int, int, float*) override { FAIL("the scan reads columns"); }
   bool offers_logit_columns() const override { return true; }
-  void logit_columns(int first, int n, float* out) override {
-    const size_t rows = table_.size() / kVocab;
-    for (size_t r = 0; r < rows; ++r)
-      std::memcpy(out + r * n, &table_[r * kVocab + first], n * sizeof(float));
+  void logit_columns(int first_row, int n_rows, int first, int n, float* out) override {
+    for (int r = 0; r < n_rows; ++r)
+      std::memcpy(out + static_cast<size_t>(r) * n,
+                  &table_[static_cast<size_t>(first_row + r) * kVocab + first], n * sizeof(float));
   }
 
  private:
