@@ -13,7 +13,7 @@ namespace {
 
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 constexpr int kBlocksPerColumns = DecoderStep::kLogitColumns / kScanBlock;
-constexpr int kRowsPerShare = 12;  // a multiple of every GEMM kernel's row tile (12, 6, 4)
+constexpr int kRowsPerShare = 4;  // even shares matter more than whole 12-row tiles (AVX2: 4, 6)
 static_assert(DecoderStep::kLogitColumns % kScanBlock == 0, "column blocks start at scan blocks");
 
 // Whether x[n] holds a NaN or an infinity (x * 0 is NaN exactly then; the sum's order does not matter).
@@ -51,7 +51,7 @@ void OutputScan::scan(DecoderStep& decoder, int n_rows) {
     non_finite_[r] = 0;
     counts_[r] = 0;
   }
-  // One share of the rows per thread, each a whole number of kernel row tiles: a thread streams the
+  // One share of the rows per thread, as even as 4-row steps allow: a thread streams the
   // weights once for its rows, and the team meets once per step rather than once per block.
   const int parts = std::max(1, std::min(team_size(), (n_rows + kRowsPerShare - 1) / kRowsPerShare));
   const auto share_begin = [&](int part) {
