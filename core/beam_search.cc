@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/buffer_pool.h"
+#include "core/output_scan.h"
 #include "core/search_internal.h"
 
 namespace core {
@@ -123,9 +124,11 @@ class BeamSearch {
         beam_size_(options.beam_size),
         vocab_size_(decoder.vocab_size()),
         log_probs_(vocab_size_, options),
-        // A group holds whole sentences, so at least one sentence's beams.
-        group_rows_(static_cast<int>(
-            std::min<size_t>(max_lengths.size() * beam_size_, std::max(decoder.logit_rows(), beam_size_)))),
+        // A group holds whole sentences, so at least one sentence's beams; with the one-pass output layer
+        // only a sentence whose selection it cannot prove takes this path, so one sentence's beams.
+        group_rows_(static_cast<int>(std::min<size_t>(
+            max_lengths.size() * beam_size_,
+            scans_output(decoder, options) ? beam_size_ : std::max(decoder.logit_rows(), beam_size_)))),
         sentences_(max_lengths.size()) {
     // Everything the step loop touches is sized here, once.
     const int n_sentences = static_cast<int>(max_lengths.size());
@@ -138,6 +141,12 @@ class BeamSearch {
     for (int length : max_lengths) max_nodes += static_cast<size_t>(length) * beam_size_;
     nodes_.reserve(max_nodes);
     top_.reserve(2 * beam_size_);
+    // The output layer in one pass when the decoder offers it; the loop guards need whole rows.
+    if (scans_output(decoder, options)) {
+      scan_ =
+          std::make_unique<OutputScan>(options, vocab_size_, static_cast<int>(max_rows), 2 * beam_size_ + 1);
+      top_.reserve(static_cast<size_t>(beam_size_) * 2 * beam_size_);
+    }
     shifts_.resize(group_rows_);
     block_maxes_.resize(static_cast<size_t>(group_rows_) * scan_blocks(vocab_size_));
     logits_ = PooledBuffer(static_cast<size_t>(group_rows_) * vocab_size_);
@@ -163,22 +172,10 @@ class BeamSearch {
       decoder_.step(rows_.token, rows_.sentence, position);
       next_.clear();
       next_live_.clear();
-      // Live sentences' rows are contiguous and in order: a group is a run of whole sentences.
-      for (size_t begin = 0, end; begin < live_.size(); begin = end) {
-        const int first_row = sentences_[live_[begin]].first_row;
-        int end_row = first_row;
-        for (end = begin; end < live_.size(); ++end) {
-          const int n = sentences_[live_[end]].n_rows;
-          if (end > begin && end_row + n - first_row > group_rows_) break;
-          end_row += n;
-        }
-        if (guard_->active()) fill_histories(first_row, end_row - first_row, position);
-        fetch_group(decoder_, log_probs_, options_, max_lengths_, rows_.sentence, first_row,
-                    end_row - first_row, position, logits_.data(), shifts_.data(), block_maxes_.data(),
-                    *guard_);
-        for (size_t i = begin; i < end; ++i) {
-          if (advance(live_[i], position + 1, first_row)) next_live_.push_back(live_[i]);
-        }
+      if (scan_) {
+        scan_step(position);
+      } else {
+        group_step(position);
       }
       std::swap(live_, next_live_);
       if (live_.empty()) break;
@@ -197,6 +194,53 @@ class BeamSearch {
   }
 
  private:
+  // One step's selections, a group of rows' logits at a time.
+  void group_step(int position) {
+    // Live sentences' rows are contiguous and in order: a group is a run of whole sentences.
+    for (size_t begin = 0, end; begin < live_.size(); begin = end) {
+      const int first_row = sentences_[live_[begin]].first_row;
+      int end_row = first_row;
+      for (end = begin; end < live_.size(); ++end) {
+        const int n = sentences_[live_[end]].n_rows;
+        if (end > begin && end_row + n - first_row > group_rows_) break;
+        end_row += n;
+      }
+      if (guard_->active()) fill_histories(first_row, end_row - first_row, position);
+      fetch_group(decoder_, log_probs_, options_, max_lengths_, rows_.sentence, first_row,
+                  end_row - first_row, position, logits_.data(), shifts_.data(), block_maxes_.data(),
+                  *guard_);
+      for (size_t i = begin; i < end; ++i) {
+        if (advance(live_[i], position + 1, first_row)) next_live_.push_back(live_[i]);
+      }
+    }
+  }
+
+  // One step's selections from one pass over the output layer; a sentence whose selection the kept
+  // candidates cannot prove takes its rows' logits the two-pass way.
+  void scan_step(int position) {
+    const int generated_length = position + 1;
+    for (int s : live_) {
+      const SentenceState& state = sentences_[s];
+      const int32_t forced = forced_token(options_, s, position);
+      const int32_t rule = generated_length >= max_lengths_[s] ? OutputScan::kForceEos
+                           : forced >= 0                       ? forced
+                                                               : OutputScan::kFree;
+      for (int r = state.first_row; r < state.first_row + state.n_rows; ++r) scan_->rule(r) = rule;
+    }
+    scan_->scan(decoder_, static_cast<int>(rows_.sentence.size()));
+    for (int s : live_) {
+      const SentenceState& state = sentences_[s];
+      const int k = candidates(s, generated_length);
+      if (!scan_->select(state.first_row, state.n_rows, &rows_.cum_logprob[state.first_row], k, top_)) {
+        fetch_group(decoder_, log_probs_, options_, max_lengths_, rows_.sentence, state.first_row,
+                    state.n_rows, position, logits_.data(), shifts_.data(), block_maxes_.data(), *guard_);
+        select_top(logits_.data(), block_maxes_.data(), shifts_.data(), &rows_.cum_logprob[state.first_row],
+                   state.n_rows, vocab_size_, k, top_);
+      }
+      if (extend(s, generated_length, k)) next_live_.push_back(s);
+    }
+  }
+
   // The guard's histories of rows [first_row, first_row + n_rows): at step `position` every row has
   // generated `position` tokens, traced back from its last node.
   void fill_histories(int first_row, int n_rows, int position) {
@@ -213,17 +257,28 @@ class BeamSearch {
   // rows prepared in the group starting at row `group_first_row`: finishes EOS candidates, appends its
   // next rows to `next_`. Returns whether it is still searching.
   bool advance(int s, int generated_length, int group_first_row) {
-    SentenceState& state = sentences_[s];
-    const bool last_step = generated_length >= max_lengths_[s];
+    const SentenceState& state = sentences_[s];
     const int group_row = state.first_row - group_first_row;
     const float* logits = logits_.data() + static_cast<size_t>(group_row) * vocab_size_;
     const size_t first_block = static_cast<size_t>(group_row) * scan_blocks(vocab_size_);
-    // A forced prefix token is the sentence's only candidate (one row continues, like the first step).
-    const bool forced = !last_step && forced_token(options_, s, generated_length - 1) >= 0;
-    const int k = forced ? 1 : std::min(2 * beam_size_, state.n_rows * vocab_size_);
+    const int k = candidates(s, generated_length);
     select_top(logits, &block_maxes_[first_block], &shifts_[group_row], &rows_.cum_logprob[state.first_row],
                state.n_rows, vocab_size_, k, top_);
+    return extend(s, generated_length, k);
+  }
 
+  // Candidates sentence `s` ranks this step. A forced prefix token is its only one (one row continues,
+  // like the first step).
+  int candidates(int s, int generated_length) const {
+    const bool last_step = generated_length >= max_lengths_[s];
+    const bool forced = !last_step && forced_token(options_, s, generated_length - 1) >= 0;
+    return forced ? 1 : std::min(2 * beam_size_, sentences_[s].n_rows * vocab_size_);
+  }
+
+  // The rest of advance() once top_ holds the sentence's best k candidates.
+  bool extend(int s, int generated_length, int k) {
+    SentenceState& state = sentences_[s];
+    const bool last_step = generated_length >= max_lengths_[s];
     const size_t next_first = next_.sentence.size();
     for (int rank = 0; rank < k; ++rank) {
       const Candidate& c = top_[rank];
@@ -291,6 +346,7 @@ class BeamSearch {
   std::vector<float> block_maxes_;  // and its block maxima (LogProbs::prepare)
   PooledBuffer logits_;             // [group_rows_, vocab], written by the decoder a group at a time
   std::unique_ptr<LoopGuard> guard_;
+  std::unique_ptr<OutputScan> scan_;  // the one-pass output layer, when the decoder offers it
 };
 
 }  // namespace

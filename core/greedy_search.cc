@@ -1,7 +1,9 @@
 // Greedy search (beam_size 1): each sentence follows its argmax token until EOS.
 #include <algorithm>
+#include <memory>
 
 #include "core/buffer_pool.h"
+#include "core/output_scan.h"
 #include "core/search_internal.h"
 
 namespace core {
@@ -24,7 +26,12 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   best.reserve(1);
   const float no_prefix = 0.0f;
   // One group of rows at a time (DecoderStep::logit_rows): logits, shifts and block maxima of that group.
-  const int group_rows = std::min(n_sentences, decoder.logit_rows());
+  // With the output layer in one pass (core/output_scan.h) a group is a row whose argmax the scan cannot
+  // prove.
+  std::unique_ptr<OutputScan> scan;
+  if (scans_output(decoder, options))
+    scan = std::make_unique<OutputScan>(options, vocab_size, n_sentences, 2);
+  const int group_rows = scan ? 1 : std::min(n_sentences, decoder.logit_rows());
   PooledBuffer logits(static_cast<size_t>(group_rows) * vocab_size);
   const int n_blocks = scan_blocks(vocab_size);
   std::vector<double> shifts(group_rows);  // per row, as LogProbs::prepare leaves them
@@ -36,14 +43,49 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
     results[s][0].token_scores.reserve(max_lengths[s]);
   }
 
+  int generated_length = 0;  // of this step, counting the token chosen now
+  // Row `row`'s token of this step, `argmax` its best candidate.
+  const auto take = [&](int row, const Candidate& argmax) {
+    const int sentence = row_sentence[row];
+    const int32_t token = argmax.index;
+    const float token_log_prob = argmax.cum_logprob;  // no prefix: just its log-probability
+    row_cum_logprob[row] += token_log_prob;
+    Hypothesis& hypothesis = results[sentence][0];
+    hypothesis.token_scores.push_back(token_log_prob);
+    if (token == options.eos_id) {
+      hypothesis.score = static_cast<float>(
+          normalized_score(row_cum_logprob[row], generated_length, options.length_penalty));
+      hypothesis.raw_score = row_cum_logprob[row];
+      hypothesis.length_limit = generated_length >= max_lengths[sentence];
+    } else {
+      hypothesis.tokens.push_back(token);
+      row_token[row] = token;
+      kept_rows.push_back(row);
+    }
+  };
+
   decoder.start(n_sentences);
   for (int position = 0; !row_sentence.empty(); ++position) {
     decoder.step(row_token, row_sentence, position);
-    const int generated_length = position + 1;  // counting the token chosen now
+    generated_length = position + 1;
     const int rows = static_cast<int>(row_sentence.size());
     kept_rows.clear();
+    if (scan) {
+      for (int row = 0; row < rows; ++row) {
+        const int sentence = row_sentence[row];
+        const int32_t forced = forced_token(options, sentence, position);
+        scan->rule(row) = generated_length >= max_lengths[sentence] ? OutputScan::kForceEos
+                          : forced >= 0                             ? forced
+                                                                    : OutputScan::kFree;
+      }
+      scan->scan(decoder, rows);
+    }
     for (int first = 0; first < rows; first += group_rows) {
       const int n = std::min(group_rows, rows - first);
+      if (scan && scan->select(first, 1, &no_prefix, 1, best)) {
+        take(first, best[0]);
+        continue;
+      }
       for (int r = 0; guard.active() && r < n; ++r) {
         const std::vector<int32_t>& tokens = results[row_sentence[first + r]][0].tokens;
         std::copy(tokens.begin(), tokens.end(), guard.history(r));
@@ -52,26 +94,10 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
       fetch_group(decoder, log_probs, options, max_lengths, row_sentence, first, n, position, logits.data(),
                   shifts.data(), block_maxes.data(), guard);
       for (int r = 0; r < n; ++r) {
-        const int row = first + r;
-        const int sentence = row_sentence[row];
         select_top(logits.data() + static_cast<size_t>(r) * vocab_size,
                    &block_maxes[static_cast<size_t>(r) * n_blocks], &shifts[r], &no_prefix, 1, vocab_size, 1,
                    best);
-        const int32_t token = best[0].index;
-        const float token_log_prob = best[0].cum_logprob;  // no prefix: just its log-probability
-        row_cum_logprob[row] += token_log_prob;
-        Hypothesis& hypothesis = results[sentence][0];
-        hypothesis.token_scores.push_back(token_log_prob);
-        if (token == options.eos_id) {
-          hypothesis.score = static_cast<float>(
-              normalized_score(row_cum_logprob[row], generated_length, options.length_penalty));
-          hypothesis.raw_score = row_cum_logprob[row];
-          hypothesis.length_limit = generated_length >= max_lengths[sentence];
-        } else {
-          hypothesis.tokens.push_back(token);
-          row_token[row] = token;
-          kept_rows.push_back(row);
-        }
+        take(first + r, best[0]);
       }
     }
     if (kept_rows.empty()) break;

@@ -9,7 +9,7 @@ namespace search_detail {
 LoopGuard::LoopGuard(const SearchOptions& options, int group_rows, int max_history)
     : penalty_(options.repetition_penalty),
       ngram_size_(options.no_repeat_ngram_size),
-      active_(options.repetition_penalty != 1.0f || options.no_repeat_ngram_size > 0),
+      active_(active(options)),
       stride_(active_ ? static_cast<size_t>(std::max(max_history, 1)) : 0),
       history_(static_cast<size_t>(group_rows) * stride_),
       lengths_(active_ ? group_rows : 0),

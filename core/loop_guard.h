@@ -20,6 +20,9 @@ class LoopGuard {
 
   // Off (penalty 1, no n-gram size): the search skips the guard and its outputs are unchanged.
   bool active() const { return active_; }
+  static bool active(const SearchOptions& options) {
+    return options.repetition_penalty != 1.0f || options.no_repeat_ngram_size > 0;
+  }
 
   // Group row r's history, the tokens its hypothesis generated so far: the caller writes
   // history_length(r) <= max_history tokens at history(r).

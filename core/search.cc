@@ -12,6 +12,11 @@
 #include "core/thread_team.h"
 
 namespace core {
+
+void DecoderStep::logit_columns(int, int, int, int, float*) {
+  throw std::logic_error("DecoderStep::logit_columns: not offered by this decoder");
+}
+
 namespace search_detail {
 namespace {
 
@@ -42,37 +47,52 @@ NMT_INLINE float full_block_max(const float* x) {
   return result;
 }
 
-// The shift of a stable log_softmax, max + log(sum(exp(x - max))), in one pass over the row: each block of
-// kScanBlock logits is read from memory once (its max, then its exps, while it sits in L1), and its max is
-// kept for select_top. The sum is taken against the running max and rescaled when the max grows (a few
-// times per row). exp in float, sums in double, kScanBlock independent lanes combined in a fixed order: the
-// loops vectorise without reordering any sum, so a row's result depends only on the row.
+}  // namespace
+
+// Each block of kScanBlock logits is read from memory once (its max, then its exps, while it sits in L1),
+// and its max is kept for select_top. The sum is taken against the running max and rescaled when the max
+// grows (a few times per row). exp in float, sums in double, kScanBlock independent lanes combined in a
+// fixed order: the loops vectorise without reordering any sum, so a row's result depends only on the row,
+// not on how its columns are cut into calls (each call starts at a block boundary).
 NMT_SIMD_CLONES
-double log_softmax_shift(const float* row, int n, float* block_maxes) {
-  double lane_sum[kScanBlock] = {};
-  float max = kMinusInf;
+void add_to_shift(ShiftSum& sum, const float* x, int n, float* block_maxes) {
+  double* lane_sum = sum.lane_sum;
+  float max = sum.max;
   for (int start = 0, block = 0; start < n; start += kScanBlock, ++block) {
-    const float* x = row + start;
+    const float* b = x + start;
     const int len = std::min(kScanBlock, n - start);
-    const float m = len == kScanBlock ? full_block_max(x) : block_max(x, len);
+    const float m = len == kScanBlock ? full_block_max(b) : block_max(b, len);
     block_maxes[block] = m;
     if (m > max) {
       if (max != kMinusInf) {
         const double rescale = std::exp(static_cast<double>(max) - static_cast<double>(m));
-        for (double& lane : lane_sum) lane *= rescale;
+        for (int j = 0; j < kScanBlock; ++j) lane_sum[j] *= rescale;
       }
       max = m;
     }
     if (max == kMinusInf) continue;  // only -inf so far: they add exactly 0
     if (len == kScanBlock) {
-      for (int j = 0; j < kScanBlock; ++j) lane_sum[j] += exp_nonpositive(x[j] - max);
+      for (int j = 0; j < kScanBlock; ++j) lane_sum[j] += exp_nonpositive(b[j] - max);
     } else {
-      for (int j = 0; j < len; ++j) lane_sum[j] += exp_nonpositive(x[j] - max);
+      for (int j = 0; j < len; ++j) lane_sum[j] += exp_nonpositive(b[j] - max);
     }
   }
+  sum.max = max;
+}
+
+double ShiftSum::shift() const {
   double sum = 0.0;
   for (double lane : lane_sum) sum += lane;
   return static_cast<double>(max) + std::log(sum);
+}
+
+namespace {
+
+// The shift of a stable log_softmax, max + log(sum(exp(x - max))), in one pass over the row.
+double log_softmax_shift(const float* row, int n, float* block_maxes) {
+  ShiftSum sum;
+  add_to_shift(sum, row, n, block_maxes);
+  return sum.shift();
 }
 
 }  // namespace

@@ -34,6 +34,18 @@ class DecoderStep {
   // before the next, so its logits buffer is this many rows of vocab_size, whatever the batch.
   virtual int logit_rows() const { return kLogitRows; }
 
+  // The output layer by blocks, offered or not (offers_logit_columns): the logits of rows [first_row,
+  // first_row + n_rows) of the last step for vocabulary ids [first, first + n) into `out` [n_rows, n]
+  // row-major, `first` a multiple of kLogitColumns, each value bit-identical to what logits() gives. The
+  // search then runs the output layer in one pass per step (core/output_scan.h): each of the batch's
+  // threads takes a share of the rows and streams the weights once for them, and no buffer of rows x
+  // vocab_size exists. Called from the batch's threads at once, for disjoint rows.
+  virtual bool offers_logit_columns() const { return false; }
+  virtual void logit_columns(int first_row, int n_rows, int first, int n, float* out);
+  // Columns per logit_columns call: a multiple of the search's scan blocks and the GEMM panels, few
+  // enough that a share of rows x these columns of logits stays in the L2 cache until the search reads it.
+  static constexpr int kLogitColumns = 1024;
+
   // A multiple of the GEMM kernels' row tiles (12 on AVX-512, 6 and 4 on AVX2), large enough that
   // streaming f32 output weights once per group costs little.
   static constexpr int kLogitRows = 48;

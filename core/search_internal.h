@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/loop_guard.h"
@@ -18,6 +19,17 @@ namespace search_detail {
 // The search reads a row of logits in blocks of this many tokens.
 constexpr int kScanBlock = 64;
 inline int scan_blocks(int vocab_size) { return (vocab_size + kScanBlock - 1) / kScanBlock; }
+
+// The running state of one row's log_softmax shift, max + log(sum(exp(x - max))): add_to_shift takes the
+// row's logits in order, in pieces that start at multiples of kScanBlock (the last may be short), writing
+// each block's max to block_maxes[piece's blocks]; shift() then equals one pass over the whole row, bit for
+// bit, however the row was cut.
+struct ShiftSum {
+  double lane_sum[kScanBlock] = {};
+  float max = -std::numeric_limits<float>::infinity();
+  double shift() const;
+};
+void add_to_shift(ShiftSum& sum, const float* x, int n, float* block_maxes);
 
 class LogProbs {
  public:
@@ -47,6 +59,12 @@ void fetch_group(DecoderStep& decoder, const LogProbs& log_probs, const SearchOp
                  const std::vector<int>& max_lengths, const std::vector<int>& row_sentence, int first_row,
                  int n_rows, int position, float* logits, double* shifts, float* block_maxes,
                  LoopGuard& guard);
+
+// Whether greedy and beam search run the output layer in one pass (core/output_scan.h): the decoder offers
+// its columns, and no loop guard needs a row's whole logits before the log_softmax.
+inline bool scans_output(const DecoderStep& decoder, const SearchOptions& options) {
+  return decoder.offers_logit_columns() && !LoopGuard::active(options);
+}
 
 // The longest history a row can have: the largest max_length less its EOS.
 inline int max_history(const std::vector<int>& max_lengths) {

@@ -247,6 +247,30 @@ void DecoderState::project_logits(const Linear& output, int first_row, int n_row
   project(output, x_.data() + static_cast<size_t>(first_row) * d_, n_rows, out);
 }
 
+void DecoderState::logit_columns(int first_row, int n_rows, int first, int n, float* out) {
+  project_logit_columns(model_.weights().output, first_row, n_rows, first, n, out);
+}
+
+void DecoderState::project_logit_columns(const Linear& output, int first_row, int n_rows, int first, int n,
+                                         float* out) {
+  if (first_row < 0 || n_rows < 1 || first_row + n_rows > stepped_rows_ || first < 0 || n < 1 ||
+      first + n > output.out)
+    throw std::invalid_argument(
+        "DecoderState::logit_columns: rows outside the last step or columns outside "
+        "the output layer");
+  // Views of the columns: no copy, and each logit the same arithmetic as in the whole layer. Within a
+  // thread's share of the search the products run on that thread alone (core/thread_team.h).
+  const float* x = x_.data() + static_cast<size_t>(first_row) * d_;
+  const float* bias = output.bias ? output.bias + first : nullptr;
+  if (output.int8) {
+    core::int8_linear(x, n_rows, output.int8->columns(first, n), bias, out);
+  } else if (output.packed) {
+    core::packed_linear(x, n_rows, output.packed->columns(first, n), bias, out);
+  } else {
+    throw std::logic_error("DecoderState::logit_columns: an output layer neither packed nor int8");
+  }
+}
+
 int DecoderState::logit_rows() const { return model_.weights().output.int8 ? kLogitRows / 4 : kLogitRows; }
 
 }  // namespace models

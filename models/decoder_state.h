@@ -40,6 +40,13 @@ class DecoderState : public core::DecoderStep {
   void project_logits(const Linear& output, int first_row, int n_rows, float* out);
   // A quarter of f32's rows for int8 output weights: a pass over them streams a quarter of the bytes.
   int logit_rows() const override;
+  // Offered when the output layer is packed or int8, whose kernels give each logit whatever the columns
+  // of the call (BLAS may not).
+  bool offers_logit_columns() const override { return offers_columns(model_.weights().output); }
+  void logit_columns(int first_row, int n_rows, int first, int n, float* out) override;
+  // The same through another output layer (a shortlist's).
+  static bool offers_columns(const Linear& output) { return output.packed || output.int8; }
+  void project_logit_columns(const Linear& output, int first_row, int n_rows, int first, int n, float* out);
 
   // The cache entry that holds position `position` of row `row`'s history, and the number of entries in
   // use: what the sharing and the reclaiming are seen by (tests).

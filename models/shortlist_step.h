@@ -44,6 +44,10 @@ class ShortlistStep : public core::DecoderStep {
             int position) override;
   void logits(int first_row, int n_rows, float* out) override;
   int logit_rows() const override { return full_.logit_rows(); }
+  bool offers_logit_columns() const override { return DecoderState::offers_columns(output_.linear()); }
+  void logit_columns(int first_row, int n_rows, int first, int n, float* out) override {
+    full_.project_logit_columns(output_.linear(), first_row, n_rows, first, n, out);
+  }
 
  private:
   DecoderState& full_;
