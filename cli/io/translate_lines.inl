@@ -163,7 +163,9 @@ uint64_t translate_lines(const pipeline::Translator& translator, LineReader& rea
         sink.write_line(format_score(t.scores[0]) + "\t" + t.texts[0] + marian_suffix(t, 0), ending);
       } else {
         sink.write_line(
-            t.texts[0] + std::string(piece_separator(window[i], t.texts[0], translator.joins_unspaced(o))) + marian_suffix(t, 0), ending);
+            t.texts[0] + std::string(piece_separator(window[i], t.texts[0], translator.joins_unspaced(o))) +
+                marian_suffix(t, 0),
+            ending);
       }
     }
     sink.flush();
