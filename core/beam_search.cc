@@ -221,10 +221,7 @@ class BeamSearch {
     const int generated_length = position + 1;
     for (int s : live_) {
       const SentenceState& state = sentences_[s];
-      const int32_t forced = forced_token(options_, s, position);
-      const int32_t rule = generated_length >= max_lengths_[s] ? OutputScan::kForceEos
-                           : forced >= 0                       ? forced
-                                                               : OutputScan::kFree;
+      const int32_t rule = OutputScan::rule_at(options_, s, position, max_lengths_[s]);
       for (int r = state.first_row; r < state.first_row + state.n_rows; ++r) scan_->rule(r) = rule;
     }
     scan_->scan(decoder_, static_cast<int>(rows_.sentence.size()));

@@ -73,10 +73,7 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
     if (scan) {
       for (int row = 0; row < rows; ++row) {
         const int sentence = row_sentence[row];
-        const int32_t forced = forced_token(options, sentence, position);
-        scan->rule(row) = generated_length >= max_lengths[sentence] ? OutputScan::kForceEos
-                          : forced >= 0                             ? forced
-                                                                    : OutputScan::kFree;
+        scan->rule(row) = OutputScan::rule_at(options, sentence, position, max_lengths[sentence]);
       }
       scan->scan(decoder, rows);
     }

@@ -27,6 +27,12 @@ class OutputScan {
   OutputScan(const SearchOptions& options, int vocab_size, int max_rows, int keep);
 
   int32_t& rule(int r) { return rules_[r]; }
+  // The rule of a row of sentence `sentence` at step `position` (max_length: the sentence's).
+  static int32_t rule_at(const SearchOptions& options, int sentence, int position, int max_length) {
+    if (position + 1 >= max_length) return kForceEos;
+    const int32_t forced = forced_token(options, sentence, position);
+    return forced >= 0 ? forced : kFree;
+  }
   // Rows [0, n_rows) of the decoder's last step, each by its rule: the whole output layer once.
   void scan(DecoderStep& decoder, int n_rows);
 

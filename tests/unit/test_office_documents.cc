@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "document_test_support.h"
 #include "documents/docx.h"
 #include "documents/odt.h"
 #include "documents/pptx.h"
@@ -23,16 +24,7 @@ std::string read_fixture(const std::string& name) {
 // Each segment "translated" as itself, every word aligned to itself.
 std::vector<documents::SegmentTranslation> identity(std::vector<documents::Segment>& segments) {
   std::vector<documents::SegmentTranslation> out;
-  for (const documents::Segment& s : segments) {
-    documents::SegmentTranslation t{s.text, {}};
-    int words = 0;
-    bool in_word = false;
-    for (char c : s.text) {
-      if (c != ' ' && !in_word) t.links.push_back({words, words}), ++words;
-      in_word = c != ' ';
-    }
-    out.push_back(t);
-  }
+  for (const documents::Segment& s : segments) out.push_back(test::identity(s));
   return out;
 }
 
