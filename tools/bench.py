@@ -227,11 +227,7 @@ def paragraph_row(p):
 
 def paragraphs_only(args):
     """--paragraphs-only: the paragraphs row alone, at the last --beams and --threads values."""
-    opener = gzip.open if args.input.endswith(".gz") else open
-    with opener(args.input, "rt", encoding="utf-8") as f:
-        lines = [line.rstrip("\n") for line in f]
-    if args.sentences:
-        lines = lines[:args.sentences]
+    lines = read_input(args.input, args.sentences)
     with tempfile.TemporaryDirectory(prefix="nmt-bench-") as tmp:
         p = paragraph_speed(args, lines, tmp, parse_list(args.beams)[-1], parse_list(args.threads)[-1])
     print(paragraph_row(p))
@@ -241,6 +237,14 @@ def paragraphs_only(args):
 def median_of(runs):
     keys = [k for k in runs[0] if all(isinstance(r.get(k), (int, float)) for r in runs)]
     return {k: statistics.median(r[k] for r in runs) for k in keys}
+
+
+def read_input(path, n=0):
+    """The input's lines (gzipped or not), the first n of them when n is set."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        lines = [line.rstrip("\n") for line in f]
+    return lines[:n] if n else lines
 
 
 def read_lines(path):
@@ -556,13 +560,7 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix="nmt-bench-") as tmp:
         # The input, gunzipped (and cut) into a temp file.
-        opener = gzip.open if args.input.endswith(".gz") else open
-        with opener(args.input, "rt", encoding="utf-8") as f:
-            lines = f.read().split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        if args.sentences:
-            lines = lines[:args.sentences]
+        lines = read_input(args.input, args.sentences)
         inp = os.path.join(tmp, "input.txt")
         with open(inp, "w", encoding="utf-8") as f:
             f.write("".join(line + "\n" for line in lines))

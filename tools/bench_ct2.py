@@ -20,7 +20,6 @@ synthetic model and on data/general-en-de (int8 weights: dequantized once into a
 converted from there, so both engines hold the same values): the share of identical lines.
 """
 import argparse
-import gzip
 import hashlib
 import json
 import os
@@ -244,13 +243,6 @@ def ct2_table(rows, parities, loadavg):
     return head + body + tail
 
 
-def read_input(path, n):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        lines = [line.rstrip("\n") for line in f]
-    return lines[:n] if n else lines
-
-
 def main():
     sys.path.insert(0, TOOLS)
     import tempfile
@@ -272,7 +264,7 @@ def main():
         print(f"CTranslate2 rows: skipped: {reason}")
         return
     nmt = os.path.abspath(a.nmt)
-    lines = read_input(a.input, a.sentences)
+    lines = bench.read_input(a.input, a.sentences)
     with open(os.path.join(a.model, "model.json"), encoding="utf-8") as f:
         spm_name = json.load(f)["tokenizer"]["source_spm"]
     synth = bench.synthetic_model(os.path.join(a.model, spm_name), os.path.join(WORK, "synthetic-opus-mt"))

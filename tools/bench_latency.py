@@ -85,7 +85,7 @@ def main():
     ap.add_argument("--dtype", choices=("f32", "int8"), default="f32")
     ap.add_argument("--no-ct2", action="store_true")
     a = ap.parse_args()
-    lines = bench_ct2.read_input(a.input, a.sentences)
+    lines = bench.read_input(a.input, a.sentences)
     models = [(os.path.basename(os.path.normpath(a.model)), a.model, bench_ct2.BUNDLED_MAX_LENGTH)]
     if a.synthetic:
         spm = os.path.join(a.model, "spm.model")
