@@ -10,6 +10,7 @@ reader validates everything the C++ loader validates (fields, names, shapes, off
   meta, tensors = read_checkpoint(model_dir)      # tensors: name -> float32 numpy array
 """
 import json
+import math
 import re
 import os
 import zlib
@@ -44,6 +45,28 @@ DTYPES = {"f32": np.dtype("<f4"), "f16": np.dtype("<f2")}
 
 class CheckpointError(Exception):
     pass
+
+
+def sinusoid_table(kind, n_positions, d):
+    """The sinusoid positions [n_positions, d] as models/positions.cc computes them: each dimension pair's
+    timescale in double, sin and cos in double, rounded to float32 once."""
+    half = d // 2
+    k = np.arange(half, dtype=np.float64)
+    p = np.arange(n_positions, dtype=np.float64)[:, None]
+    if kind == "sinusoidal-marian":  # native Marian: timescales spaced by log(10000) / (d/2 - 1)
+        increment = math.log(10000.0) / (half - 1) if half > 1 else 0.0
+        angle = p * np.exp(-k * increment)[None, :]
+    elif kind in ("sinusoidal-interleaved", "sinusoidal-concat"):  # the paper's; Hugging Face Marian's
+        angle = p / np.power(10000.0, 2.0 * k / d)[None, :]
+    else:
+        raise ValueError(f"no sinusoid table for positions '{kind}'")
+    s, c = np.sin(angle).astype(np.float32), np.cos(angle).astype(np.float32)
+    table = np.empty((n_positions, d), np.float32)
+    if kind == "sinusoidal-interleaved":  # PE[p][2i] = sin, PE[p][2i+1] = cos
+        table[:, 0::2], table[:, 1::2] = s, c
+    else:  # sin half, then cos half
+        table[:, :half], table[:, half:] = s, c
+    return table
 
 
 def _check_keys(where, obj, keys, optional=()):

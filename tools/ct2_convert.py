@@ -15,12 +15,14 @@ does (CTranslate2's own sinusoid is the concat layout only).
 """
 import argparse
 import json
-import math
 import os
 import sys
 import types
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint import sinusoid_table  # noqa: E402
 
 DTYPES = {"f32": np.float32, "f16": np.float16, "i8": np.int8}
 
@@ -56,25 +58,6 @@ def read_weights(model_dir):
             array = array.astype(np.float32) * raw[name + ".scales"].astype(np.float32)[:, None]
         tensors[name] = np.array(array, dtype=np.float32)  # a writable copy: the quantizer scales in place
     return meta, tensors
-
-
-def sinusoid_table(layout, n_positions, d):
-    """models/positions.cc's table, in the same double arithmetic, rounded to f32 once."""
-    half = d // 2
-    k = np.arange(half, dtype=np.float64)
-    p = np.arange(n_positions, dtype=np.float64)[:, None]
-    if layout == "sinusoidal-marian":
-        increment = math.log(10000.0) / (half - 1) if half > 1 else 0.0
-        angle = p * np.exp(-k * increment)[None, :]
-    else:
-        angle = p / np.power(10000.0, 2.0 * k / d)[None, :]
-    s, c = np.sin(angle).astype(np.float32), np.cos(angle).astype(np.float32)
-    table = np.empty((n_positions, d), np.float32)
-    if layout == "sinusoidal-interleaved":
-        table[:, 0::2], table[:, 1::2] = s, c
-    else:
-        table[:, :half], table[:, half:] = s, c
-    return table
 
 
 def vocabularies(model_dir, meta):

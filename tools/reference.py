@@ -19,7 +19,7 @@ import sentencepiece as spm
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checkpoint import read_checkpoint  # noqa: E402
+from checkpoint import read_checkpoint, sinusoid_table  # noqa: E402
 
 NEG_INF = float("-inf")
 
@@ -28,25 +28,8 @@ NEG_INF = float("-inf")
 # Positions
 
 def position_table(kind, n_positions, d):
-    """Sinusoid table [n_positions, d], computed in double precision, rounded to float32."""
-    p = np.arange(n_positions, dtype=np.float64)[:, None]
-    pe = np.zeros((n_positions, d), dtype=np.float64)
-    if kind == "sinusoidal-interleaved":   # paper: PE[p][2i] = sin(p / 10000^(2i/d)), PE[p][2i+1] = cos
-        two_i = np.arange(0, d, 2, dtype=np.float64)
-        angle = p / np.power(10000.0, two_i / d)
-        pe[:, 0::2] = np.sin(angle)
-        pe[:, 1::2] = np.cos(angle)
-    elif kind in ("sinusoidal-concat", "sinusoidal-marian"):   # sin half, then cos half
-        k = np.arange(d // 2, dtype=np.float64)
-        if kind == "sinusoidal-concat":    # Hugging Face Marian
-            angle = p / np.power(10000.0, 2.0 * k / d)
-        else:                              # native Marian
-            angle = p * np.exp(-k * math.log(10000.0) / (d / 2 - 1))
-        pe[:, : d // 2] = np.sin(angle)
-        pe[:, d // 2:] = np.cos(angle)
-    else:
-        raise ValueError(f"no sinusoid table for positions '{kind}'")
-    return torch.from_numpy(pe.astype(np.float32))
+    """Sinusoid table [n_positions, d] (tools/checkpoint.py: models/positions.cc's arithmetic)."""
+    return torch.from_numpy(sinusoid_table(kind, n_positions, d))
 
 
 # ----------------------------------------------------------------------------------------------

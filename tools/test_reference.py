@@ -25,7 +25,7 @@ import checkpoint  # noqa: E402
 import export  # noqa: E402
 import make_fixtures as mf  # noqa: E402
 import reference as ref  # noqa: E402
-from train import TrainModel, sinusoids_interleaved  # noqa: E402
+from train_model import TrainModel, sinusoids_interleaved  # noqa: E402
 
 torch.set_num_threads(1)
 FIXTURE_NAMES = list(mf.FIXTURES)
