@@ -75,6 +75,7 @@ void run_units(const Plan& plan, const int8_t* a, const int16_t* wide, const Int
     const int block = u / plan.tiles, t = u % plan.tiles;
     const int r = t * plan.tile_rows, n = std::min(plan.tile_rows, plan.rows - r);
     const int8_t* rows = a + r * lda;
+    const bool stream = t == 0 || u == begin;  // the first pass over this block's panels here
     const int step_end = std::min(plan.steps, (block + 1) * plan.steps_per_block);
     for (int step = block * plan.steps_per_block; step < step_end; ++step) {
       const int p = step * plan.panel_step;
@@ -95,7 +96,8 @@ void run_units(const Plan& plan, const int8_t* a, const int16_t* wide, const Int
       switch (plan.kernel) {
         case Int8Kernel::kAvx512Vnni:
           int8::tile_avx512_vnni(reinterpret_cast<const uint8_t*>(rows), lda, n, w.groups(), w.panel(p),
-                                 p + 1 < w.panels() ? w.panel(p + 1) : nullptr, w.column_sums() + col, out);
+                                 p + 1 < w.panels() ? w.panel(p + 1) : nullptr, stream, w.column_sums() + col,
+                                 out);
           break;
         case Int8Kernel::kAvx2:
           int8::tile_avx2(wide + r * lda, lda, n, w.groups(), w.panel(p), out);

@@ -39,15 +39,20 @@ NMT_VNNI inline void store_dequantized(__m512i acc, float row_scale, const float
   _mm512_mask_storeu_ps(y, mask, v);
 }
 
-template <int R, bool kTwo>
+template <int R, bool kTwo, bool kStream>
 NMT_VNNI void tile(const uint8_t* a, size_t lda, int groups, const int8_t* p0, const int8_t* p1,
                    const int32_t* sums, const TileOut& out) {
+  const ptrdiff_t ahead = 2 * (p1 - p0);  // the next call's panels
   __m512i c0[R], c1[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm512_setzero_si512();
   for (int g = 0; g < groups; ++g) {
     const __m512i b0 = _mm512_load_si512(p0 + 64 * static_cast<size_t>(g));
     const __m512i b1 = kTwo ? _mm512_load_si512(p1 + 64 * static_cast<size_t>(g)) : b0;
+    if (kTwo && kStream) {
+      _mm_prefetch(reinterpret_cast<const char*>(p0 + ahead + 64 * static_cast<size_t>(g)), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(p1 + ahead + 64 * static_cast<size_t>(g)), _MM_HINT_T0);
+    }
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
       int32_t four;  // the row's 4 activations of this group, one lane's worth
@@ -85,10 +90,10 @@ NMT_VNNI void tile(const uint8_t* a, size_t lda, int groups, const int8_t* p0, c
 using Tile = void (*)(const uint8_t*, size_t, int, const int8_t*, const int8_t*, const int32_t*,
                       const TileOut&);
 
-template <bool kTwo, int... R>
+template <bool kTwo, bool kStream, int... R>
 constexpr Tile pick(int rows, std::integer_sequence<int, R...>) {
   Tile t = nullptr;
-  ((rows == R + 1 ? (t = &tile<R + 1, kTwo>, 0) : 0), ...);
+  ((rows == R + 1 ? (t = &tile<R + 1, kTwo, kStream>, 0) : 0), ...);
   return t;
 }
 
@@ -121,9 +126,11 @@ NMT_VNNI float quantize_row_u8_avx512(const float* x, int n, int padded, uint8_t
 }
 
 void tile_avx512_vnni(const uint8_t* a, size_t lda, int rows, int groups, const int8_t* p0, const int8_t* p1,
-                      const int32_t* sums, const TileOut& out) {
+                      bool stream, const int32_t* sums, const TileOut& out) {
   const auto all = std::make_integer_sequence<int, kAvx512Rows>{};
-  const Tile t = p1 ? pick<true>(rows, all) : pick<false>(rows, all);
+  const Tile t = !p1      ? pick<false, false>(rows, all)
+                 : stream ? pick<true, true>(rows, all)
+                          : pick<true, false>(rows, all);
   t(a, lda, groups, p0, p1, sums, out);
 }
 
