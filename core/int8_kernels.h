@@ -25,9 +25,9 @@ struct TileOut {
 };
 
 // a: x + 128 as u8. sums: the two panels' column sums (subtracted x 128). p1 null: one panel. stream: the
-// panels come from memory (the first row tile over them), so the tile fetches the next call's two panels
-// while it multiplies: the hardware prefetcher stops at each 4 KB page, and the 58k-column output projection
-// does not stay in cache between steps. Over cached panels the fetches would only cost.
+// panels come from memory (the first row tile over them), so the tile fetches the two panels of the call
+// after next into L2 while it multiplies: the hardware prefetcher stops at each 4 KB page, and the 58k-column
+// output projection does not stay in cache between steps. Over cached panels the fetches would only cost.
 void tile_avx512_vnni(const uint8_t* a, size_t lda, int rows, int groups, const int8_t* p0, const int8_t* p1,
                       bool stream, const int32_t* sums, const TileOut& out);
 // quantize_row (core/int8_gemm.h) of x[n] as the VNNI tile reads it: q + 128 as u8 into u[padded], zeros

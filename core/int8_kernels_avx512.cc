@@ -42,7 +42,7 @@ NMT_VNNI inline void store_dequantized(__m512i acc, float row_scale, const float
 template <int R, bool kTwo, bool kStream>
 NMT_VNNI void tile(const uint8_t* a, size_t lda, int groups, const int8_t* p0, const int8_t* p1,
                    const int32_t* sums, const TileOut& out) {
-  const ptrdiff_t ahead = 2 * (p1 - p0);  // the next call's panels
+  const ptrdiff_t ahead = 4 * (p1 - p0);  // the panels of the call after next
   __m512i c0[R], c1[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm512_setzero_si512();
@@ -50,8 +50,8 @@ NMT_VNNI void tile(const uint8_t* a, size_t lda, int groups, const int8_t* p0, c
     const __m512i b0 = _mm512_load_si512(p0 + 64 * static_cast<size_t>(g));
     const __m512i b1 = kTwo ? _mm512_load_si512(p1 + 64 * static_cast<size_t>(g)) : b0;
     if (kTwo && kStream) {
-      _mm_prefetch(reinterpret_cast<const char*>(p0 + ahead + 64 * static_cast<size_t>(g)), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(p1 + ahead + 64 * static_cast<size_t>(g)), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(p0 + ahead + 64 * static_cast<size_t>(g)), _MM_HINT_T1);
+      _mm_prefetch(reinterpret_cast<const char*>(p1 + ahead + 64 * static_cast<size_t>(g)), _MM_HINT_T1);
     }
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
