@@ -20,9 +20,10 @@ namespace core {
 
 // Every cache entry of every step comes here, so both loops vectorize (clones per CPU level): adding and
 // subtracting 1.5 x 2^23 rounds to nearest even exactly as nearbyint does for |v| <= 127, without a libm call
-// per value, and the max is exact in any order. ISO C++ leaves the multiply and add unfused on every clone.
-NMT_SIMD_CLONES
-void quantize_row_int8(const float* x, int d, int n_heads, int8_t* values, float* scales) {
+// per value, and the max is exact in any order. The multiply and the add stay two roundings (no FMA
+// contraction in the clones that have FMA), so every clone gives the same values.
+NMT_SIMD_CLONES NMT_NO_FMA_CONTRACTION void quantize_row_int8(const float* x, int d, int n_heads,
+                                                              int8_t* values, float* scales) {
   constexpr float kRound = 12582912.0f;
   const int dh = d / n_heads;
   for (int h = 0; h < n_heads; ++h) {

@@ -12,6 +12,10 @@
 #define NMT_SIMD_CLONES
 #endif
 
+// For a clone whose results must not move between CPUs (values rounded to integers): a * b + c stays two
+// roundings, as in the baseline clone, instead of one FMA.
+#define NMT_NO_FMA_CONTRACTION __attribute__((optimize("fp-contract=off")))
+
 // For helpers of a NMT_SIMD_CLONES function: inlined into each clone, so compiled for its CPU. A helper the
 // compiler chose to call instead would be compiled for the x86-64 baseline only.
 #define NMT_INLINE __attribute__((always_inline)) inline

@@ -61,6 +61,44 @@ QuantizedRows quantize(const std::vector<float>& x, int d, int n_heads) {
 
 }  // namespace
 
+// The quantizer's vector clones (AVX-512, AVX2, baseline) must give the scalar rule's values: the product
+// x * (127 / max) rounded to float, then to the nearest integer, even on ties. A fused multiply-add rounds
+// once and moves the values whose product lies within a rounding error of a half: here every head's max
+// is 3 (127 / 3 is inexact) and its other values are the floats nearest to each (k + 1/2) * 3 / 127.
+TEST_CASE("the int8 cache quantizer rounds the product, then to the nearest integer, on every CPU",
+          "[kernels][attention][int8]") {
+  const int dh = GENERATE(64, 71, 5), n_heads = 8, d = dh * n_heads;  // whole vectors, a tail, no vector
+  const float absmax = 3.0f, inverse = 127.0f / absmax;
+  std::vector<float> near_halves;
+  for (int k = -127; k < 127; ++k) {
+    float x = (static_cast<float>(k) + 0.5f) / inverse;
+    for (int step = 0; step < 4; ++step) x = std::nextafter(x, -10.0f);
+    for (int step = 0; step < 9; ++step, x = std::nextafter(x, 10.0f)) near_halves.push_back(x);
+  }
+  std::vector<float> x;
+  for (size_t next = 0; next < near_halves.size();) {
+    x.push_back(absmax);  // each head's first value sets its max
+    for (int i = 1; i < dh; ++i, ++next) x.push_back(near_halves[next % near_halves.size()]);
+  }
+  while (x.size() % d) x.push_back(0.0f);
+  std::vector<int8_t> values(x.size());
+  std::vector<float> scales(x.size() / dh);
+  size_t mismatches = 0, ties = 0;
+  for (size_t r = 0; r < x.size() / d; ++r) {
+    core::quantize_row_int8(x.data() + r * d, d, n_heads, values.data() + r * d, scales.data() + r * n_heads);
+    for (int i = 0; i < d; ++i) {
+      if (i % dh == 0) continue;                        // the max itself
+      volatile float product = x[r * d + i] * inverse;  // rounded to float here, alone
+      const float expected = std::nearbyint(product);
+      ties += product - std::floor(product) == 0.5f;
+      mismatches += values[r * d + i] != static_cast<int8_t>(expected);
+    }
+  }
+  CAPTURE(ties);
+  REQUIRE(ties > 0);  // the inputs do reach the rounding the test is about
+  REQUIRE(mismatches == 0);
+}
+
 TEST_CASE("the int8 cache quantizer keeps every value within half a step of its head's scale",
           "[kernels][attention][int8]") {
   for (int n_heads : {1, 3, 8}) {
