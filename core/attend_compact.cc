@@ -20,8 +20,8 @@ namespace core {
 
 // Every cache entry of every step comes here, so both loops vectorize (clones per CPU level): adding and
 // subtracting 1.5 x 2^23 rounds to nearest even exactly as nearbyint does for |v| <= 127, without a libm call
-// per value, and the max is exact in any order. The multiply and the add stay two roundings (no FMA
-// contraction in the clones that have FMA), so every clone gives the same values.
+// per value, and the max is exact in any order. The product and the sum stay two roundings in every clone
+// (NMT_NO_FMA_CONTRACTION), so every clone gives the same values.
 NMT_SIMD_CLONES NMT_NO_FMA_CONTRACTION void quantize_row_int8(const float* x, int d, int n_heads,
                                                               int8_t* values, float* scales) {
   constexpr float kRound = 12582912.0f;
@@ -38,7 +38,8 @@ NMT_SIMD_CLONES NMT_NO_FMA_CONTRACTION void quantize_row_int8(const float* x, in
     const float inv = absmax > 0.0f ? 127.0f / absmax : 0.0f;
     int8_t* out = values + h * dh;
     for (int i = 0; i < dh; ++i) {
-      float r = (xh[i] * inv + kRound) - kRound;
+      const float product = xh[i] * inv;
+      float r = (product + kRound) - kRound;
       r = r > 127.0f ? 127.0f : r;
       r = r < -127.0f ? -127.0f : r;
       out[i] = static_cast<int8_t>(static_cast<int>(r));

@@ -12,9 +12,14 @@
 #define NMT_SIMD_CLONES
 #endif
 
-// For a clone whose results must not move between CPUs (values rounded to integers): a * b + c stays two
-// roundings, as in the baseline clone, instead of one FMA.
+// For a clone whose results must not move between CPUs (values rounded to integers): GCC fuses a * b + c
+// into one FMA across statements where the CPU has FMA, and this keeps the two roundings. Clang fuses only
+// within one expression, so such code keeps the product and the sum in separate statements for it.
+#if defined(__clang__)
+#define NMT_NO_FMA_CONTRACTION
+#else
 #define NMT_NO_FMA_CONTRACTION __attribute__((optimize("fp-contract=off")))
+#endif
 
 // For helpers of a NMT_SIMD_CLONES function: inlined into each clone, so compiled for its CPU. A helper the
 // compiler chose to call instead would be compiled for the x86-64 baseline only.
