@@ -59,6 +59,7 @@ CpuFeatures probe() {
   const bool amx_tile = tiles_saved && (d & (1u << 24)), amx_int8 = amx_tile && (d & (1u << 25));
   __cpuid_count(7, 1, a, b, c, d);
   f.avx_vnni = f.avx2 && (a & (1u << 4));
+  f.avx512_bf16 = f.avx512f && (a & (1u << 5));
   if (amx_tile && os_grants_amx_tiles()) {
     f.amx_tile = true;
     f.amx_int8 = amx_int8;

@@ -18,6 +18,7 @@ struct CpuFeatures {
   bool avx512f = false, avx512bw = false, avx512vl = false;
   bool avx512_vnni = false;                 // vpdpbusd on 512-bit registers
   bool avx_vnni = false;                    // vpdpbusd on 256-bit registers (VEX)
+  bool avx512_bf16 = false;                 // vdpbf16ps: measured by int8_peak, no kernel uses it
   bool amx_tile = false, amx_int8 = false;  // and the OS granted the tile data state
 };
 

@@ -8,7 +8,7 @@
 // AVX2 kernel reaches the same products with vpmaddwd on int16, 16 at a time); then, per int8 kernel this
 // CPU has and for the f32 packed kernel, the best GOP/s of one thread on decoder-shaped products (128
 // rows: a beam-4 batch of 32; 12 for the logits, as the search asks for them with int8 weights), and each
-// vector int8 kernel's share of its peak in percent.
+// vector int8 kernel's share of its peak in percent. Also the AVX-512 BF16 peak (0 without it).
 #include <immintrin.h>
 
 #include <algorithm>
@@ -108,6 +108,43 @@ __attribute__((target("avx2"))) double avx2_peak() {
 }
 #undef NMT_AVX2_STEP
 
+// The bf16 dot product (vdpbf16ps: 32 multiply-adds of bf16 pairs into f32 per 512-bit instruction), for
+// the choice between bf16 and int8 weights: a bf16 kernel could not beat the int8 one below this peak.
+#define NMT_DPBF16(acc) __asm__("vdpbf16ps %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b))
+__attribute__((target("avx512f,avx512bf16"))) double bf16_peak() {
+  __m512 c0 = _mm512_set1_ps(0.0f), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0, c8 = c0,
+         c9 = c0, c10 = c0, c11 = c0;
+  const __m512 a = _mm512_set1_ps(1.5f), b = _mm512_set1_ps(-0.5f);  // read as bf16 pairs
+  double best = 0;
+  for (int rep = 0; rep < kPeakRuns; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (long n = 0; n < kIterations; ++n) {
+      NMT_DPBF16(c0);
+      NMT_DPBF16(c1);
+      NMT_DPBF16(c2);
+      NMT_DPBF16(c3);
+      NMT_DPBF16(c4);
+      NMT_DPBF16(c5);
+      NMT_DPBF16(c6);
+      NMT_DPBF16(c7);
+      NMT_DPBF16(c8);
+      NMT_DPBF16(c9);
+      NMT_DPBF16(c10);
+      NMT_DPBF16(c11);
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    best = std::max(best, 2.0 * 32 * 12 * kIterations / s / 1e9);
+  }
+  __m512 sum = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3)),
+                             _mm512_add_ps(_mm512_add_ps(c4, c5), _mm512_add_ps(c6, c7)));
+  sum = _mm512_add_ps(sum, _mm512_add_ps(_mm512_add_ps(c8, c9), _mm512_add_ps(c10, c11)));
+  float sink[16];
+  _mm512_storeu_ps(sink, sum);
+  if (sink[0] == 42.0f) std::puts("");
+  return best;
+}
+#undef NMT_DPBF16
+
 template <class Product>
 double best_rate(double ops, int reps, const Product& product) {
   const int inner = std::max(1, static_cast<int>(1e8 / ops));
@@ -136,6 +173,7 @@ int main(int argc, char** argv) {
   }
   const core::CpuFeatures& cpu = core::cpu_features();
   const double peak_vnni = cpu.avx512_vnni ? vnni_peak() : 0.0, peak_avx2 = cpu.avx2 ? avx2_peak() : 0.0;
+  const double peak_bf16 = cpu.avx512_bf16 ? bf16_peak() : 0.0;
   const Shape shapes[] = {{128, 2048, 512},  {128, 512, 2048}, {128, 1536, 512}, {128, 8000, 512},
                           {128, 58101, 512}, {12, 58101, 512}};  // the last: the int8 logits of one search
                                                                  // group, weights streamed from memory
@@ -185,8 +223,9 @@ int main(int argc, char** argv) {
     rates += row + "}";
   }
   std::printf(
-      "{\"int8_peak_gops_per_thread\": {\"avx512_vnni\": %.1f, \"avx2\": %.1f}, \"kernel\": \"%s\", "
-      "\"gops_per_thread\": {%s}}\n",
-      peak_vnni, peak_avx2, core::int8_kernel_name(core::int8_kernel()), rates.c_str());
+      "{\"int8_peak_gops_per_thread\": {\"avx512_vnni\": %.1f, \"avx2\": %.1f}, "
+      "\"bf16_peak_gops_per_thread\": "
+      "%.1f, \"kernel\": \"%s\", \"gops_per_thread\": {%s}}\n",
+      peak_vnni, peak_avx2, peak_bf16, core::int8_kernel_name(core::int8_kernel()), rates.c_str());
   return 0;
 }
