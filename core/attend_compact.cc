@@ -28,12 +28,22 @@ NMT_SIMD_CLONES NMT_NO_FMA_CONTRACTION void quantize_row_int8(const float* x, in
   const int dh = d / n_heads;
   for (int h = 0; h < n_heads; ++h) {
     const float* xh = x + h * dh;
-    float absmax = 0.0f;
-#pragma omp simd reduction(max : absmax)
-    for (int i = 0; i < dh; ++i) {
-      const float a = std::fabs(xh[i]);
-      absmax = a > absmax ? a : absmax;
+    // 16 running maxima in a GCC vector (a plain loop stays scalar); NaN and -0 never replace a maximum.
+    Vec16 maxima = {}, v;
+    int at = 0;
+    for (; at + 16 <= dh; at += 16) {
+      load16(v, xh + at);
+      const Vec16 a = v < 0.0f ? -v : v;
+      maxima = a > maxima ? a : maxima;
     }
+    float lanes[16];
+    std::memcpy(lanes, &maxima, sizeof lanes);
+    for (; at < dh; ++at) {
+      const float a = std::fabs(xh[at]);
+      lanes[0] = a > lanes[0] ? a : lanes[0];
+    }
+    float absmax = 0.0f;
+    for (const float lane : lanes) absmax = lane > absmax ? lane : absmax;
     scales[h] = absmax / 127.0f;
     const float inv = absmax > 0.0f ? 127.0f / absmax : 0.0f;
     int8_t* out = values + h * dh;

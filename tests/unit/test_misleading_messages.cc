@@ -71,7 +71,7 @@ TEST_CASE("info, --help and --version fail with a message when stdout is full", 
   test::TempDir dir;
   const std::string full = dir.file("full");  // /dev/full's numbers, a private node
   REQUIRE(::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0);
-  for (const std::string args :
+  for (const std::string& args :
        {"info -m '" + fixture_model() + "'", std::string("--help"), std::string("--version"),
         std::string("translate --help"), std::string("info --version"), std::string("help translate")}) {
     CAPTURE(args);

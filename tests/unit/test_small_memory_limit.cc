@@ -25,7 +25,7 @@ TEST_CASE("model-loading commands end at once under ulimit -v 200 MB", "[cli][ho
   NMT_SKIP_TEST("an AddressSanitizer build cannot start under ulimit -v; the release build runs this test");
 #endif
   const std::string model = "'" + test::fixtures_dir() + "/opus/model'";
-  for (const std::string args :
+  for (const std::string& args :
        {"info -m " + model, "translate --threads 1 -q -m " + model,
         "translate --threads 1 -q -m " + model + " -b 1", "attention --format json -m " + model}) {
     for (const std::string cpu : {"", "NMT_CPU=blas "}) {
