@@ -7,7 +7,9 @@
 // value's softmax weight.
 // GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() (self-initialised) as a masked-off source, which
 // -Wmaybe-uninitialized reports once inlined here: a false positive (GCC bug 105593).
+#if !defined(__clang__)  // clang has no such warning
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include <cmath>

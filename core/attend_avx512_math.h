@@ -3,7 +3,9 @@
 // GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() (self-initialised) as a masked-off source, which
 // -Wmaybe-uninitialized reports once inlined here: a false positive (GCC bug 105593).
 #pragma once
+#if !defined(__clang__)  // clang has no such warning
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include "core/fast_exp.h"

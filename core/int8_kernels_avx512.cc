@@ -4,8 +4,10 @@
 
 // GCC 12's _mm512_slli_epi32 and _mm512_cvtepi32_ps pass an undefined vector that -Wuninitialized reports
 // once inlined here: a false positive (GCC bug 105593).
+#if !defined(__clang__)  // clang has no such warnings
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 #include <cstdint>
 #include <cstring>

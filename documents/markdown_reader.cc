@@ -35,8 +35,7 @@ size_t front_matter_length(std::string_view text) {
 
 class Reader {
  public:
-  Reader(std::string_view text, const std::string& name, std::vector<std::string>* warnings)
-      : text_(text), name_(name), warnings_(warnings) {}
+  explicit Reader(std::string_view text) : text_(text) {}
 
   std::vector<Span> spans;
 
@@ -330,8 +329,6 @@ class Reader {
   }
 
   std::string_view text_;
-  const std::string& name_;
-  std::vector<std::string>* warnings_;
   Segment run_;
   bool started_ = false, soft_break_ = false, in_code_ = false, wrapped_ = false, wrapped_once_ = false;
   bool html_contiguous_ = true;
@@ -351,7 +348,7 @@ class Reader {
 Document read_markdown(std::string_view markdown, const std::string& name, std::vector<std::string>* warnings,
                        std::vector<MarkdownLayout>* layouts) {
   const size_t front = front_matter_length(markdown);
-  Reader reader(markdown, name, warnings);
+  Reader reader(markdown);
   MD_PARSER parser{};
   parser.abi_version = 0;
   parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS;

@@ -17,7 +17,6 @@ class WeightLoader {
       : ckpt_(ckpt),
         c_(ckpt.description().config),
         arena_(w.packed_arena),
-        packed_(w.packed),
         int8_(w.int8),
         stacked_biases_(w.stacked_biases),
         packer_(w.packed_arena, w.packed) {}
@@ -191,7 +190,6 @@ class WeightLoader {
 
   const ModelConfig& c_;
   core::PackedArena& arena_;
-  std::vector<std::unique_ptr<core::PackedMatrix>>& packed_;
   std::vector<std::unique_ptr<core::Int8Matrix>>& int8_;
   std::deque<std::vector<float>>& stacked_biases_;
   core::WeightPacker packer_;
