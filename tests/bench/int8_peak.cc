@@ -29,122 +29,8 @@ namespace {
 constexpr long kIterations = 200'000;
 constexpr int kPeakRuns = 200;
 
-// 12 independent sums, named (an array of them stays in memory around inline assembly).
-#define NMT_DPBUSD(acc) __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b))
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) double vnni_peak() {
-  __m512i c0 = _mm512_set1_epi32(0), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0, c8 = c0,
-          c9 = c0, c10 = c0, c11 = c0;
-  const __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-2);
-  double best = 0;
-  for (int rep = 0; rep < kPeakRuns; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (long n = 0; n < kIterations; ++n) {
-      NMT_DPBUSD(c0);
-      NMT_DPBUSD(c1);
-      NMT_DPBUSD(c2);
-      NMT_DPBUSD(c3);
-      NMT_DPBUSD(c4);
-      NMT_DPBUSD(c5);
-      NMT_DPBUSD(c6);
-      NMT_DPBUSD(c7);
-      NMT_DPBUSD(c8);
-      NMT_DPBUSD(c9);
-      NMT_DPBUSD(c10);
-      NMT_DPBUSD(c11);
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    best = std::max(best, 2.0 * 64 * 12 * kIterations / s / 1e9);
-  }
-  __m512i sum = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(c0, c1), _mm512_add_epi32(c2, c3)),
-                                 _mm512_add_epi32(_mm512_add_epi32(c4, c5), _mm512_add_epi32(c6, c7)));
-  sum = _mm512_add_epi32(sum, _mm512_add_epi32(_mm512_add_epi32(c8, c9), _mm512_add_epi32(c10, c11)));
-  int sink[16];
-  _mm512_storeu_si512(sink, sum);
-  if (sink[0] == 42) std::puts("");
-  return best;
-}
-#undef NMT_DPBUSD
-
-// In assembly for the same reason, and because from intrinsics GCC computes the loop-invariant products
-// once, outside the loop, leaving only the adds to time.
-#define NMT_AVX2_STEP(acc)                                                                           \
-  do {                                                                                               \
-    __m256i t;                                                                                       \
-    __asm__("vpmaddubsw %[b], %[a], %[t]\n\tvpmaddwd %[ones], %[t], %[t]\n\tvpaddd %[t], %[c], %[c]" \
-            : [c] "+v"(acc), [t] "=&v"(t)                                                            \
-            : [a] "v"(a), [b] "v"(b), [ones] "v"(ones));                                             \
-  } while (0)
-__attribute__((target("avx2"))) double avx2_peak() {
-  __m256i c0 = _mm256_set1_epi32(0), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0, c8 = c0,
-          c9 = c0, c10 = c0, c11 = c0;
-  const __m256i a = _mm256_set1_epi8(3), b = _mm256_set1_epi8(-2), ones = _mm256_set1_epi16(1);
-  double best = 0;
-  for (int rep = 0; rep < kPeakRuns; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (long n = 0; n < kIterations; ++n) {
-      NMT_AVX2_STEP(c0);
-      NMT_AVX2_STEP(c1);
-      NMT_AVX2_STEP(c2);
-      NMT_AVX2_STEP(c3);
-      NMT_AVX2_STEP(c4);
-      NMT_AVX2_STEP(c5);
-      NMT_AVX2_STEP(c6);
-      NMT_AVX2_STEP(c7);
-      NMT_AVX2_STEP(c8);
-      NMT_AVX2_STEP(c9);
-      NMT_AVX2_STEP(c10);
-      NMT_AVX2_STEP(c11);
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    best = std::max(best, 2.0 * 32 * 12 * kIterations / s / 1e9);
-  }
-  __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_add_epi32(c0, c1), _mm256_add_epi32(c2, c3)),
-                                 _mm256_add_epi32(_mm256_add_epi32(c4, c5), _mm256_add_epi32(c6, c7)));
-  sum = _mm256_add_epi32(sum, _mm256_add_epi32(_mm256_add_epi32(c8, c9), _mm256_add_epi32(c10, c11)));
-  int sink[8];
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(sink), sum);
-  if (sink[0] == 42) std::puts("");
-  return best;
-}
-#undef NMT_AVX2_STEP
-
-// The bf16 dot product (vdpbf16ps: 32 multiply-adds of bf16 pairs into f32 per 512-bit instruction), for
-// the choice between bf16 and int8 weights: a bf16 kernel could not beat the int8 one below this peak.
-#define NMT_DPBF16(acc) __asm__("vdpbf16ps %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b))
-__attribute__((target("avx512f,avx512bf16"))) double bf16_peak() {
-  __m512 c0 = _mm512_set1_ps(0.0f), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0, c8 = c0,
-         c9 = c0, c10 = c0, c11 = c0;
-  const __m512 a = _mm512_set1_ps(1.5f), b = _mm512_set1_ps(-0.5f);  // read as bf16 pairs
-  double best = 0;
-  for (int rep = 0; rep < kPeakRuns; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (long n = 0; n < kIterations; ++n) {
-      NMT_DPBF16(c0);
-      NMT_DPBF16(c1);
-      NMT_DPBF16(c2);
-      NMT_DPBF16(c3);
-      NMT_DPBF16(c4);
-      NMT_DPBF16(c5);
-      NMT_DPBF16(c6);
-      NMT_DPBF16(c7);
-      NMT_DPBF16(c8);
-      NMT_DPBF16(c9);
-      NMT_DPBF16(c10);
-      NMT_DPBF16(c11);
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    best = std::max(best, 2.0 * 32 * 12 * kIterations / s / 1e9);
-  }
-  __m512 sum = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3)),
-                             _mm512_add_ps(_mm512_add_ps(c4, c5), _mm512_add_ps(c6, c7)));
-  sum = _mm512_add_ps(sum, _mm512_add_ps(_mm512_add_ps(c8, c9), _mm512_add_ps(c10, c11)));
-  float sink[16];
-  _mm512_storeu_ps(sink, sum);
-  if (sink[0] == 42.0f) std::puts("");
-  return best;
-}
-#undef NMT_DPBF16
-
+// The best GOP/s of `product` (ops operations) over `reps` runs, each a whole number of calls of ~1e8
+// operations, after one untimed call.
 template <class Product>
 double best_rate(double ops, int reps, const Product& product) {
   const int inner = std::max(1, static_cast<int>(1e8 / ops));
@@ -158,6 +44,104 @@ double best_rate(double ops, int reps, const Product& product) {
   }
   return best;
 }
+
+// 12 independent sums, named (an array of them stays in memory around inline assembly).
+#define NMT_DPBUSD(acc) __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b))
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void vnni_chains() {
+  __m512i c0 = _mm512_set1_epi32(0), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0, c8 = c0,
+          c9 = c0, c10 = c0, c11 = c0;
+  const __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-2);
+  for (long n = 0; n < kIterations; ++n) {
+    NMT_DPBUSD(c0);
+    NMT_DPBUSD(c1);
+    NMT_DPBUSD(c2);
+    NMT_DPBUSD(c3);
+    NMT_DPBUSD(c4);
+    NMT_DPBUSD(c5);
+    NMT_DPBUSD(c6);
+    NMT_DPBUSD(c7);
+    NMT_DPBUSD(c8);
+    NMT_DPBUSD(c9);
+    NMT_DPBUSD(c10);
+    NMT_DPBUSD(c11);
+  }
+  __m512i sum = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(c0, c1), _mm512_add_epi32(c2, c3)),
+                                 _mm512_add_epi32(_mm512_add_epi32(c4, c5), _mm512_add_epi32(c6, c7)));
+  sum = _mm512_add_epi32(sum, _mm512_add_epi32(_mm512_add_epi32(c8, c9), _mm512_add_epi32(c10, c11)));
+  int sink[16];
+  _mm512_storeu_si512(sink, sum);
+  if (sink[0] == 42) std::puts("");
+}
+double vnni_peak() { return best_rate(2.0 * 64 * 12 * kIterations, kPeakRuns, vnni_chains); }
+#undef NMT_DPBUSD
+
+// In assembly for the same reason, and because from intrinsics GCC computes the loop-invariant products
+// once, outside the loop, leaving only the adds to time.
+#define NMT_AVX2_STEP(acc)                                                                           \
+  do {                                                                                               \
+    __m256i t;                                                                                       \
+    __asm__("vpmaddubsw %[b], %[a], %[t]\n\tvpmaddwd %[ones], %[t], %[t]\n\tvpaddd %[t], %[c], %[c]" \
+            : [c] "+v"(acc), [t] "=&v"(t)                                                            \
+            : [a] "v"(a), [b] "v"(b), [ones] "v"(ones));                                             \
+  } while (0)
+__attribute__((target("avx2"))) void avx2_chains() {
+  __m256i c0 = _mm256_set1_epi32(0), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0, c8 = c0,
+          c9 = c0, c10 = c0, c11 = c0;
+  const __m256i a = _mm256_set1_epi8(3), b = _mm256_set1_epi8(-2), ones = _mm256_set1_epi16(1);
+  for (long n = 0; n < kIterations; ++n) {
+    NMT_AVX2_STEP(c0);
+    NMT_AVX2_STEP(c1);
+    NMT_AVX2_STEP(c2);
+    NMT_AVX2_STEP(c3);
+    NMT_AVX2_STEP(c4);
+    NMT_AVX2_STEP(c5);
+    NMT_AVX2_STEP(c6);
+    NMT_AVX2_STEP(c7);
+    NMT_AVX2_STEP(c8);
+    NMT_AVX2_STEP(c9);
+    NMT_AVX2_STEP(c10);
+    NMT_AVX2_STEP(c11);
+  }
+  __m256i sum = _mm256_add_epi32(_mm256_add_epi32(_mm256_add_epi32(c0, c1), _mm256_add_epi32(c2, c3)),
+                                 _mm256_add_epi32(_mm256_add_epi32(c4, c5), _mm256_add_epi32(c6, c7)));
+  sum = _mm256_add_epi32(sum, _mm256_add_epi32(_mm256_add_epi32(c8, c9), _mm256_add_epi32(c10, c11)));
+  int sink[8];
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(sink), sum);
+  if (sink[0] == 42) std::puts("");
+}
+double avx2_peak() { return best_rate(2.0 * 32 * 12 * kIterations, kPeakRuns, avx2_chains); }
+#undef NMT_AVX2_STEP
+
+// The bf16 dot product (vdpbf16ps: 32 multiply-adds of bf16 pairs into f32 per 512-bit instruction), for
+// the choice between bf16 and int8 weights: a bf16 kernel runs below this peak, an int8 one below vpdpbusd's.
+#define NMT_DPBF16(acc) __asm__("vdpbf16ps %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b))
+__attribute__((target("avx512f,avx512bf16"))) void bf16_chains() {
+  __m512 c0 = _mm512_set1_ps(0.0f), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0, c8 = c0,
+         c9 = c0, c10 = c0, c11 = c0;
+  const __m512 a = _mm512_set1_ps(1.5f), b = _mm512_set1_ps(-0.5f);  // read as bf16 pairs
+  for (long n = 0; n < kIterations; ++n) {
+    NMT_DPBF16(c0);
+    NMT_DPBF16(c1);
+    NMT_DPBF16(c2);
+    NMT_DPBF16(c3);
+    NMT_DPBF16(c4);
+    NMT_DPBF16(c5);
+    NMT_DPBF16(c6);
+    NMT_DPBF16(c7);
+    NMT_DPBF16(c8);
+    NMT_DPBF16(c9);
+    NMT_DPBF16(c10);
+    NMT_DPBF16(c11);
+  }
+  __m512 sum = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3)),
+                             _mm512_add_ps(_mm512_add_ps(c4, c5), _mm512_add_ps(c6, c7)));
+  sum = _mm512_add_ps(sum, _mm512_add_ps(_mm512_add_ps(c8, c9), _mm512_add_ps(c10, c11)));
+  float sink[16];
+  _mm512_storeu_ps(sink, sum);
+  if (sink[0] == 42.0f) std::puts("");
+}
+double bf16_peak() { return best_rate(2.0 * 32 * 12 * kIterations, kPeakRuns, bf16_chains); }
+#undef NMT_DPBF16
 
 struct Shape {
   int rows, out, in;
