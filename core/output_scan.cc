@@ -3,26 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 
+#include "core/finite_scan.h"
 #include "core/thread_team.h"
 
 namespace core {
 namespace search_detail {
 namespace {
 
-constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 constexpr int kBlocksPerColumns = DecoderStep::kLogitColumns / kScanBlock;
 constexpr int kRowsPerShare = 4;  // even shares matter more than whole 12-row tiles (AVX2: 4, 6)
 static_assert(DecoderStep::kLogitColumns % kScanBlock == 0, "column blocks start at scan blocks");
-
-// Whether x[n] holds a NaN or an infinity (x * 0 is NaN exactly then; the sum's order does not matter).
-bool has_non_finite(const float* x, int n) {
-  float probe = 0.0f;
-#pragma omp simd reduction(+ : probe)
-  for (int i = 0; i < n; ++i) probe += x[i] * 0.0f;
-  return probe != 0.0f;
-}
 
 }  // namespace
 
@@ -81,7 +72,7 @@ void OutputScan::scan(DecoderStep& decoder, int n_rows) {
 void OutputScan::scan_row(int r, float* x, int first, int n) {
   const int32_t rule = rules_[r];
   if (rule == kForceEos) return;
-  if (has_non_finite(x, n)) non_finite_[r] = 1;
+  if (!all_finite_f32(x, static_cast<size_t>(n))) non_finite_[r] = 1;
   if (rule >= first && rule < first + n) forced_logits_[r] = x[rule - first];  // before any ban
   const auto begin = std::lower_bound(banned_.begin(), banned_.end(), first);
   const auto end = std::lower_bound(begin, banned_.end(), first + n);

@@ -20,8 +20,6 @@ void DecoderStep::logit_columns(int, int, int, int, float*) {
 namespace search_detail {
 namespace {
 
-constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
-
 // Largest of n floats (a max is exact in any order, so a vector reduction is fine).
 NMT_INLINE float block_max(const float* x, int n) {
   float m = x[0];

@@ -17,6 +17,7 @@ namespace search_detail {
 // optional renormalisation, forced EOS on the last step. The search never writes them out: prepare()
 // fixes up the raw row and returns `shift`, and log-probability(i) = log_prob(row[i], shift).
 // The search reads a row of logits in blocks of this many tokens.
+constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 constexpr int kScanBlock = 64;
 inline int scan_blocks(int vocab_size) { return (vocab_size + kScanBlock - 1) / kScanBlock; }
 
@@ -26,7 +27,7 @@ inline int scan_blocks(int vocab_size) { return (vocab_size + kScanBlock - 1) / 
 // bit, however the row was cut.
 struct ShiftSum {
   double lane_sum[kScanBlock] = {};
-  float max = -std::numeric_limits<float>::infinity();
+  float max = kMinusInf;
   double shift() const;
 };
 void add_to_shift(ShiftSum& sum, const float* x, int n, float* block_maxes);

@@ -286,3 +286,25 @@ TEST_CASE("output scan: a rounding tie at the cut goes to the lower id", "[searc
                                   kVocab, 1, expected);
   CHECK(expected[0].index == 3);
 }
+
+TEST_CASE("output scan: a row with a NaN or an infinity gets no selection from the scan",
+          "[search][output_scan]") {
+  constexpr int kRows = 4;
+  const float inf = std::numeric_limits<float>::infinity();
+  const float bad[kRows] = {std::numeric_limits<float>::quiet_NaN(), inf, -inf, 1.0f};  // the last: finite
+  std::vector<float> table(static_cast<size_t>(kRows) * kVocab);
+  for (size_t i = 0; i < table.size(); ++i) table[i] = tie_prone_logit(mix(7 * 1000003 + i));
+  for (int r = 0; r < kRows; ++r) table[static_cast<size_t>(r) * kVocab + 1500] = bad[r];
+  TableDecoder decoder(table);
+  const SearchOptions options = options_for(1, false);
+  OutputScan scan(options, kVocab, kRows, 3);
+  for (int r = 0; r < kRows; ++r) scan.rule(r) = OutputScan::kFree;
+  scan.scan(decoder, kRows);
+  std::vector<Candidate> top;
+  top.reserve(1);
+  const float no_prefix = 0.0f;
+  for (int r = 0; r < kRows; ++r) {
+    INFO("row " << r);
+    CHECK(scan.select(r, 1, &no_prefix, 1, top) == (r == kRows - 1));
+  }
+}
