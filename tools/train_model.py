@@ -10,18 +10,14 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from checkpoint import sinusoid_table
 from train_data import PAD, BOS, EOS, collate
 
 
 def sinusoids_interleaved(n_positions, d):
-    """The paper's table: PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...)."""
-    pos = torch.arange(n_positions, dtype=torch.float64).unsqueeze(1)
-    i = torch.arange(0, d, 2, dtype=torch.float64)
-    angle = pos / torch.pow(10000.0, i / d)
-    pe = torch.zeros(n_positions, d, dtype=torch.float64)
-    pe[:, 0::2] = torch.sin(angle)
-    pe[:, 1::2] = torch.cos(angle)
-    return pe.float()
+    """The paper's table, PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...), as the engine computes it
+    (tools/checkpoint.py)."""
+    return torch.from_numpy(sinusoid_table("sinusoidal-interleaved", n_positions, d))
 
 
 class TrainModel(nn.Module):
