@@ -124,11 +124,12 @@ class BeamSearch {
         beam_size_(options.beam_size),
         vocab_size_(decoder.vocab_size()),
         log_probs_(vocab_size_, options),
+        scans_(scans_output(decoder, options, static_cast<int>(max_lengths.size()) * beam_size_)),
         // A group holds whole sentences, so at least one sentence's beams; with the one-pass output layer
         // only a sentence whose selection it cannot prove takes this path, so one sentence's beams.
-        group_rows_(static_cast<int>(std::min<size_t>(
-            max_lengths.size() * beam_size_,
-            scans_output(decoder, options) ? beam_size_ : std::max(decoder.logit_rows(), beam_size_)))),
+        group_rows_(static_cast<int>(
+            std::min<size_t>(max_lengths.size() * beam_size_,
+                             scans_ ? beam_size_ : std::max(decoder.logit_rows(), beam_size_)))),
         sentences_(max_lengths.size()) {
     // Everything the step loop touches is sized here, once.
     const int n_sentences = static_cast<int>(max_lengths.size());
@@ -141,8 +142,7 @@ class BeamSearch {
     for (int length : max_lengths) max_nodes += static_cast<size_t>(length) * beam_size_;
     nodes_.reserve(max_nodes);
     top_.reserve(2 * beam_size_);
-    // The output layer in one pass when the decoder offers it; the loop guards need whole rows.
-    if (scans_output(decoder, options)) {
+    if (scans_) {
       scan_ =
           std::make_unique<OutputScan>(options, vocab_size_, static_cast<int>(max_rows), 2 * beam_size_ + 1);
       top_.reserve(static_cast<size_t>(beam_size_) * 2 * beam_size_);
@@ -332,6 +332,7 @@ class BeamSearch {
   const int beam_size_;
   const int vocab_size_;
   const LogProbs log_probs_;
+  const bool scans_;      // the output layer in one pass (scans_output)
   const int group_rows_;  // rows of logits held at once (DecoderStep::logit_rows)
   std::vector<SentenceState> sentences_;
   std::vector<int> live_, next_live_;  // sentences still searching, in order
@@ -343,7 +344,7 @@ class BeamSearch {
   std::vector<float> block_maxes_;  // and its block maxima (LogProbs::prepare)
   PooledBuffer logits_;             // [group_rows_, vocab], written by the decoder a group at a time
   std::unique_ptr<LoopGuard> guard_;
-  std::unique_ptr<OutputScan> scan_;  // the one-pass output layer, when the decoder offers it
+  std::unique_ptr<OutputScan> scan_;  // the one-pass output layer, when scans_
 };
 
 }  // namespace

@@ -29,7 +29,7 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
   // With the output layer in one pass (core/output_scan.h) a group is a row whose argmax the scan cannot
   // prove.
   std::unique_ptr<OutputScan> scan;
-  if (scans_output(decoder, options))
+  if (scans_output(decoder, options, n_sentences))
     scan = std::make_unique<OutputScan>(options, vocab_size, n_sentences, 2);
   const int group_rows = scan ? 1 : std::min(n_sentences, decoder.logit_rows());
   PooledBuffer logits(static_cast<size_t>(group_rows) * vocab_size);

@@ -9,6 +9,7 @@
 
 #include "core/loop_guard.h"
 #include "core/search.h"
+#include "core/thread_team.h"
 
 namespace core {
 namespace search_detail {
@@ -61,10 +62,19 @@ void fetch_group(DecoderStep& decoder, const LogProbs& log_probs, const SearchOp
                  int n_rows, int position, float* logits, double* shifts, float* block_maxes,
                  LoopGuard& guard);
 
+// Rows per thread below which the output layer runs in two passes: the scan gives each thread its own
+// rows and streams all the weights once per thread, which pays only when a thread has rows enough to
+// reuse them; with fewer (one sentence's beams, a small greedy batch) the two-pass products split the
+// columns over the threads and read the weights once in all.
+constexpr int kScanRowsPerThread = 8;
+
 // Whether greedy and beam search run the output layer in one pass (core/output_scan.h): the decoder offers
-// its columns, and no loop guard needs a row's whole logits before the log_softmax.
-inline bool scans_output(const DecoderStep& decoder, const SearchOptions& options) {
-  return decoder.offers_logit_columns() && !LoopGuard::active(options);
+// its columns, no loop guard needs a row's whole logits before the log_softmax, and the batch's largest
+// step (`max_rows`: every sentence's beams) has kScanRowsPerThread rows per thread of the current team.
+// Both ways select the same candidates, bit for bit.
+inline bool scans_output(const DecoderStep& decoder, const SearchOptions& options, int max_rows) {
+  return decoder.offers_logit_columns() && !LoopGuard::active(options) &&
+         max_rows >= kScanRowsPerThread * team_size();
 }
 
 // The longest history a row can have: the largest max_length less its EOS.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 #include "core/output_scan.h"
@@ -220,7 +221,8 @@ TEST_CASE("output scan: greedy and beam search equal the two-pass search", "[sea
     for (bool renormalize : {true, false}) {
       for (bool prefixes : {false, true}) {
         SearchOptions options = options_for(beam, renormalize);
-        const std::vector<int> max_lengths = {3, 9, 14, 14, 6, 20, 1};
+        // 18 sentences: greedy too has core's kScanRowsPerThread rows per thread.
+        const std::vector<int> max_lengths = {3, 9, 14, 14, 6, 20, 1, 11, 5, 16, 2, 8, 13, 7, 10, 4, 12, 9};
         if (prefixes) {
           options.prefixes.assign(max_lengths.size(), {});
           options.prefixes[1] = {7, 8};
@@ -245,9 +247,23 @@ TEST_CASE("output scan: loop guards keep the two-pass search", "[search][output_
   SearchOptions options = options_for(4, true);
   options.no_repeat_ngram_size = 2;
   TieDecoder two_pass(false), one_pass(true);
-  const std::vector<int> max_lengths = {9, 12};
+  const std::vector<int> max_lengths = {9, 12, 7, 10};  // rows enough to scan without the guard
   require_same(core::search(one_pass, max_lengths, options), core::search(two_pass, max_lengths, options));
   CHECK(one_pass.column_calls == 0);
+}
+
+TEST_CASE("output scan: a few rows per thread keep the two-pass search", "[search][output_scan]") {
+  // One sentence's 4 beams over 2 threads, and 8 greedy rows: below kScanRowsPerThread per thread, where
+  // the two-pass products split the columns over the threads. 16 greedy rows on 2 threads do scan.
+  core::ThreadTeam team(2);
+  for (const auto& [beam, sentences, scans] : {std::tuple{4, 1, false}, {1, 8, false}, {1, 16, true}}) {
+    INFO("beam " << beam << ", " << sentences << " sentences");
+    const SearchOptions options = options_for(beam, false);
+    TieDecoder two_pass(false), one_pass(true);
+    const std::vector<int> max_lengths(sentences, 9);
+    require_same(core::search(one_pass, max_lengths, options), core::search(two_pass, max_lengths, options));
+    CHECK((one_pass.column_calls > 0) == scans);
+  }
 }
 
 TEST_CASE("output scan: a rounding tie at the cut goes to the lower id", "[search][output_scan]") {
