@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 #include "core/gemm.h"
@@ -111,19 +112,6 @@ void run_units(const Plan& plan, const int8_t* a, const int16_t* wide, const Int
   }
 }
 
-// The kernel's input rows: quantized (or copied, from int8 rows), zero-padded to whole groups, and for
-// VNNI shifted to u8 (x ^ 0x80 == x + 128).
-struct QuantizedRows {
-  std::vector<int8_t> data;
-  std::vector<int16_t> wide;  // data widened, for AVX2
-  std::vector<float> scales;
-};
-
-QuantizedRows& scratch() {
-  thread_local QuantizedRows rows;  // grows to the largest call once, then reused
-  return rows;
-}
-
 void widen(const int8_t* row, size_t n, int16_t* wide) {
 #pragma omp simd
   for (size_t i = 0; i < n; ++i) wide[i] = row[i];
@@ -133,22 +121,39 @@ void shift_to_u8(int8_t* row, size_t n) {
   for (size_t i = 0; i < n; ++i) row[i] = static_cast<int8_t>(static_cast<uint8_t>(row[i]) ^ 0x80u);
 }
 
+size_t padded_row_bytes(int in) {
+  return static_cast<size_t>((in + Int8Matrix::kGroup - 1) / Int8Matrix::kGroup) * Int8Matrix::kGroup;
+}
+
+QuantizedRows& scratch() {
+  thread_local QuantizedRows rows;  // grows to the largest call once, then reused
+  return rows;
+}
+
 }  // namespace
 
-void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bias, float* y) {
-  if (rows <= 0) return;
-  const GemmTimer timer(2.0 * rows * w.out() * w.in(), team_size());
-  const Plan plan(w, rows, int8_kernel());
-  const int in = w.in(), out = w.out();
-  const size_t lda = static_cast<size_t>(w.groups()) * Int8Matrix::kGroup;
-  QuantizedRows& q = scratch();
-  q.data.resize(static_cast<size_t>(rows) * lda);
-  q.scales.resize(static_cast<size_t>(rows));
-  const bool vnni = plan.kernel == Int8Kernel::kAvx512Vnni, avx2 = plan.kernel == Int8Kernel::kAvx2;
-  if (avx2) q.wide.resize(q.data.size());
-  int8_t* data = q.data.data();  // by pointer: in the team's other threads `q` is theirs
-  int16_t* wide = q.wide.data();
-  float* scales = q.scales.data();
+void QuantizedRows::reserve(int max_rows, int in) {
+  const size_t bytes = static_cast<size_t>(max_rows) * padded_row_bytes(in);
+  data_.reserve(bytes);
+  if (int8_kernel() == Int8Kernel::kAvx2) wide_.reserve(bytes);
+  scales_.reserve(static_cast<size_t>(max_rows));
+}
+
+// The kernel's input rows: quantized, zero-padded to whole groups, and for VNNI shifted to u8
+// (x ^ 0x80 == x + 128); for AVX2 also widened.
+void QuantizedRows::quantize(const float* x, int rows, int in) {
+  kernel_ = int8_kernel();
+  rows_ = rows;
+  in_ = in;
+  lda_ = padded_row_bytes(in);
+  data_.resize(static_cast<size_t>(rows) * lda_);
+  scales_.resize(static_cast<size_t>(rows));
+  const bool vnni = kernel_ == Int8Kernel::kAvx512Vnni, avx2 = kernel_ == Int8Kernel::kAvx2;
+  if (avx2) wide_.resize(data_.size());
+  int8_t* data = data_.data();  // by pointer: the team's other threads fill their rows
+  int16_t* wide = wide_.data();
+  float* scales = scales_.data();
+  const size_t lda = lda_;
   split_range(rows, 1, [&](int begin, int end, int) {
     for (int r = begin; r < end; ++r) {
       int8_t* row = data + r * lda;
@@ -162,6 +167,27 @@ void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bia
       if (avx2) widen(row, lda, wide + r * lda);
     }
   });
+}
+
+void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bias, float* y) {
+  if (rows <= 0) return;
+  QuantizedRows& q = scratch();
+  q.quantize(x, rows, w.in());
+  int8_linear(q, 0, rows, w, bias, y);
+}
+
+void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matrix& w, const float* bias,
+                 float* y) {
+  if (rows <= 0) return;
+  if (x.kernel_ != int8_kernel() || x.in_ != w.in() || first_row < 0 || first_row + rows > x.rows_)
+    throw std::logic_error("int8_linear: rows quantized for another kernel, input size or row count");
+  const GemmTimer timer(2.0 * rows * w.out() * w.in(), team_size());
+  const Plan plan(w, rows, x.kernel_);
+  const int out = w.out();
+  const size_t lda = x.lda_;
+  const int8_t* data = x.data_.data() + first_row * lda;
+  const int16_t* wide = x.kernel_ == Int8Kernel::kAvx2 ? x.wide_.data() + first_row * lda : nullptr;
+  const float* scales = x.scales_.data() + first_row;
   const float* w_scales = w.scales();
   const Dequantize dq{y, scales, bias};
   split_range(plan.blocks * plan.tiles, 1, [&](int begin, int end, int) {

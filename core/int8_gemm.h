@@ -81,6 +81,34 @@ class Int8Matrix {
 // y[rows, out] = x[rows, in] * W^T + bias (bias [out] or null), as the header says.
 void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bias, float* y);
 
+// Rows quantized once for several products over the same inputs (the output layer read a column block
+// at a time): what int8_linear does to x before its products, kept in the current kernel's layout.
+class QuantizedRows {
+ public:
+  QuantizedRows() = default;
+  QuantizedRows(int max_rows, int in) { reserve(max_rows, in); }
+  // Sizes the buffers for up to max_rows rows of `in`: quantize() then allocates nothing up to that.
+  void reserve(int max_rows, int in);
+  // Quantizes x[rows, in], the rows split over the current team.
+  void quantize(const float* x, int rows, int in);
+  int rows() const { return rows_; }
+
+ private:
+  friend void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matrix& w,
+                          const float* bias, float* y);
+  Int8Kernel kernel_ = Int8Kernel::kPortable;
+  int rows_ = 0, in_ = 0;
+  size_t lda_ = 0;             // bytes per row: whole groups, zero-padded
+  std::vector<int8_t> data_;   // int8 q (VNNI: q + 128 as u8)
+  std::vector<int16_t> wide_;  // data widened, for AVX2
+  std::vector<float> scales_;
+};
+
+// y[rows, out] for rows [first_row, first_row + rows) of x: bit for bit int8_linear's y from the floats x
+// was quantized from. x must be quantized for the kernel in use and for w's `in`.
+void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matrix& w, const float* bias,
+                 float* y);
+
 // The raw products, for tests: acc[rows, out] = q[rows, in] * W^T in int32 on the current kernel, q int8
 // rows of `in` (k past `in` is read as zero).
 void int8_products(const int8_t* q, int rows, const Int8Matrix& w, int32_t* acc);

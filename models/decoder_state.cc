@@ -38,6 +38,7 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   project_cross(model, encoded, caches);
   const size_t rows_d = static_cast<size_t>(max_rows) * d_;
   for (auto* b : {&x_, &normed_, &q_, &ctx_, &tmp_}) *b = core::PooledBuffer(rows_d);
+  if (model.weights().output.int8) output_rows_.reserve(max_rows, d_);
   qkv_ = core::PooledBuffer(3 * rows_d);
   hidden_ = core::PooledBuffer(static_cast<size_t>(max_rows) * c.ffn_dim);
   const int longest =
@@ -231,6 +232,7 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
       core::layer_norm(x, end - begin, d_, w.decoder_final.gamma, w.decoder_final.beta, c.layer_norm_eps, x);
     });
   }
+  if (w.output.int8) output_rows_.quantize(x_.data(), rows, d_);
   filled_ = position + 1;
   stepped_rows_ = rows;
 }
@@ -243,8 +245,13 @@ void DecoderState::project_logits(const Linear& output, int first_row, int n_row
   if (first_row < 0 || n_rows < 0 || first_row + n_rows > stepped_rows_) {
     throw std::invalid_argument("DecoderState::logits: rows outside the last step");
   }
-  // x_ holds each row's final hidden state (after the final norm) until the next step.
-  project(output, x_.data() + static_cast<size_t>(first_row) * d_, n_rows, out);
+  // x_ holds each row's final hidden state (after the final norm) until the next step; output_rows_ the
+  // same quantized, for int8 weights.
+  if (output.int8) {
+    core::int8_linear(output_rows_, first_row, n_rows, *output.int8, output.bias, out);
+  } else {
+    project(output, x_.data() + static_cast<size_t>(first_row) * d_, n_rows, out);
+  }
 }
 
 void DecoderState::logit_columns(int first_row, int n_rows, int first, int n, float* out) {
@@ -263,7 +270,7 @@ void DecoderState::project_logit_columns(const Linear& output, int first_row, in
   const float* x = x_.data() + static_cast<size_t>(first_row) * d_;
   const float* bias = output.bias ? output.bias + first : nullptr;
   if (output.int8) {
-    core::int8_linear(x, n_rows, output.int8->columns(first, n), bias, out);
+    core::int8_linear(output_rows_, first_row, n_rows, output.int8->columns(first, n), bias, out);
   } else if (output.packed) {
     core::packed_linear(x, n_rows, output.packed->columns(first, n), bias, out);
   } else {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/buffer_pool.h"
+#include "core/int8_gemm.h"
 #include "core/search.h"
 #include "models/attention_cache.h"
 #include "models/attention_capture.h"
@@ -93,6 +94,8 @@ class DecoderState : public core::DecoderStep {
   // Scratch [max_rows, d] / [max_rows, ffn] / [max(max_steps, longest source)].
   core::PooledBuffer x_, normed_, q_, ctx_, tmp_, hidden_;
   core::PooledBuffer qkv_;  // [max_rows, 3d]: self-attention's queries and new keys and values
+  // x_ quantized once per step for int8 output layers, which read it once per column block.
+  core::QuantizedRows output_rows_;
   // Attention scores, one scratch of scores_stride_ floats per thread of the team the state was made in.
   float* scores(int part) { return scores_.data() + scores_stride_ * part; }
   core::PooledBuffer scores_;

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "core/cpu.h"
@@ -280,4 +282,37 @@ TEST_CASE("a column view of a stacked int8 matrix gives its block's products", "
     }
   });
   CHECK_THROWS(stacked.columns(8, 16));
+}
+
+TEST_CASE("rows quantized once give int8_linear's products for any run of them", "[kernels][int8]") {
+  const int rows = 29, in = 70, out = 1100;  // 70: a padded last group
+  const auto x = test::random_values(static_cast<size_t>(rows) * in, 11);
+  const auto w = test::random_values(static_cast<size_t>(out) * in, 12);
+  const auto bias = test::random_values(out, 13);
+  core::Int8Matrix m(out, in);
+  m.quantize_rows(0, out, w.data());
+  for_each_int8_kernel([&](core::Int8Kernel kernel) {
+    core::QuantizedRows q(rows, in);
+    q.quantize(x.data(), rows, in);
+    REQUIRE(q.rows() == rows);
+    for (const auto& [first, n] : {std::pair{0, rows}, {5, 13}, {28, 1}}) {
+      CAPTURE(core::int8_kernel_name(kernel), first, n);
+      std::vector<float> once(static_cast<size_t>(n) * out), each(once.size());
+      core::int8_linear(q, first, n, m.columns(0, out), bias.data(), once.data());
+      core::int8_linear(x.data() + static_cast<size_t>(first) * in, n, m, bias.data(), each.data());
+      REQUIRE(std::memcmp(once.data(), each.data(), once.size() * sizeof(float)) == 0);
+    }
+    std::vector<float> y(out);
+    CHECK_THROWS_AS(core::int8_linear(q, rows, 1, m, nullptr, y.data()), std::logic_error);  // past the rows
+    core::Int8Matrix narrow(out, in - 1);
+    CHECK_THROWS_AS(core::int8_linear(q, 0, 1, narrow, nullptr, y.data()), std::logic_error);
+  });
+  // Rows quantized for one kernel are refused by another (their layouts differ).
+  KernelGuard guard;
+  core::QuantizedRows q;
+  q.quantize(x.data(), rows, in);
+  if (core::force_int8_kernel(core::Int8Kernel::kPortable) != core::Int8Kernel::kPortable) {
+    std::vector<float> y(out);
+    CHECK_THROWS_AS(core::int8_linear(q, 0, 1, m, nullptr, y.data()), std::logic_error);
+  }
 }
