@@ -29,7 +29,7 @@ NMT_INLINE float block_max(const float* x, int n) {
 }
 
 // The same for a whole block, with GCC vector types: the plain loop compiled to scalar maxss and stack
-// traffic. The 16 lanes meet in a tree of swaps (a chain of 15 scalar maxima was a tenth of the scan).
+// traffic. The 16 lanes meet in a tree of swaps: a chain of 15 scalar maxima would cost a tenth of the scan.
 // On CPUs without 512-bit vectors the compiler splits the type.
 NMT_INLINE float full_block_max(const float* x) {
   static_assert(kScanBlock % 16 == 0, "whole vectors per block");
