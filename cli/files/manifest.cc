@@ -148,25 +148,45 @@ std::string Manifest::file_name(int shard_index, int shard_count) {
 
 Manifest::Manifest(std::string output_dir, std::string own_name, const std::vector<std::string>& wanted)
     : output_dir_(std::move(output_dir)), own_name_(std::move(own_name)) {
-  const std::string lock_path = output_dir_ + "/" + own_name_ + ".lock";
-  lock_ = core::UniqueFd(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666));
-  if (!lock_.valid() && errno != EACCES && errno != EROFS)
-    throw_io_error(lock_path, "cannot create lock file", errno);
-  // An output directory we cannot write needs no lock: nothing can be written there (a run with
-  // something to do fails at its first output).
-  if (lock_.valid() && ::flock(lock_.get(), LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EWOULDBLOCK) {
-      throw IoError(printable_path(output_dir_) + ": another nmt run is writing " + own_name_ +
-                    " here (same --output-dir and --shard); wait for it to end");
-    }
-    warnings_.push_back(errno_message(lock_path, "cannot lock (runs at once are not detected)", errno));
-  }
+  lock_path_ = output_dir_ + "/" + own_name_ + ".lock";
+  lock_own_manifest();
   std::unordered_set<std::string> escaped;
   for (const std::string& name : wanted) escaped.insert(escape_file_name(name));
   read_manifest(own_name_, true, escaped);
   for (const std::string& name : manifest_files(output_dir_)) {
     if (name != own_name_) read_manifest(name, false, escaped);
   }
+}
+
+// The lock file exists only while a run holds it: the holder removes it on the way out, so a run that
+// locked a file another run has just removed sees another inode at the path and locks afresh.
+void Manifest::lock_own_manifest() {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    lock_ = core::UniqueFd(::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666));
+    if (!lock_.valid() && errno != EACCES && errno != EROFS)
+      throw_io_error(lock_path_, "cannot create lock file", errno);
+    // An output directory we cannot write needs no lock: nothing can be written there (a run with
+    // something to do fails at its first output).
+    if (!lock_.valid()) return;
+    if (::flock(lock_.get(), LOCK_EX | LOCK_NB) != 0) {
+      if (errno == EWOULDBLOCK) {
+        throw IoError(printable_path(output_dir_) + ": another nmt run is writing " + own_name_ +
+                      " here (same --output-dir and --shard); wait for it to end");
+      }
+      warnings_.push_back(errno_message(lock_path_, "cannot lock (runs at once are not detected)", errno));
+      lock_.reset();
+      return;
+    }
+    struct stat held, at_path;
+    if (::fstat(lock_.get(), &held) == 0 && ::lstat(lock_path_.c_str(), &at_path) == 0 &&
+        held.st_dev == at_path.st_dev && held.st_ino == at_path.st_ino)
+      return;
+  }
+  throw IoError(printable_path(lock_path_) + ": the lock file keeps being replaced; is another run ending?");
+}
+
+Manifest::~Manifest() {
+  if (lock_.valid()) ::unlink(lock_path_.c_str());  // still locked: no run can be holding this file
 }
 
 void Manifest::read_manifest(const std::string& name, bool own,

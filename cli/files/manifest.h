@@ -40,14 +40,18 @@ struct ManifestEntry {
 // --shard I/N. Each is a journal in JSON Lines: a header line, then one line per finished output,
 // appended as it finishes (a later line for the same file wins) and compacted at the end of the run,
 // so memory and time do not grow with the tree. A run holds an exclusive lock on its own manifest
-// (NAME.lock) and appends only to it; it reads all of them. File names are bytes: stored with '%',
-// '"', '\', control characters and bytes outside valid UTF-8 as %XX, which is reversible.
+// (NAME.lock, removed when the run ends) and appends only to it; it reads all of them. File names are
+// bytes: stored with '%', '"', '\', control characters and bytes outside valid UTF-8 as %XX, which is
+// reversible.
 class Manifest {
  public:
   // Locks our manifest, refusing (IoError) while another run holds it, and reads the entries of the
   // `wanted` relative paths from every manifest file in `output_dir`. An unreadable manifest, a
   // damaged line or an older format is ignored with a warning in warnings(): those files are redone.
   Manifest(std::string output_dir, std::string own_name, const std::vector<std::string>& wanted);
+  ~Manifest();
+  Manifest(const Manifest&) = delete;
+  Manifest& operator=(const Manifest&) = delete;
 
   // Every recorded entry for `relative` (ours first).
   std::vector<ManifestEntry> find(const std::string& relative) const;
@@ -62,11 +66,13 @@ class Manifest {
   static std::string file_name(int shard_index, int shard_count);
 
  private:
+  void lock_own_manifest();
   void read_manifest(const std::string& name, bool own, const std::unordered_set<std::string>& wanted);
   void open_journal();
 
   std::string output_dir_;
   std::string own_name_;
+  std::string lock_path_;
   core::UniqueFd lock_;
   core::UniqueFd journal_;
   std::unordered_map<std::string, std::vector<ManifestEntry>> entries_;  // by escaped name, ours first

@@ -122,6 +122,9 @@ TEST_CASE("directory mode: a second run on the same manifest at once is refused"
   REQUIRE(test::run(tree(src, other) + " --glob 'b.txt'").exit_code == 0);
   r = test::run(tree(src, other));
   CHECK_THAT(r.err, Contains("2 file(s) translated, 2 already done"));
+  // A finished run leaves no lock file in the user's tree.
+  CHECK(!fs::exists(other + "/.nmt-manifest.json.lock"));
+  CHECK(!fs::exists(dst + "/.nmt-manifest.0-of-2.json.lock"));
 }
 
 TEST_CASE("directory mode: our manifests in the input tree are not input", "[cli][resume]") {
