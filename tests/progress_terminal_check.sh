@@ -1,7 +1,8 @@
 #!/bin/bash
 # Progress on a real terminal (a tmux pane, captured every 0.1 s): `nmt translate -i FILE -o OUT` shows
 # progress within about 2 s of the model loading and moves while the first read window is translated,
-# ending on one final line; with typed input on the same terminal there is no progress at all.
+# ending on one final line; with typed input on the same terminal there is no progress at all, only a
+# one-line hint that nmt reads standard input.
 # Usage: progress_terminal_check.sh NMT MODEL_DIR. Exit 77 (ctest: skipped) when tmux is missing.
 set -euo pipefail
 nmt=$1
@@ -82,5 +83,6 @@ echo "typed-input screen:"
 echo "$screen" | sed '/^$/d; s/^/  /'
 grep -q '^status 0$' <<< "$screen" || fail "nmt with typed input did not finish well"
 grep -q 'sentence' <<< "$screen" && fail "progress shown while the user types"
+grep -q '^nmt: reading standard input; Ctrl-D to end' <<< "$screen" || fail "no hint that nmt reads the terminal"
 [[ $(wc -l < "$work/typed.txt") -eq 1 ]] || fail "typed.txt does not have one line"
 echo "progress terminal check passed"

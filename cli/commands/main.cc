@@ -112,7 +112,10 @@ int main(int argc, char** argv) {
     sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n") + cli::kEnvironmentHelp);
   }
 
-  if (argc < 2) return with_stdout_written(print_help(app, argc, argv));
+  if (argc < 2) {  // nothing was asked, so nothing was done: the usage on stderr, as git and apt do
+    std::cerr << app.help();
+    return cli::kExitUsage;
+  }
   const std::string first = argv[1];
   if (first == "help") return with_stdout_written(print_help(app, argc, argv));
   CLI::App* command = &app;

@@ -1,6 +1,7 @@
 #include "cli/commands/translate_command.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -225,6 +226,9 @@ int run_translate(const TranslateCommandOptions& options) {
   }
   o.translate.batch_size = fit.batch_size;
   const auto loaded = std::chrono::steady_clock::now();
+  // A person at a terminal who gave no text would otherwise see nothing happen.
+  if (stream && !from_arguments && o.input == "-" && ::isatty(0) == 1 && !o.quiet)
+    std::cerr << "nmt: reading standard input; Ctrl-D to end (or give the text as arguments, or -i FILE)\n";
 
   if (!stream) return run_directory_mode(translator, o, report_target ? &*report_target : nullptr);
   if (document) {

@@ -43,7 +43,12 @@ TEST_CASE("an unknown command or flag suggests the closest one", "[cli][usage]")
 }
 
 TEST_CASE("bare nmt, nmt help and nmt help COMMAND print help", "[cli][usage]") {
-  for (const std::string args : {"", " help", " --help"}) {
+  // Without a command nothing was done: the usage goes to stderr and the exit says so, as git's does.
+  const auto bare = test::run(nmt());
+  CHECK(bare.exit_code == 64);
+  CHECK(bare.out.empty());
+  CHECK_THAT(bare.err, Contains("Usage: nmt") && Contains("translate") && Contains("convert"));
+  for (const std::string args : {" help", " --help"}) {
     CAPTURE(args);
     const auto r = test::run(nmt() + args);
     CHECK(r.exit_code == 0);
