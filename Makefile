@@ -7,22 +7,28 @@ PYTHON ?= /usr/bin/python3
 DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
        nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev libcld2-dev help2man dpkg-dev parallel \
        librsvg2-bin bash-completion libcpp-httplib-dev curl python3-requests \
-       libgumbo-dev libmd4c-dev libpugixml-dev
+       libgumbo-dev libmd4c-dev libpugixml-dev python3-jsonschema
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
+# What CI adds: the sanitizer and fuzzing compiler, and the browser the page tests drive.
+CI_DEPS = clang libclang-rt-14-dev chromium
 
-.PHONY: all build test test-asan deps deps-tools install deb fixtures model model-smoke model-multi30k bench bench-ct2 bench-latency bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
+.PHONY: all build build-all test test-asan deps deps-tools deps-ci install deb fixtures model model-smoke model-multi30k bench bench-ct2 bench-latency bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
 
 all: build
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_EXTRA)
 
+# `make` builds the program alone (a first translation needs no tests); `make test` builds everything.
 build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS) --target nmt
+
+build-all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 # ctest counts the skipped tests but does not say why: each one's reason (the line it printed after the
 # marker set in CMakeLists.txt) follows the summary.
-test: build
+test: build-all
 	cd $(BUILD) && { ctest --output-on-failure -j $(JOBS); status=$$?; \
 	  awk '/^[0-9]+\/[0-9]+ Testing: /{sub(/^[^:]*: /, ""); name = $$0} \
 	       /^nmt-test-skipped: /{sub(/^[^:]*: /, ""); print "skipped: " name ": " $$0; n++} \
@@ -38,6 +44,9 @@ deps:
 
 deps-tools:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(TOOLS_DEPS)
+
+deps-ci:
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(CI_DEPS)
 
 # Only what is installed is built (no tests), whatever $(BUILD) was configured with; PREFIX wins.
 install: $(BUILD)/CMakeCache.txt
