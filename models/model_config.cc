@@ -1,9 +1,11 @@
 #include "models/model_config.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
+#include "models/decoding_ranges.h"
 #include "models/json_fields.h"
 #include "models/model_error.h"
 
@@ -75,18 +77,29 @@ DecodingDefaults parse_decoding(const JsonObject& o) {
       {"beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk", "renormalize"},
       {"alignment_layer", "repetition_penalty", "no_repeat_ngram_size"});
   DecodingDefaults d;
-  d.beam_size = static_cast<int>(o.integer("beam_size", 1, 128));
-  d.length_penalty = static_cast<float>(o.number("length_penalty", -10.0, 10.0));
-  d.max_length_a = static_cast<float>(o.number("max_length_a", 0.0, 100.0));
-  d.max_length_b = static_cast<int>(o.integer("max_length_b", 0, 1 << 20));
-  d.max_length = static_cast<int>(o.integer("max_length", 1, 1 << 20));
+  d.beam_size = static_cast<int>(o.integer("beam_size", kBeamSizeRange.lo, kBeamSizeRange.hi));
+  d.length_penalty =
+      static_cast<float>(o.number("length_penalty", kLengthPenaltyRange.lo, kLengthPenaltyRange.hi));
+  d.max_length_a = static_cast<float>(o.number("max_length_a", kMaxLengthARange.lo, kMaxLengthARange.hi));
+  d.max_length_b = static_cast<int>(o.integer("max_length_b", kMaxLengthBRange.lo, kMaxLengthBRange.hi));
+  d.max_length = static_cast<int>(o.integer("max_length", kMaxLengthRange.lo, kMaxLengthRange.hi));
   d.ban_unk = o.boolean("ban_unk");
   d.renormalize = o.boolean("renormalize");
-  if (o.has("alignment_layer")) d.alignment_layer = static_cast<int>(o.integer("alignment_layer", 0, 1023));
+  if (o.has("alignment_layer"))
+    d.alignment_layer =
+        static_cast<int>(o.integer("alignment_layer", kAlignmentLayerRange.lo, kAlignmentLayerRange.hi));
   if (o.has("repetition_penalty"))
-    d.repetition_penalty = static_cast<float>(o.number("repetition_penalty", 0.01, 100.0));
+    d.repetition_penalty = static_cast<float>(
+        o.number("repetition_penalty", kRepetitionPenaltyRange.lo, kRepetitionPenaltyRange.hi));
   if (o.has("no_repeat_ngram_size"))
-    d.no_repeat_ngram_size = static_cast<int>(o.integer("no_repeat_ngram_size", 0, 1024));
+    d.no_repeat_ngram_size = static_cast<int>(
+        o.integer("no_repeat_ngram_size", kNoRepeatNgramSizeRange.lo, kNoRepeatNgramSizeRange.hi));
+  if (std::floor(static_cast<double>(d.max_length_a) * kShortestSourceTokens + d.max_length_b) <
+      static_cast<double>(kMaxLengthRange.lo)) {
+    o.fail("max_length_b", "max_length_a * " + std::to_string(kShortestSourceTokens) +
+                               " + max_length_b must be at least " + std::to_string(kMaxLengthRange.lo) +
+                               " (room for a token and the end of the sentence)");
+  }
   return d;
 }
 

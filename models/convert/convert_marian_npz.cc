@@ -7,6 +7,7 @@
 #include "models/convert/marian_npz_tensors.h"
 #include "models/convert/marian_release.h"
 #include "models/convert/release_languages.h"
+#include "models/decoding_ranges.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -28,19 +29,23 @@ MarianDecoding read_decoding(const MarianRelease& release) {
   const std::string& decoder_path = release.decoder_path;
   MarianDecoding out;
   const int max_input = static_cast<int>(dy.integer("max-length", 1000));
-  if (max_input < 2 || max_input > (1 << 20))
-    throw ModelError(decoder_path + ": max-length: must be 2..2^20");
+  if (max_input < kMaxLengthRange.lo || max_input > kMaxLengthRange.hi)
+    throw ModelError(decoder_path + ": max-length: must be " + range_text(kMaxLengthRange));
   double normalize = 1.0;
   if (dy.has("normalize")) {
     const std::string s = dy.string("normalize", "");
     normalize = s == "true" ? 1.0 : s == "false" ? 0.0 : dy.number("normalize", 1.0);
   }
-  if (normalize < -10 || normalize > 10) throw ModelError(decoder_path + ": normalize: must be in [-10, 10]");
+  if (normalize < kLengthPenaltyRange.lo || normalize > kLengthPenaltyRange.hi) {
+    throw ModelError(decoder_path + ": normalize: must be in " + range_text(kLengthPenaltyRange));
+  }
   const int64_t beam = dy.integer("beam-size", 12);
-  if (beam < 1 || beam > 128) throw ModelError(decoder_path + ": beam-size: must be 1..128");
+  if (beam < kBeamSizeRange.lo || beam > kBeamSizeRange.hi)
+    throw ModelError(decoder_path + ": beam-size: must be " + range_text(kBeamSizeRange));
   const double factor = dy.number("max-length-factor", 3.0);
-  if (factor <= 0 || factor > 100)
-    throw ModelError(decoder_path + ": max-length-factor: must be in (0, 100]");
+  if (factor <= 0 || factor > kMaxLengthARange.hi)
+    throw ModelError(decoder_path + ": max-length-factor: must be above 0 and at most " +
+                     number_text(kMaxLengthARange.hi));
   if (dy.number("word-penalty", 0.0) != 0.0) {
     out.warnings.push_back("decoder.yml word-penalty " + dy.string("word-penalty", "") +
                            " is not supported by nmt's scoring: ignored");

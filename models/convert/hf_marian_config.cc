@@ -9,6 +9,7 @@
 #include "models/convert/convert_common.h"
 #include "models/convert/convert_error.h"
 #include "models/convert/release_languages.h"
+#include "models/decoding_ranges.h"
 #include "models/json_fields.h"
 #include "models/model_error.h"
 
@@ -76,9 +77,10 @@ HfConfig parse_hf_config(const json& cfg, const std::string& where) {
   } else {
     o.fail("activation_function", "'" + act + "' is not supported (swish, silu, gelu, relu)");
   }
-  c.max_positions = present(cfg, "max_position_embeddings")
-                        ? static_cast<int>(o.integer("max_position_embeddings", 2, 1 << 20))
-                        : 1024;
+  c.max_positions =
+      present(cfg, "max_position_embeddings")
+          ? static_cast<int>(o.integer("max_position_embeddings", kMaxLengthRange.lo + 1, 1 << 20))
+          : 1024;
   c.scale_embedding = present(cfg, "scale_embedding") ? o.boolean("scale_embedding") : false;
   c.shared =
       present(cfg, "share_encoder_decoder_embeddings") ? o.boolean("share_encoder_decoder_embeddings") : true;
@@ -142,14 +144,19 @@ DecodingDefaults parse_decoding(const Generation& g, const HfConfig& c, int32_t 
                                 std::vector<std::string>& warnings) {
   DecodingDefaults d;
   d.beam_size =
-      g.has("num_beams") ? static_cast<int>(g.object_for("num_beams").integer("num_beams", 1, 128)) : 1;
+      g.has("num_beams")
+          ? static_cast<int>(
+                g.object_for("num_beams").integer("num_beams", kBeamSizeRange.lo, kBeamSizeRange.hi))
+          : 1;
   d.length_penalty =
       g.has("length_penalty")
-          ? static_cast<float>(g.object_for("length_penalty").number("length_penalty", -10, 10))
+          ? static_cast<float>(g.object_for("length_penalty")
+                                   .number("length_penalty", kLengthPenaltyRange.lo, kLengthPenaltyRange.hi))
           : 1.0f;
   int max_length = c.max_positions;
   if (g.has("max_length")) {
-    max_length = static_cast<int>(g.object_for("max_length").integer("max_length", 2, 1 << 20));
+    max_length = static_cast<int>(
+        g.object_for("max_length").integer("max_length", kMaxLengthRange.lo + 1, kMaxLengthRange.hi + 1));
   } else {
     warnings.push_back("no max_length in the generation settings: using max_position_embeddings (" +
                        std::to_string(c.max_positions) + ") instead of Hugging Face's default of 20");

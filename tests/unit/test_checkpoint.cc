@@ -12,6 +12,7 @@
 #include "models/checkpoint.h"
 #include "models/model_error.h"
 #include "models/transformer.h"
+#include "pipeline/option_table.h"
 #include "test_support.h"
 
 namespace {
@@ -212,4 +213,35 @@ TEST_CASE("Checkpoint::read gives a tensor's stored bytes, and refuses to read p
     }
     REQUIRE_THROWS_AS(ckpt.read(t, 1, t.nbytes, got.data()), models::ModelError);
   }
+}
+
+TEST_CASE("model.json's decoding defaults are held to the options table's ranges", "[checkpoint]") {
+  using Catch::Matchers::Contains;
+  // Every option whose default the model gives: a value just outside the table's range is refused at load
+  // naming the field, and the range's ends load, so a model never carries a default the CLI refuses.
+  int checked = 0;
+  for (const pipeline::OptionSpec& spec : pipeline::option_table()) {
+    if (spec.default_from != pipeline::DefaultFrom::kModel || spec.type == pipeline::OptionType::kFlag ||
+        spec.type == pipeline::OptionType::kText)
+      continue;
+    const std::string field(spec.field);
+    CAPTURE(field);
+    const double step = spec.type == pipeline::OptionType::kInt ? 1 : spec.hi * 1e-3;
+    CHECK_THAT(load_error([&](json& m, std::string&) { m["decoding"][field] = spec.hi + step; }),
+               Contains("decoding." + field));
+    CHECK_THAT(load_error([&](json& m, std::string&) { m["decoding"][field] = spec.lo - step; }),
+               Contains("decoding." + field));
+    if (field != "alignment_layer")  // which must also name one of the model's layers
+      CHECK(load_error([&](json& m, std::string&) { m["decoding"][field] = spec.hi; }) == "");
+    ++checked;
+  }
+  CHECK(checked >= 7);
+  CHECK_THAT(load_error([](json& m, std::string&) { m["decoding"]["max_length"] = 1; }),
+             Contains("decoding.max_length"));
+  // No room for a word and the end: a * 2 + b under 2.
+  CHECK_THAT(load_error([](json& m, std::string&) {
+               m["decoding"]["max_length_a"] = 0;
+               m["decoding"]["max_length_b"] = 1;
+             }),
+             Contains("decoding.max_length_b"));
 }
