@@ -15,7 +15,7 @@ namespace models {
 enum class CacheType { kF32, kF16, kInt8 };
 
 // The decoder caches a model keeps: int8 when its linear layers are int8 (a quarter of f32's bytes, within
-// the noise of f16 caches in BLEU on the bundled model: docs/speed.md), else f32.
+// the noise of f16 caches in BLEU on the bundled model: bench/latest/experiments.md), else f32.
 CacheType attention_cache_type(const TransformerWeights& weights);
 
 class CacheRows {

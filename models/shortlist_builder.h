@@ -15,7 +15,7 @@ namespace models {
 // pieces frequent everywhere (those the frequent list keeps anyway).
 enum class ShortlistScore { kConditional, kDice };
 
-// The defaults are the best BLEU for the size on Multi30k val with the bundled model (docs/speed.md).
+// The defaults are the best BLEU for the size on Multi30k val with the bundled model (bench/latest/experiments.md).
 struct ShortlistBuildOptions {
   int k = 75;            // target pieces kept per source piece
   int n_frequent = 300;  // most frequent target pieces every batch keeps

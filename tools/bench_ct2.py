@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """CTranslate2 rows of `make bench` (tools/bench.py) and `make bench-ct2`: nmt and CTranslate2 on the same
 weights, tokens and settings, runs alternating (nmt, CTranslate2, nmt, ...), when CTranslate2 is installed
-under /opt/ctranslate2 (docs/speed.md says how; never a dependency of nmt). Otherwise skipped, with the reason.
+under /opt/ctranslate2 (CTranslate2 4.8.1, built there by hand; never a dependency of nmt). Otherwise skipped,
+with the reason.
 
   /usr/bin/python3 tools/bench_ct2.py --nmt build/nmt [--runs 3] [--parity-only]
 
@@ -26,14 +27,14 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
-TOOLS = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(TOOLS)
+from bench_common import (DEFAULT_INPUT, DEFAULT_MODEL, PYTHON, ROOT, SYNTH_STEPS, TOOLS, WORK, int8_model, log,
+                          read_input, run_measured, synthetic_model)
+
 CT2 = os.environ.get("NMT_BENCH_CT2", "/opt/ctranslate2")
-PYTHON = "/usr/bin/python3"
-WORK = os.path.join(ROOT, "build-bench")
 BUNDLED_MAX_LENGTH = 64   # the bundled model's fixed limit here (its own default is 1.5 x source + 10)
-SYNTH_MAX_LENGTH = 32     # tools/bench.py's SYNTH_STEPS
+SYNTH_MAX_LENGTH = SYNTH_STEPS   # the synthetic model's forced length
 # CTranslate2's OpenMP threads sleep between parallel regions unless OMP_WAIT_POLICY is set otherwise: with
 # libgomp's default spinning, 2 threads on cores shared with other work took 52.7 s for 3 sentences where
 # passive took 0.79 s (1 thread: 0.47 s). Set OMP_WAIT_POLICY=active on a quiet machine to give it its spin.
@@ -44,7 +45,8 @@ def unavailable_reason(ct2=CT2):
     """None if CTranslate2 is usable here, else why not (the skipped rows say it)."""
     for rel in ("lib/libctranslate2.so", "include/ctranslate2/translator.h", "python/ctranslate2/specs"):
         if not os.path.exists(os.path.join(ct2, rel)):
-            return f"no {os.path.join(ct2, rel)} (CTranslate2 is not installed there; docs/speed.md)"
+            return (f"no {os.path.join(ct2, rel)}: CTranslate2 4.8.1 is not installed there (it is built by "
+                    "hand; nmt's build never fetches or builds it)")
     return None
 
 
@@ -192,12 +194,8 @@ def compare(run_measured, nmt, label, nmt_model, ct2_dir, compute_type, lines, t
             "identical": same_share(outputs["nmt"], outputs["CTranslate2"])}
 
 
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
 def ct2_rows(run_measured, nmt, int8_model, models, tmp, runs, threads=2, beams=(1, 4)):
-    """models: (label, nmt model dir, lines, max length). int8_model: tools/bench.py's (nmt convert)."""
+    """models: (label, nmt model dir, lines, max length). int8_model: bench_common's (nmt convert)."""
     rows = []
     for label, model, lines, max_length in models:
         for dtype, quantization in (("f32", "float32"), ("int8", "int8")):
@@ -244,14 +242,11 @@ def ct2_table(rows, parities, loadavg):
 
 
 def main():
-    sys.path.insert(0, TOOLS)
-    import tempfile
-    import bench
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nmt", default=os.path.join(ROOT, "build", "nmt"))
-    ap.add_argument("--model", default=bench.DEFAULT_MODEL, help="the bundled model")
+    ap.add_argument("--model", default=DEFAULT_MODEL, help="the bundled model")
     ap.add_argument("--general", default=os.path.join(ROOT, "data", "general-en-de"), help="parity check's 2nd model")
-    ap.add_argument("--input", default=bench.DEFAULT_INPUT)
+    ap.add_argument("--input", default=DEFAULT_INPUT)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--sentences", type=int, default=1000, help="bundled model's rows")
     ap.add_argument("--synthetic-sentences", type=int, default=200)
@@ -264,17 +259,17 @@ def main():
         print(f"CTranslate2 rows: skipped: {reason}")
         return
     nmt = os.path.abspath(a.nmt)
-    lines = bench.read_input(a.input, a.sentences)
+    lines = read_input(a.input, a.sentences)
     with open(os.path.join(a.model, "model.json"), encoding="utf-8") as f:
         spm_name = json.load(f)["tokenizer"]["source_spm"]
-    synth = bench.synthetic_model(os.path.join(a.model, spm_name), os.path.join(WORK, "synthetic-opus-mt"))
+    synth = synthetic_model(os.path.join(a.model, spm_name), os.path.join(WORK, "synthetic-opus-mt"))
     synth_label = "synthetic OPUS-MT size"
     load_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="nmt-bench-ct2-") as tmp:
-        parities = parity(bench.run_measured, nmt, [(synth_label, synth, lines, SYNTH_MAX_LENGTH),
+        parities = parity(run_measured, nmt, [(synth_label, synth, lines, SYNTH_MAX_LENGTH),
                                                     ("general-en-de", a.general, lines, BUNDLED_MAX_LENGTH)], tmp)
         rows = [] if a.parity_only else ct2_rows(
-            bench.run_measured, nmt, bench.int8_model,
+            run_measured, nmt, int8_model,
             [(os.path.basename(os.path.normpath(a.model)), a.model, lines, BUNDLED_MAX_LENGTH),
              (synth_label, synth, lines[:a.synthetic_sentences], SYNTH_MAX_LENGTH)],
             tmp, a.runs, a.threads, [int(b) for b in a.beams.split(",")])

@@ -26,7 +26,7 @@ import time
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TOOLS)
-import bench  # noqa: E402  (run_measured, synthetic_model, int8_model, defaults)
+import bench_common as common  # noqa: E402  (run_measured, synthetic_model, int8_model, defaults)
 import bench_ct2  # noqa: E402
 
 
@@ -61,7 +61,7 @@ def nmt_latency(nmt, model, lines, beam, threads, max_length):
 def ct2_latency(ct2_dir, compute_type, nmt_model, lines, beam, threads, max_length, tmp):
     pieces = bench_ct2.source_pieces(nmt_model, lines, os.path.join(tmp, "lat-src.txt"))
     lp, ngram = bench_ct2.decoding(nmt_model)
-    r, _ = bench_ct2.run_ct2(bench.run_measured, ct2_dir, compute_type, pieces, tmp, beam, threads, max_length, lp,
+    r, _ = bench_ct2.run_ct2(common.run_measured, ct2_dir, compute_type, pieces, tmp, beam, threads, max_length, lp,
                              ngram, mode="latency")
     return r["request_s"]
 
@@ -73,11 +73,11 @@ def summary(times):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--nmt", default=os.path.join(bench.ROOT, "build", "nmt"))
+    ap.add_argument("--nmt", default=os.path.join(common.ROOT, "build", "nmt"))
     ap.add_argument("--baseline-nmt", default=None, help="another nmt binary, measured alternating with --nmt")
-    ap.add_argument("--model", default=bench.DEFAULT_MODEL)
+    ap.add_argument("--model", default=common.DEFAULT_MODEL)
     ap.add_argument("--synthetic", action="store_true", help="also the synthetic OPUS-MT-sized model")
-    ap.add_argument("--input", default=bench.DEFAULT_INPUT)
+    ap.add_argument("--input", default=common.DEFAULT_INPUT)
     ap.add_argument("--sentences", type=int, default=200)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--beam", type=int, default=4)
@@ -85,12 +85,12 @@ def main():
     ap.add_argument("--dtype", choices=("f32", "int8"), default="f32")
     ap.add_argument("--no-ct2", action="store_true")
     a = ap.parse_args()
-    lines = bench.read_input(a.input, a.sentences)
+    lines = common.read_input(a.input, a.sentences)
     models = [(os.path.basename(os.path.normpath(a.model)), a.model, bench_ct2.BUNDLED_MAX_LENGTH)]
     if a.synthetic:
         spm = os.path.join(a.model, "spm.model")
-        models.append(("synthetic OPUS-MT size", bench.synthetic_model(spm, os.path.join(bench.WORK, "synthetic-opus-mt")),
-                       bench_ct2.SYNTH_MAX_LENGTH))
+        synth = common.synthetic_model(spm, os.path.join(common.WORK, "synthetic-opus-mt"))
+        models.append(("synthetic OPUS-MT size", synth, bench_ct2.SYNTH_MAX_LENGTH))
     reason = "--no-ct2" if a.no_ct2 else bench_ct2.unavailable_reason()
     engines = {"nmt": os.path.abspath(a.nmt)}
     if a.baseline_nmt:
@@ -99,7 +99,7 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory(prefix="nmt-latency-") as tmp:
         for label, model, max_length in models:
-            nmt_model = model if a.dtype == "f32" else bench.int8_model(engines["nmt"], model)
+            nmt_model = model if a.dtype == "f32" else common.int8_model(engines["nmt"], model)
             ct2_dir = None if reason else bench_ct2.ct2_model(bench_ct2.f32_twin(model),
                                                               "float32" if a.dtype == "f32" else "int8")
             for threads in [int(t) for t in a.threads.split(",")]:
@@ -116,7 +116,7 @@ def main():
                                         threads, max_length, tmp)
                         times["CTranslate2"] += t
                         round_p50["CTranslate2"].append(percentile(t, 50))
-                    bench.log(f"[latency] {label} {threads} threads: " + ", ".join(
+                    common.log(f"[latency] {label} {threads} threads: " + ", ".join(
                         f"{e} p50 {1e3 * v[-1]:.1f} ms" for e, v in round_p50.items()))
                 same = None
                 if "nmt baseline" in outputs:

@@ -41,7 +41,7 @@ def shortlisted_model(nmt, model_dir, work):
 
 
 def _run(run_measured, nmt, model, inp, out, tmp, beam, threads, batch, shortlist):
-    """One run: (target tokens/s, peak RSS MB); run_measured is tools/bench.py's."""
+    """One run: (target tokens/s, peak RSS MB); run_measured is tools/bench_common.py's."""
     cmd = [nmt, "translate", "-m", model, "-i", inp, "-o", out, "-b", str(beam), "--batch-size", str(batch),
            "--threads", str(threads), "--stats", "--shortlist", shortlist]
     err = os.path.join(tmp, "sl.err")

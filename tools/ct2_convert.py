@@ -3,8 +3,8 @@
 
   /usr/bin/python3 tools/ct2_convert.py MODEL_DIR OUT_DIR [--quantization int8] [--ct2 /opt/ctranslate2]
 
-The weights go through CTranslate2's own model specification (python/ctranslate2/specs of the CTranslate2
-source, installed beside the library as /opt/ctranslate2/python/ctranslate2 by docs/speed.md's recipe):
+The weights go through CTranslate2's own model specification (its Python package's specs, found at
+/opt/ctranslate2/python/ctranslate2 beside the library, which is built there by hand, never by nmt):
 its TransformerSpec validates the names and shapes, quantizes (int8: one scale per output row, its own
 rule) and writes model.bin, config.json and the vocabularies. The specs are plain Python over numpy; the
 package's compiled half (its __init__ imports it) is never imported, so no Python wheel is needed.
@@ -31,7 +31,7 @@ def import_ct2_specs(ct2_root):
     """ctranslate2.specs from ct2_root/python without running the package's __init__ (compiled half)."""
     package_dir = os.path.join(ct2_root, "python", "ctranslate2")
     if not os.path.isdir(os.path.join(package_dir, "specs")):
-        sys.exit(f"ct2_convert: no {package_dir}/specs (copy python/ctranslate2 of the CTranslate2 source there)")
+        sys.exit(f"ct2_convert: no {package_dir}/specs (CTranslate2's Python package is not installed there)")
     package = types.ModuleType("ctranslate2")
     package.__path__ = [package_dir]
     sys.modules["ctranslate2"] = package
