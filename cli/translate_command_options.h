@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/translate_flags.h"
+#include "front/output_options_key.h"
+#include "front/translate_flags.h"
 #include "pipeline/translator.h"
 
 namespace cli {
@@ -31,9 +32,14 @@ struct TranslateCommandOptions {
   int threads = 0;        // 0: all cores
   TextFormat input_format = TextFormat::kText;
   TextFormat output_format = TextFormat::kText;
-  std::string max_memory;  // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
-  TranslateFlags flags;    // as given
+  std::string max_memory;       // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
+  front::TranslateFlags flags;  // as given
   pipeline::TranslateOptions translate;  // the flags resolved against the model, once it loads
 };
+
+// The part of the output options key (front/output_options_key.h) that the command's formats add.
+inline front::OutputShape output_shape(const TranslateCommandOptions& o) {
+  return {o.scores, o.input_format == TextFormat::kJsonl, o.output_format == TextFormat::kJsonl};
+}
 
 }  // namespace cli

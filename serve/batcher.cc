@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "cli/files/output_options_key.h"
+#include "front/output_options_key.h"
 
 namespace serve {
 
@@ -121,9 +121,7 @@ void Batcher::run() {
 }
 
 std::string options_key(const pipeline::TranslateOptions& options) {
-  cli::TranslateCommandOptions command;
-  command.translate = options;
-  return cli::output_options_key(command);
+  return front::output_options_key(options, front::OutputShape{});
 }
 
 int estimate_tokens(const std::vector<std::string>& lines) {

@@ -66,7 +66,7 @@ class Batcher {
   std::thread worker_;
 };
 
-// The output-changing options of the table as one string (cli/files/output_options_key.h): jobs of one key
+// The output-changing options of the table as one string (front/output_options_key.h): jobs of one key
 // decode alike, so they share a batch.
 std::string options_key(const pipeline::TranslateOptions& options);
 

@@ -3,8 +3,8 @@
 #include <memory>
 #include <random>
 
-#include "cli/io/utf8.h"
 #include "core/error.h"
+#include "core/utf8_text.h"
 #include "documents/translate_document.h"
 #include "serve/api_error.h"
 #include "serve/source_detection.h"
@@ -36,7 +36,7 @@ std::string field(const nlohmann::json& fields, const char* name, const std::str
 // A text file as `nmt translate -i` reads it: one translation per line, LF between them.
 std::string translate_text_file(TranslationService& service, const LanguagePair& pair,
                                 const std::string& bytes) {
-  if (!cli::is_valid_utf8(bytes)) throw ApiError(400, "Invalid request: the file is not UTF-8 text");
+  if (!core::is_valid_utf8(bytes)) throw ApiError(400, "Invalid request: the file is not UTF-8 text");
   service.check_characters({bytes});
   std::vector<std::string> lines = split_lines(bytes);
   const bool final_newline = !lines.empty() && lines.back().empty() && lines.size() > 1;

@@ -4,7 +4,7 @@
 #include <map>
 #include <memory>
 
-#include "cli/io/utf8.h"
+#include "core/utf8_text.h"
 #include "documents/translate_document.h"
 #include "serve/api_error.h"
 #include "serve/source_detection.h"
@@ -22,7 +22,7 @@ std::string text_field(const Json& request, const std::string& name) {
     throw ApiError(400, "Invalid request: missing " + name + " parameter");
   if (!it->is_string()) throw ApiError(400, "Invalid request: " + name + " must be a string");
   const std::string value = it->get<std::string>();
-  if (!cli::is_valid_utf8(value)) throw ApiError(400, "Invalid request: " + name + " is not valid UTF-8");
+  if (!core::is_valid_utf8(value)) throw ApiError(400, "Invalid request: " + name + " is not valid UTF-8");
   return value;
 }
 
@@ -36,7 +36,7 @@ std::vector<std::string> texts_of(const Json& request, bool& is_array) {
   for (const Json& item : *q) {
     if (!item.is_string()) throw ApiError(400, "Invalid request: q must be a string or an array of strings");
     texts.push_back(item.get<std::string>());
-    if (!cli::is_valid_utf8(texts.back())) throw ApiError(400, "Invalid request: q is not valid UTF-8");
+    if (!core::is_valid_utf8(texts.back())) throw ApiError(400, "Invalid request: q is not valid UTF-8");
   }
   return texts;
 }

@@ -2,8 +2,8 @@
 
 #include <map>
 
-#include "cli/translate_flags.h"
 #include "core/error.h"
+#include "front/translate_flags.h"
 
 namespace serve {
 
@@ -12,7 +12,7 @@ ModelSet::ModelSet(const std::vector<std::string>& model_dirs) {
     translators_.push_back(std::make_unique<pipeline::Translator>(dir));
     const pipeline::Translator& t = *translators_.back();
     // The options of `nmt translate -m DIR` without flags, so answers equal the CLI's.
-    const pipeline::TranslateOptions defaults = cli::resolve_translate_flags(cli::TranslateFlags{}, t);
+    const pipeline::TranslateOptions defaults = front::resolve_translate_flags(front::TranslateFlags{}, t);
     const models::ModelDescription& d = t.model().description();
     if (t.language_tags().empty()) {
       pairs_.push_back({d.source_lang, d.target_lang, &t, dir, defaults});

@@ -6,10 +6,10 @@
 #include <iostream>
 #include <thread>
 
-#include "cli/commands/model_path.h"
-#include "cli/commands/usage.h"
 #include "core/error.h"
 #include "core/threads.h"
+#include "front/model_path.h"
+#include "front/usage.h"
 #include "serve/http_server.h"
 
 namespace serve {
@@ -24,50 +24,50 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
       "Open http://127.0.0.1:5000/ in a browser to try it. See docs/serve.md for the API and the limits.");
   cmd->add_option("-m,--model", o.model_dirs,
                   "Model directory, once per model; each serves its language pair (default: $" +
-                      std::string(cli::kModelEnv) + ", else the bundled " + cli::kDefaultModelName +
+                      std::string(front::kModelEnv) + ", else the bundled " + front::kDefaultModelName +
                       " model)")
       ->type_name("DIR")
-      ->envname(cli::kModelEnv)
+      ->envname(front::kModelEnv)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--host", o.host, "Address to listen on; 0.0.0.0 opens it to the network")
       ->capture_default_str();
-  cli::int_in_range(cmd->add_option("--port", o.port, "Port; 0 picks a free one")->capture_default_str(), 0,
-                    65535);
-  cli::int_in_range(cmd->add_option("--threads", o.threads, "CPU threads of the translator, 0 = all cores")
-                        ->capture_default_str(),
-                    0, 256);
-  cli::int_in_range(cmd->add_option("--max-connections", o.max_connections,
-                                    "Connections served at once; more wait for a free one")
-                        ->capture_default_str(),
-                    1, 4096);
-  cli::int_in_range(
+  front::int_in_range(cmd->add_option("--port", o.port, "Port; 0 picks a free one")->capture_default_str(), 0,
+                      65535);
+  front::int_in_range(cmd->add_option("--threads", o.threads, "CPU threads of the translator, 0 = all cores")
+                          ->capture_default_str(),
+                      0, 256);
+  front::int_in_range(cmd->add_option("--max-connections", o.max_connections,
+                                      "Connections served at once; more wait for a free one")
+                          ->capture_default_str(),
+                      1, 4096);
+  front::int_in_range(
       cmd->add_option("--max-body", o.max_body_bytes, "Largest request body in bytes (413 beyond)")
           ->capture_default_str(),
       1024, 1L << 30);
-  cli::int_in_range(
+  front::int_in_range(
       cmd->add_option("--max-chars", o.max_chars, "Most characters of text in one request (413 beyond)")
           ->capture_default_str(),
       1, 1L << 30);
-  cli::int_in_range(cmd->add_option("--max-queue", o.max_queued_requests,
-                                    "Requests waiting for the translator at once (429 beyond)")
-                        ->capture_default_str(),
-                    1, 1 << 20);
-  cli::int_in_range(cmd->add_option("--request-timeout", o.request_timeout_s,
-                                    "Seconds a request may wait for its translation (503 beyond)")
-                        ->capture_default_str(),
-                    1, 3600);
-  cli::int_in_range(cmd->add_option("--read-timeout", o.read_timeout_s,
-                                    "Seconds a client may stay silent while sending (slow clients are cut)")
-                        ->capture_default_str(),
-                    1, 600);
-  cli::int_in_range(cmd->add_option("--batch-wait", o.batch_wait_ms,
-                                    "Milliseconds a request waits for others to share its batch")
-                        ->capture_default_str(),
-                    0, 1000);
-  cli::int_in_range(cmd->add_option("--max-batch-tokens", o.max_batch_tokens,
-                                    "Estimated source tokens of the requests batched together")
-                        ->capture_default_str(),
-                    1, 1 << 20);
+  front::int_in_range(cmd->add_option("--max-queue", o.max_queued_requests,
+                                      "Requests waiting for the translator at once (429 beyond)")
+                          ->capture_default_str(),
+                      1, 1 << 20);
+  front::int_in_range(cmd->add_option("--request-timeout", o.request_timeout_s,
+                                      "Seconds a request may wait for its translation (503 beyond)")
+                          ->capture_default_str(),
+                      1, 3600);
+  front::int_in_range(cmd->add_option("--read-timeout", o.read_timeout_s,
+                                      "Seconds a client may stay silent while sending (slow clients are cut)")
+                          ->capture_default_str(),
+                      1, 600);
+  front::int_in_range(cmd->add_option("--batch-wait", o.batch_wait_ms,
+                                      "Milliseconds a request waits for others to share its batch")
+                          ->capture_default_str(),
+                      0, 1000);
+  front::int_in_range(cmd->add_option("--max-batch-tokens", o.max_batch_tokens,
+                                      "Estimated source tokens of the requests batched together")
+                          ->capture_default_str(),
+                      1, 1 << 20);
   cmd->add_option("--api-keys", o.api_keys_file,
                   "File of API keys, one a line: requests must give one (api_key)")
       ->type_name("FILE");
@@ -78,7 +78,7 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
 
 int run_serve(const ServeOptions& options) {
   ServeOptions o = options;
-  if (o.model_dirs.empty()) o.model_dirs.push_back(cli::default_model_dir());
+  if (o.model_dirs.empty()) o.model_dirs.push_back(front::default_model_dir());
   const ApiKeys keys = o.api_keys_file.empty() ? ApiKeys() : ApiKeys::load(o.api_keys_file);
   // The signals wait for the signal thread: every thread started from here on inherits the mask.
   sigset_t stop_signals;

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <memory>
 
-#include "cli/commands/attention_command.h"
-#include "cli/io/jsonl_input.h"
-#include "cli/io/jsonl_output.h"
-#include "cli/io/utf8.h"
+#include "core/utf8_text.h"
+#include "front/attention_svg.h"
+#include "front/jsonl_input.h"
+#include "front/jsonl_output.h"
 #include "pipeline/attention_translation.h"
 #include "pipeline/option_table.h"
 #include "serve/api_error.h"
@@ -18,7 +18,7 @@ namespace {
 std::string param(const std::map<std::string, std::string>& params, const std::string& name) {
   const auto it = params.find(name);
   if (it == params.end()) throw ApiError(400, "Invalid request: missing " + name + " parameter");
-  if (!cli::is_valid_utf8(it->second))
+  if (!core::is_valid_utf8(it->second))
     throw ApiError(400, "Invalid request: " + name + " is not valid UTF-8");
   return it->second;
 }
@@ -92,7 +92,7 @@ std::string v1_translate(TranslationService& service, const std::map<std::string
   std::vector<std::string> errors;
   // The last line's LF is optional, as in a file.
   for (const std::string& line : split_lines(body.back() == '\n' ? body.substr(0, body.size() - 1) : body)) {
-    cli::JsonlRequest request = cli::parse_jsonl_request(line, *pair.translator, options);
+    front::JsonlRequest request = front::parse_jsonl_request(line, *pair.translator, options);
     texts.push_back(std::move(request.text));  // a malformed line translates as a blank one, as in the CLI
     controls.push_back(std::move(request.controls));
     errors.push_back(std::move(request.error));
@@ -101,8 +101,8 @@ std::string v1_translate(TranslationService& service, const std::map<std::string
   std::string answer;
   for (size_t i = 0; i < out.size(); ++i) {
     answer += errors[i].empty()
-                  ? cli::translation_json(out[i], pair.translator->tokenizer(), options.n_best > 1)
-                  : cli::error_json(errors[i]);
+                  ? front::translation_json(out[i], pair.translator->tokenizer(), options.n_best > 1)
+                  : front::error_json(errors[i]);
     answer += "\n";
   }
   return answer;
@@ -126,7 +126,7 @@ std::string v1_attention_svg(TranslationService& service, const std::map<std::st
     request.cross = true;
     const pipeline::AttentionTranslation t =
         pipeline::translate_with_attention(*pair.translator, text, options, request);
-    *svg = cli::attention_svg(t, text, cli::AttentionCommandOptions{});
+    *svg = front::attention_svg(t, text, front::AttentionView{});
   });
   return *svg;
 }

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <set>
 
-#include "cli/commands/model_path.h"
+#include "front/model_path.h"
 #include "models/checkpoint.h"
 #include "models/parameter_count.h"
 
@@ -35,13 +35,13 @@ void print_section(std::ostream& out, const char* title, const nlohmann::json& s
 
 CLI::App* add_info_command(CLI::App& app, std::string& model_dir) {
   CLI::App* cmd = app.add_subcommand("info", "Show a model's configuration, parameter count and size");
-  add_model_option(*cmd, model_dir);
+  front::add_model_option(*cmd, model_dir);
   cmd->add_option("model", model_dir, "The model directory, as with -m")->type_name("DIR");
   return cmd;
 }
 
 int run_info(const std::string& dir_arg) {
-  const std::string dir = dir_arg.empty() ? default_model_dir() : dir_arg;
+  const std::string dir = dir_arg.empty() ? front::default_model_dir() : dir_arg;
   const models::Checkpoint ckpt(dir);
   const models::ModelDescription& d = ckpt.description();
   const uint64_t params = models::parameter_count(ckpt);

@@ -3,8 +3,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "cli/commands/model_path.h"
 #include "core/error.h"
+#include "front/model_path.h"
 #include "pipeline/translator.h"
 
 namespace cli {
@@ -24,7 +24,7 @@ std::vector<std::string> read_lines(const std::string& path) {
 CLI::App* add_shortlist_command(CLI::App& app, ShortlistCommandOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "shortlist", "Build a model's lexical shortlist from parallel text (used by translate --shortlist)");
-  add_model_option(*cmd, o.model_dir);
+  front::add_model_option(*cmd, o.model_dir);
   cmd->add_option("--source", o.source, "Source sentences, one per line")->required()->type_name("FILE");
   cmd->add_option("--target", o.target, "Their translations, line by line")->required()->type_name("FILE");
   cmd->add_option("-k,--per-source", o.build.k, "Target pieces kept per source piece")
@@ -45,7 +45,7 @@ CLI::App* add_shortlist_command(CLI::App& app, ShortlistCommandOptions& o) {
 }
 
 int run_shortlist(const ShortlistCommandOptions& o) {
-  const std::string dir = o.model_dir.empty() ? default_model_dir() : o.model_dir;
+  const std::string dir = o.model_dir.empty() ? front::default_model_dir() : o.model_dir;
   const std::vector<std::string> source_lines = read_lines(o.source), target_lines = read_lines(o.target);
   if (source_lines.size() != target_lines.size())
     throw core::UsageError("--source has " + std::to_string(source_lines.size()) + " lines, --target " +

@@ -12,8 +12,6 @@
 #include <random>
 #include <thread>
 
-#include "cli/commands/model_path.h"
-#include "cli/commands/usage.h"
 #include "cli/exit_codes.h"
 #include "cli/files/directory_mode.h"
 #include "cli/files/shard.h"
@@ -25,6 +23,8 @@
 #include "core/error.h"
 #include "core/gemm.h"
 #include "core/threads.h"
+#include "front/model_path.h"
+#include "front/usage.h"
 
 namespace cli {
 
@@ -72,7 +72,7 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
       "  echo 'A dog runs.' | nmt translate -b 1\n"
       "  nmt translate --input-dir docs/ --output-dir docs.de/ --glob '*.txt'\n"
       "Unset decoding flags take the model's defaults (see `nmt info`).");
-  add_model_option(*cmd, o.model_dir);
+  front::add_model_option(*cmd, o.model_dir);
   cmd->add_option("text", o.texts,
                   "Text to translate, each argument one line (default: -i or standard input)")
       ->type_name("LINE");
@@ -92,7 +92,7 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
       ->capture_default_str()
       ->check(non_empty())
       ->type_name("FILE");
-  add_option_flags(*cmd, o.flags);
+  front::add_option_flags(*cmd, o.flags);
   cmd->get_option("--max-batch-tokens")->excludes(cmd->get_option("--batch-size"));
   cmd->get_option("--alignment-layer")->needs(cmd->get_option("--alignment"));
   cmd->add_option(
@@ -100,8 +100,8 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
          "Memory limit (e.g. 2G): --batch-size is reduced to fit, with a warning (default: a quarter of "
          "physical memory, at most three quarters of a cgroup or ulimit -v limit)")
       ->type_name("SIZE");
-  int_in_range(cmd->add_option("--threads", o.threads, "CPU threads, 0 = all cores")->capture_default_str(),
-               0, 256);
+  front::int_in_range(
+      cmd->add_option("--threads", o.threads, "CPU threads, 0 = all cores")->capture_default_str(), 0, 256);
   const auto format_option = [cmd](const std::string& name, TextFormat& format, const std::string& help) {
     cmd->add_option_function<std::string>(
            name,
@@ -195,7 +195,7 @@ int run_translate(const TranslateCommandOptions& options) {
                            std::to_string(cores) + " cores");
   }
   core::set_num_threads(o.threads == 0 ? static_cast<int>(cores) : o.threads);
-  if (o.model_dir.empty()) o.model_dir = default_model_dir();
+  if (o.model_dir.empty()) o.model_dir = front::default_model_dir();
 
   // Open the input and the output before loading the model, so a typo or a bad target fails fast.
   const bool stream = o.input_dir.empty();
@@ -213,8 +213,8 @@ int run_translate(const TranslateCommandOptions& options) {
   if (!o.report.empty()) report_target.emplace(OutputTarget::open(o.report));
   const auto start = std::chrono::steady_clock::now();
   pipeline::Translator translator(o.model_dir);
-  o.translate = resolve_translate_flags(o.flags, translator);  // checked before any output
-  if (const std::string w = source_lang_warning(o.flags, o.translate); !w.empty() && !o.quiet)
+  o.translate = front::resolve_translate_flags(o.flags, translator);  // checked before any output
+  if (const std::string w = front::source_lang_warning(o.flags, o.translate); !w.empty() && !o.quiet)
     std::cerr << "nmt: warning: " << w << "\n";
   const BatchFit fit =
       fit_batch_to_memory(translator, o.translate, current_budget(max_memory), core::num_threads());

@@ -10,7 +10,6 @@
 #include "cli/files/copy_other.h"
 #include "cli/files/file_walker.h"
 #include "cli/files/manifest.h"
-#include "cli/files/output_options_key.h"
 #include "cli/files/shard.h"
 #include "cli/io/document_mode.h"
 #include "cli/io/gzip_sink.h"
@@ -21,6 +20,7 @@
 #include "cli/memory_limit.h"
 #include "core/error.h"
 #include "core/regular_file.h"
+#include "front/output_options_key.h"
 
 namespace cli {
 namespace {
@@ -81,7 +81,7 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   for (const InputFile& f : files) relatives.push_back(f.relative);
   Manifest manifest(o.output_dir, Manifest::file_name(spec.index, spec.count), relatives);
   const std::string model = model_fingerprint(o.model_dir);
-  const std::string options = options_fingerprint(output_options_key(o));
+  const std::string options = options_fingerprint(front::output_options_key(o.translate, output_shape(o)));
 
   ProgressTotals totals;
   totals.files = files.size();

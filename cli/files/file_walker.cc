@@ -16,10 +16,10 @@
 #include "cli/files/manifest.h"
 #include "cli/io/input_decoder.h"
 #include "cli/io/io_error.h"
-#include "cli/io/utf8.h"
 #include "core/error.h"
 #include "core/regular_file.h"
 #include "core/unique_fd.h"
+#include "core/utf8_text.h"
 
 namespace cli {
 namespace {

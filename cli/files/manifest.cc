@@ -14,7 +14,7 @@
 
 #include "cli/io/io_error.h"
 #include "cli/io/output_file.h"
-#include "cli/io/utf8.h"
+#include "core/utf8_text.h"
 #include "models/shortlist.h"
 #include "nlohmann/json.hpp"
 
@@ -121,7 +121,7 @@ std::string escape_file_name(std::string_view name) {
   out.reserve(name.size());
   const auto* p = reinterpret_cast<const unsigned char*>(name.data());
   for (std::size_t i = 0; i < name.size();) {
-    const Utf8Step step = utf8_step(p + i, name.size() - i);
+    const core::Utf8Step step = core::utf8_step(p + i, name.size() - i);
     const unsigned char c = p[i];
     if (step.valid && step.length > 1) {
       out.append(name.substr(i, step.length));

@@ -96,7 +96,7 @@ ManifestEntry fingerprint_source(int fd, const std::string& path);
 // weights are covered by the crc32 that model.json records. Throws IoError.
 std::string model_fingerprint(const std::string& model_dir);
 
-// crc64 of an output_options_key() string: what a record keeps of the options.
+// crc64 of a front::output_options_key() string: what a record keeps of the options.
 std::string options_fingerprint(const std::string& options_key);
 
 // 16 hex digits of a crc64.

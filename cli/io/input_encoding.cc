@@ -1,6 +1,6 @@
 #include "cli/io/input_encoding.h"
 
-#include "cli/io/utf8.h"
+#include "core/utf8_text.h"
 
 namespace cli {
 namespace {
@@ -8,7 +8,7 @@ namespace {
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 bool looks_binary(std::string_view sample) {
-  std::size_t bad = count_invalid_utf8_bytes(sample, /*ignore_truncated_tail=*/true);
+  std::size_t bad = core::count_invalid_utf8_bytes(sample, /*ignore_truncated_tail=*/true);
   for (unsigned char c : sample) {
     const bool text_control =
         c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == '\b' || c == 0x1B;

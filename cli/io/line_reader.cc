@@ -150,7 +150,7 @@ void LineReader::emit(std::string_view raw, LineEnding ending, Line& line, bool 
     raw.remove_prefix(3);
     had_bom_ = true;
   }
-  line.text = sanitize_utf8(raw);
+  line.text = core::sanitize_utf8(raw);
   line.ending = ending;
   line.continues = continues;
   in_long_line_ = continues;

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "cli/io/input_decoder.h"
-#include "cli/io/utf8.h"  // sanitize_utf8(), exposed here for reuse and fuzzing
 #include "core/unique_fd.h"
+#include "core/utf8_text.h"  // sanitize_utf8(), exposed here for reuse and fuzzing
 
 namespace cli {
 

@@ -4,8 +4,8 @@
 #include <memory>
 #include <mutex>
 
-#include "cli/io/utf8.h"
 #include "core/utf8_chars.h"
+#include "core/utf8_text.h"
 #include "pipeline/segmenter.h"
 
 namespace cli {
@@ -25,7 +25,7 @@ std::size_t sentence_cut(std::string_view text, std::size_t max_bytes,
   const std::size_t lo = code_point_start(text, max_bytes > kSearchBytes ? max_bytes - kSearchBytes : 0);
   const std::size_t hi = code_point_start(text, std::min(text.size(), max_bytes + kContextBytes));
   const std::string_view window = text.substr(lo, hi - lo);
-  if (!is_valid_utf8(window)) return 0;  // the splitter needs UTF-8; damaged text is cut at a space
+  if (!core::is_valid_utf8(window)) return 0;  // the splitter needs UTF-8; damaged text is cut at a space
   const std::vector<tokenizer::Span> spans = splitter.split(window);
   // The window's first sentence start is where the window begins, not a boundary, and the one after it
   // is judged without the words before the window: only later starts count.

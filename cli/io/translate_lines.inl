@@ -6,9 +6,9 @@
 #include <iostream>
 
 #include "cli/io/io_error.h"
-#include "cli/io/jsonl_input.h"
-#include "cli/io/jsonl_output.h"
 #include "cli/io/long_line_chunks.h"
+#include "front/jsonl_input.h"
+#include "front/jsonl_output.h"
 
 namespace cli {
 
@@ -111,7 +111,7 @@ uint64_t translate_lines(const pipeline::Translator& translator, LineReader& rea
         texts.push_back(window[i].text);
         continue;
       }
-      JsonlRequest request = parse_jsonl_request(window[i].text, translator, o);
+      front::JsonlRequest request = front::parse_jsonl_request(window[i].text, translator, o);
       if (!request.error.empty()) {
         sink.warn(input_position(reader, line_numbers[i]) + ": " + request.error);
         ++malformed;
@@ -145,9 +145,9 @@ uint64_t translate_lines(const pipeline::Translator& translator, LineReader& rea
           sink.warn(input_position(reader, line_numbers[i]) + ": " + w);
       }
       if (!errors[i].empty()) {
-        sink.write_line(jsonl_out ? error_json(errors[i]) : "", ending);
+        sink.write_line(jsonl_out ? front::error_json(errors[i]) : "", ending);
       } else if (jsonl_out) {
-        sink.write_line(translation_json(t, translator.tokenizer(), o.n_best > 1), ending);
+        sink.write_line(front::translation_json(t, translator.tokenizer(), o.n_best > 1), ending);
       } else if (o.n_best > 1) {
         // Marian's n-best format: LINE ||| text [||| alignment] [||| WordScores= ...] ||| F0= raw score |||
         // normalized score (docs/search.md); every hypothesis line ends like the input line, the last

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "cli/io/jsonl_input.h"
+#include "front/jsonl_input.h"
 #include "pipeline/translator.h"
 
 namespace {
@@ -22,8 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const pipeline::Translator& t = translator();
   static const pipeline::TranslateOptions options = t.defaults();
   const std::string line(reinterpret_cast<const char*>(data), size);
-  const cli::JsonlRequest r = cli::parse_jsonl_request(line, t, options);
+  const front::JsonlRequest r = front::parse_jsonl_request(line, t, options);
   if (!r.error.empty() && (!r.text.empty() || !r.controls.prefix.empty())) std::abort();
-  if (r.error.empty() && size > cli::kMaxJsonlLineBytes) std::abort();
+  if (r.error.empty() && size > front::kMaxJsonlLineBytes) std::abort();
   return 0;
 }

@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary bytes through cli::LineReader with arbitrary buffer sizes, checked
 // against a simple reference (split at LF, CRLF or a lone CR, sanitize each piece).
 // Build: clang++ -std=c++17 -I. -fsanitize=fuzzer,address,undefined tests/fuzz/fuzz_line_reader.cc
-//        cli/io/line_reader.cc cli/io/utf8.cc cli/io/io_error.cc cli/io/output_file.cc
+//        cli/io/line_reader.cc core/utf8_text.cc cli/io/io_error.cc cli/io/output_file.cc
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -23,7 +23,7 @@ void check(bool ok) {
   if (!ok) std::abort();
 }
 
-// UTF-8 validity decided independently of cli/io/utf8.cc: decode code points by bit patterns, then
+// UTF-8 validity decided independently of core/utf8_text.cc: decode code points by bit patterns, then
 // reject overlongs, surrogates and values past U+10FFFF.
 bool independent_valid_utf8(std::string_view s) {
   static const std::uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
@@ -67,7 +67,7 @@ std::vector<cli::Line> reference(std::string_view data, std::vector<std::size_t>
     }
     raw_sizes.push_back(raw.size());
     if (lines.empty() && raw.substr(0, 3) == "\xEF\xBB\xBF") raw.remove_prefix(3);
-    lines.push_back({cli::sanitize_utf8(raw), ending});
+    lines.push_back({core::sanitize_utf8(raw), ending});
     if (end == std::string_view::npos) break;
     start = end + ending_size;
   }
@@ -130,9 +130,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     check(i < expected.size());
     check(got[i].text == expected[i].text);
     check(got[i].ending == expected[i].ending);
-    check(cli::is_valid_utf8(got[i].text) && independent_valid_utf8(got[i].text));
+    check(core::is_valid_utf8(got[i].text) && independent_valid_utf8(got[i].text));
     check(got[i].text.find('\0') == std::string::npos);
-    check(cli::sanitize_utf8(got[i].text) == got[i].text);  // idempotent
+    check(core::sanitize_utf8(got[i].text) == got[i].text);  // idempotent
     reassembled += got[i].text;
     reassembled += cli::line_ending_chars(got[i].ending);
   }
@@ -146,15 +146,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   check(got.size() == first_too_long ||
         (too_long && use_batches && got.size() + batch_lines > first_too_long));
   if (!too_long) {
-    check(cli::is_valid_utf8(data) == independent_valid_utf8(data));
-    bool plain = cli::is_valid_utf8(data) && data.find('\0') == std::string_view::npos &&
+    check(core::is_valid_utf8(data) == independent_valid_utf8(data));
+    bool plain = core::is_valid_utf8(data) && data.find('\0') == std::string_view::npos &&
                  data.substr(0, 3) != "\xEF\xBB\xBF";
     if (plain) check(reassembled == data);
   }
 
   // Messages built from hostile names stay one printable line.
   std::string printable = cli::printable_path(data);
-  check(cli::is_valid_utf8(printable));
+  check(core::is_valid_utf8(printable));
   for (unsigned char c : printable) check(c >= 0x20 && c != 0x7F);
   return 0;
 }

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/io/svg_heatmap.h"
+#include "front/svg_heatmap.h"
 #include "test_support.h"
 
 namespace {
@@ -124,18 +124,18 @@ TEST_CASE("nmt attention: bad flags exit 64, a bad output exits 1 before the mod
 }
 
 TEST_CASE("heatmap SVG: one titled cell per weight, labels escaped", "[attention_command]") {
-  cli::HeatmapFigure f;
+  front::HeatmapFigure f;
   f.caption = "a < b & c";
   f.row_labels = {"<x>", "y"};
   f.column_labels = {"\"q\"", "r", "s"};
   f.panels = {{"p", {0.0f, 0.5f, 0.5f, 1.0f, 0.0f, 0.0f}, true}};
-  const std::string svg = cli::render_heatmap_svg(f);
+  const std::string svg = front::render_heatmap_svg(f);
   CHECK(count(svg, "</title></rect>") == 6);
   CHECK_THAT(svg, Contains("&lt;x&gt; \xE2\x86\x92 &quot;q&quot;: 0.000"));
   CHECK_THAT(svg, Contains("y \xE2\x86\x92 &quot;q&quot;: 1.000"));
   CHECK_THAT(svg, Contains("a &lt; b &amp; c"));
   CHECK(svg.find('\x01') == std::string::npos);
-  CHECK(cli::xml_escape("a\x01z") == "a\xEF\xBF\xBDz");
+  CHECK(front::xml_escape("a\x01z") == "a\xEF\xBF\xBDz");
 }
 
 TEST_CASE("nmt attention --format json keeps only --layer and --head, a row per line",

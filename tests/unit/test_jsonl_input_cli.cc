@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cli/exit_codes.h"
-#include "cli/io/jsonl_input.h"
+#include "front/jsonl_input.h"
 #include "test_support.h"
 
 namespace {
@@ -180,11 +180,11 @@ TEST_CASE("jsonl input: malformed lines keep their place, warn and exit 1", "[cl
 
 TEST_CASE("jsonl input: over-long and deeply nested lines are malformed, not parsed", "[cli][jsonl]") {
   const std::string deep =
-      std::string(cli::kMaxJsonlDepth + 1, '[') + std::string(cli::kMaxJsonlDepth + 1, ']');
-  const std::string at_limit = "{\"text\": \"a dog\", \"x\": " + std::string(cli::kMaxJsonlDepth - 1, '[') +
-                               std::string(cli::kMaxJsonlDepth - 1, ']') + "}";
+      std::string(front::kMaxJsonlDepth + 1, '[') + std::string(front::kMaxJsonlDepth + 1, ']');
+  const std::string at_limit = "{\"text\": \"a dog\", \"x\": " + std::string(front::kMaxJsonlDepth - 1, '[') +
+                               std::string(front::kMaxJsonlDepth - 1, ']') + "}";
   const std::string brackets_in_text = request("a dog " + std::string(200, '['));
-  const std::string long_line = request(std::string(cli::kMaxJsonlLineBytes, 'a'));
+  const std::string long_line = request(std::string(front::kMaxJsonlLineBytes, 'a'));
   const std::string input = deep + "\n" + at_limit + "\n" + brackets_in_text + long_line + request("a dog");
   const auto r = test::run(fixture() + " --input-format jsonl", input);
   CHECK(r.exit_code == cli::kExitFailure);

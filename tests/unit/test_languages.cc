@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <limits>
 
-#include "cli/translate_flags.h"
 #include "core/error.h"
+#include "front/translate_flags.h"
 #include "models/model_config.h"
 #include "models/model_error.h"
 #include "pipeline/translator.h"
@@ -51,26 +51,26 @@ TEST_CASE("model.json's source_lang and target_lang are optional language tags",
 
 TEST_CASE("language flags are checked against the model", "[languages]") {
   const pipeline::Translator translator(std::string(NMT_TEST_DATA) + "/multi30k-en-de");
-  cli::TranslateFlags f;
-  REQUIRE(cli::resolve_translate_flags(f, translator).source_lang == "en");
-  REQUIRE(cli::resolve_translate_flags(f, translator).max_sentence_tokens ==
+  front::TranslateFlags f;
+  REQUIRE(front::resolve_translate_flags(f, translator).source_lang == "en");
+  REQUIRE(front::resolve_translate_flags(f, translator).max_sentence_tokens ==
           pipeline::kDefaultMaxSentenceTokens);
   f.set("source_lang", std::string("fr"));
-  REQUIRE(cli::resolve_translate_flags(f, translator).source_lang == "fr");
+  REQUIRE(front::resolve_translate_flags(f, translator).source_lang == "fr");
   f.set("source_lang", std::string("not a tag"));
-  REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator),
+  REQUIRE_THROWS_WITH(front::resolve_translate_flags(f, translator),
                       Catch::StartsWith("--source-lang 'not a tag'"));
-  f = cli::TranslateFlags();
+  f = front::TranslateFlags();
   f.set("target_lang", std::string("fr"));
-  REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator), Catch::Contains("'de' only"));
+  REQUIRE_THROWS_WITH(front::resolve_translate_flags(f, translator), Catch::Contains("'de' only"));
   f.set("target_lang", std::string("de"));
-  REQUIRE(cli::resolve_translate_flags(f, translator).target_lang.empty());  // its only target: no tag
-  f = cli::TranslateFlags();
+  REQUIRE(front::resolve_translate_flags(f, translator).target_lang.empty());  // its only target: no tag
+  f = front::TranslateFlags();
   f.set("max_sentence_tokens", int64_t{4});
-  REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator),
+  REQUIRE_THROWS_WITH(front::resolve_translate_flags(f, translator),
                       Catch::StartsWith("--max-sentence-tokens must be a whole number in 8..1048576"));
   f.set("max_sentence_tokens", int64_t{5000});
-  REQUIRE_THROWS_WITH(cli::resolve_translate_flags(f, translator),
+  REQUIRE_THROWS_WITH(front::resolve_translate_flags(f, translator),
                       Catch::StartsWith("--max-sentence-tokens must be at most 1024"));
 }
 
@@ -90,9 +90,9 @@ TEST_CASE("the library checks options by their own names, never a flag's", "[lan
   o.length_penalty = std::numeric_limits<float>::quiet_NaN();
   CHECK_THROWS_AS(translator.check(o), pipeline::OptionError);
   CHECK_THROWS_AS(translator.translate({"A dog."}, o), pipeline::OptionError);
-  cli::TranslateFlags f;
+  front::TranslateFlags f;
   f.set("length_penalty", double{o.length_penalty});
-  CHECK_THROWS_WITH(cli::resolve_translate_flags(f, translator),
+  CHECK_THROWS_WITH(front::resolve_translate_flags(f, translator),
                     Catch::StartsWith("--length-penalty must be"));
 }
 

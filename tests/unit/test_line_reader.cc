@@ -293,9 +293,9 @@ TEST_CASE("line_reader: random bytes keep the line-count and UTF-8 invariants", 
     }
     const bool tail = !data.empty() && data.back() != '\n' && data.back() != '\r';
     REQUIRE(lines.size() == endings + (tail ? 1 : 0));
-    for (const auto& l : lines) REQUIRE(cli::is_valid_utf8(l.text));
+    for (const auto& l : lines) REQUIRE(core::is_valid_utf8(l.text));
     // Valid input survives byte for byte.
-    if (cli::is_valid_utf8(data) && data.find('\0') == std::string::npos &&
+    if (core::is_valid_utf8(data) && data.find('\0') == std::string::npos &&
         data.rfind("\xEF\xBB\xBF", 0) != 0) {
       REQUIRE(reassemble(lines) == data);
     }

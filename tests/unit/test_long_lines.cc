@@ -8,7 +8,7 @@
 #include "cli/io/io_error.h"
 #include "cli/io/long_line_chunks.h"
 #include "cli/io/translate_stream.h"
-#include "cli/io/utf8.h"
+#include "core/utf8_text.h"
 #include "test_support.h"
 
 namespace {
@@ -122,7 +122,7 @@ TEST_CASE("long lines: a line without spaces is cut between characters", "[cli][
     const std::vector<Line> pieces = read_all(reader);
     REQUIRE(reassemble(pieces) == text + "\n");
     for (const Line& l : pieces) {
-      CHECK(cli::is_valid_utf8(l.text));
+      CHECK(core::is_valid_utf8(l.text));
       CHECK(l.text.find("\xEF\xBF\xBD") == std::string::npos);  // no character cut in two
       CHECK(std::string(cli::piece_separator(l, "x", false)) == (l.continues ? " " : ""));
     }

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "cli/memory_limit.h"
-#include "cli/translate_flags.h"
 #include "core/error.h"
+#include "front/translate_flags.h"
 #include "pipeline/batch_memory.h"
 #include "pipeline/translator.h"
 #include "test_support.h"
@@ -66,10 +66,10 @@ TEST_CASE("max-memory: the estimate grows with batch, beam and length, the fit i
 
 TEST_CASE("max-memory: the batch size is kept, reduced with a warning, or the run refused", "[memory]") {
   const pipeline::Translator translator(model_dir());
-  cli::TranslateFlags flags;
+  front::TranslateFlags flags;
   flags.set("beam_size", int64_t{256});
   flags.set("batch_size", int64_t{4096});
-  const pipeline::TranslateOptions o = cli::resolve_translate_flags(flags, translator);
+  const pipeline::TranslateOptions o = front::resolve_translate_flags(flags, translator);
   cli::MemoryBudget budget;
   budget.max_memory = uint64_t{1} << 50;
   cli::BatchFit fit = cli::fit_batch_to_memory(translator, o, budget, 2);

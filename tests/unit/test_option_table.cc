@@ -5,8 +5,9 @@
 #include <sstream>
 #include <string>
 
-#include "cli/files/output_options_key.h"
-#include "cli/translate_flags.h"
+#include "cli/translate_command_options.h"
+#include "front/output_options_key.h"
+#include "front/translate_flags.h"
 #include "pipeline/option_table.h"
 #include "test_support.h"
 
@@ -48,11 +49,17 @@ pipeline::OptionValue another_value(const pipeline::OptionSpec& spec, const pipe
 
 }  // namespace
 
+namespace {
+std::string key_of(const cli::TranslateCommandOptions& o) {
+  return front::output_options_key(o.translate, cli::output_shape(o));
+}
+}  // namespace
+
 TEST_CASE("every output-changing option of the table keys the resume manifest", "[options]") {
   cli::TranslateCommandOptions base;
   base.translate.sampling.enabled = true;  // so that every option applies
   base.translate.alignment = true;
-  const std::string key = cli::output_options_key(base);
+  const std::string key = key_of(base);
   int output_changing = 0;
   for (const pipeline::OptionSpec& spec : pipeline::option_table()) {
     CAPTURE(spec.field);
@@ -62,7 +69,7 @@ TEST_CASE("every output-changing option of the table keys the resume manifest", 
     spec.set(changed.translate, value);
     changed.translate.sampling.enabled = base.translate.sampling.enabled;
     REQUIRE(spec.get(changed.translate) != spec.get(base.translate));
-    CHECK((cli::output_options_key(changed) != key) == spec.changes_output);
+    CHECK((key_of(changed) != key) == spec.changes_output);
     output_changing += spec.changes_output;
   }
   CHECK(output_changing >= 16);
@@ -72,14 +79,14 @@ TEST_CASE("every output-changing option of the table keys the resume manifest", 
                       +[](cli::TranslateCommandOptions& o) { o.translate.sampling.enabled = false; }}) {
     cli::TranslateCommandOptions changed = base;
     change(changed);
-    CHECK(cli::output_options_key(changed) != key);
+    CHECK(key_of(changed) != key);
   }
 }
 
 TEST_CASE("the table: names, ranges and defaults read as help shows them", "[options]") {
   for (const pipeline::OptionSpec& spec : pipeline::option_table()) {
     CAPTURE(spec.field);
-    CHECK_THAT(cli::describe_option_error(pipeline::OptionError(std::string(spec.field), "x")),
+    CHECK_THAT(front::describe_option_error(pipeline::OptionError(std::string(spec.field), "x")),
                StartsWith("--"));
     CHECK(spec.get != nullptr);
     CHECK(spec.set != nullptr);

@@ -1,9 +1,9 @@
-// sanitize_utf8 (cli/io/utf8.h): valid text untouched, each maximal ill-formed subpart one U+FFFD.
+// sanitize_utf8 (core/utf8_text.h): valid text untouched, each maximal ill-formed subpart one U+FFFD.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "cli/io/utf8.h"
+#include "core/utf8_text.h"
 
 namespace {
 
@@ -34,8 +34,8 @@ TEST_CASE("sanitize_utf8: valid text is unchanged", "[cli][utf8]") {
   };
   for (const std::string& s : valid) {
     CAPTURE(s);
-    CHECK(cli::sanitize_utf8(s) == s);
-    CHECK(cli::is_valid_utf8(s));
+    CHECK(core::sanitize_utf8(s) == s);
+    CHECK(core::is_valid_utf8(s));
   }
 }
 
@@ -82,10 +82,10 @@ TEST_CASE("sanitize_utf8: maximal subparts become one U+FFFD each", "[cli][utf8]
   };
   for (const Case& c : cases) {
     CAPTURE(c.in);
-    std::string out = cli::sanitize_utf8(c.in);
+    std::string out = core::sanitize_utf8(c.in);
     CHECK(out == c.out);
-    CHECK(cli::is_valid_utf8(out));
+    CHECK(core::is_valid_utf8(out));
     // NUL is valid UTF-8; sanitize_utf8 replaces it anyway.
-    if (c.in.find('\0') == std::string::npos) CHECK_FALSE(cli::is_valid_utf8(c.in));
+    if (c.in.find('\0') == std::string::npos) CHECK_FALSE(core::is_valid_utf8(c.in));
   }
 }

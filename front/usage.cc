@@ -1,4 +1,4 @@
-#include "cli/commands/usage.h"
+#include "front/usage.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
-namespace cli {
+namespace front {
 namespace {
 
 bool parse_long(const std::string& text, long* value) {
@@ -108,4 +108,4 @@ std::string describe_parse_error(const CLI::ParseError& error, const CLI::App& c
   return "bad command line for `" + name + "`: " + what + "; " + help;
 }
 
-}  // namespace cli
+}  // namespace front

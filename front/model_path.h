@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-namespace cli {
+namespace front {
 
 constexpr const char* kDefaultModelName = "general-en-de";
 // The environment variable -m falls back to before the bundled model.
@@ -18,4 +18,4 @@ std::string default_model_dir();
 // all take it alike.
 CLI::Option* add_model_option(CLI::App& command, std::string& model_dir);
 
-}  // namespace cli
+}  // namespace front

@@ -5,7 +5,7 @@
 
 #include "pipeline/translator.h"
 
-namespace cli {
+namespace front {
 
 // {"text", "score", "tokens"} of the best hypothesis (tokens: its target pieces, EOS excluded; then
 // "alignment", Marian's pairs, when the translation has alignments; "word_scores"; "confidence"; "flags"
@@ -17,4 +17,4 @@ std::string translation_json(const pipeline::Translation& translation, const tok
 // {"error": message}: the output line of a malformed input line.
 std::string error_json(const std::string& message);
 
-}  // namespace cli
+}  // namespace front

@@ -1,11 +1,11 @@
-#include "cli/io/svg_heatmap.h"
+#include "front/svg_heatmap.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
-namespace cli {
+namespace front {
 
 namespace {
 
@@ -188,4 +188,4 @@ std::string render_heatmap_svg(const HeatmapFigure& f) {
   return s;
 }
 
-}  // namespace cli
+}  // namespace front

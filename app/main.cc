@@ -18,12 +18,12 @@
 #include "cli/commands/signals.h"
 #include "cli/commands/standard_fds.h"
 #include "cli/commands/translate_command.h"
-#include "cli/commands/usage.h"
 #include "cli/exit_codes.h"
 #include "cli/io/io_error.h"
 #include "cli/io/output_file.h"
 #include "cli/memory_limit.h"
 #include "core/error.h"
+#include "front/usage.h"
 #include "models/model_error.h"
 #include "serve/serve_command.h"
 
@@ -33,7 +33,7 @@ const std::vector<std::string> kCommands = {"translate", "attention", "serve", "
                                             "convert",   "shortlist", "help"};
 
 int unknown_command(const std::string& word) {
-  const std::string guess = cli::closest_match(word, kCommands);
+  const std::string guess = front::closest_match(word, kCommands);
   std::cerr << "nmt: unknown command '" << cli::printable_path(word) << "'"
             << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
             << "; commands: translate, attention, serve, info, convert, shortlist, help\n";
@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
   if (first == "help") return with_stdout_written(print_help(app, argc, argv));
   CLI::App* command = &app;
   if (!first.empty() && first[0] == '-' && first != "-h" && first != "--help" && first != "--version") {
-    const std::string guess = cli::closest_match(first, {"--help", "--version"});
+    const std::string guess = front::closest_match(first, {"--help", "--version"});
     std::cerr << "nmt: unknown option '" << cli::printable_path(first) << "' for `nmt`"
               << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
               << "; a command comes first: nmt translate|attention|serve|info|convert|shortlist|help\n";
@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return with_stdout_written(app.exit(e));
   } catch (const CLI::ParseError& e) {
-    std::cerr << "nmt: " << cli::describe_parse_error(e, *command) << "\n";
+    std::cerr << "nmt: " << front::describe_parse_error(e, *command) << "\n";
     return cli::kExitUsage;
   }
   try {

@@ -1,9 +1,9 @@
-#include "cli/io/jsonl_output.h"
+#include "front/jsonl_output.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-namespace cli {
+namespace front {
 
 namespace {
 
@@ -56,4 +56,4 @@ std::string translation_json(const pipeline::Translation& t, const tokenizer::To
 
 std::string error_json(const std::string& message) { return dump(Json{{"error", message}}); }
 
-}  // namespace cli
+}  // namespace front

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace cli {
+namespace front {
 
 struct HeatmapPanel {
   std::string title;           // "layer 2 · head 0"
@@ -26,4 +26,4 @@ std::string render_heatmap_svg(const HeatmapFigure& figure);
 // `text` with &, <, >, " and ' escaped and characters XML cannot hold replaced by U+FFFD.
 std::string xml_escape(const std::string& text);
 
-}  // namespace cli
+}  // namespace front

@@ -1,11 +1,11 @@
-#include "cli/commands/model_path.h"
+#include "front/model_path.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <vector>
 
-namespace cli {
+namespace front {
 
 namespace {
 
@@ -48,4 +48,4 @@ CLI::Option* add_model_option(CLI::App& command, std::string& model_dir) {
       ->envname(kModelEnv);
 }
 
-}  // namespace cli
+}  // namespace front

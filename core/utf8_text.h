@@ -7,13 +7,11 @@
 
 #include "core/printable.h"
 
-namespace cli {
+namespace core {
 
 inline constexpr std::string_view kReplacementChar = "\xEF\xBF\xBD";  // U+FFFD
 
 // One decoding step at the start of a non-empty byte range (core/printable.h).
-using core::utf8_step;
-using core::Utf8Step;
 
 bool is_valid_utf8(std::string_view s);
 
@@ -27,4 +25,4 @@ std::size_t count_invalid_utf8_bytes(std::string_view s, bool ignore_truncated_t
 // Everything else, including CR and other control characters, is kept as is.
 std::string sanitize_utf8(std::string_view s);
 
-}  // namespace cli
+}  // namespace core

@@ -1,4 +1,4 @@
-#include "cli/io/jsonl_input.h"
+#include "front/jsonl_input.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -7,7 +7,7 @@
 #include "core/json_depth.h"
 #include "pipeline/option_table.h"
 
-namespace cli {
+namespace front {
 
 namespace {
 
@@ -89,4 +89,4 @@ JsonlRequest parse_jsonl_request(const std::string& line, const pipeline::Transl
   return r.error.empty() ? parsed : r;
 }
 
-}  // namespace cli
+}  // namespace front

@@ -7,7 +7,7 @@
 
 #include "pipeline/translator.h"
 
-namespace cli {
+namespace front {
 
 // Bounds on one input line, so a hostile line costs a per-line error rather than gigabytes of parse tree.
 constexpr std::size_t kMaxJsonlLineBytes = std::size_t{4} << 20;
@@ -26,4 +26,4 @@ struct JsonlRequest {
 JsonlRequest parse_jsonl_request(const std::string& line, const pipeline::Translator& translator,
                                  const pipeline::TranslateOptions& options);
 
-}  // namespace cli
+}  // namespace front

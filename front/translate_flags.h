@@ -10,7 +10,7 @@
 #include "pipeline/option_table.h"
 #include "pipeline/translator.h"
 
-namespace cli {
+namespace front {
 
 // The options given, by TranslateOptions field; an option given twice keeps its last value.
 class TranslateFlags {
@@ -39,4 +39,4 @@ std::string describe_option_error(const pipeline::OptionError& error);
 // A warning for a --source-lang the sentence splitter has no abbreviation list for, else "".
 std::string source_lang_warning(const TranslateFlags& flags, const pipeline::TranslateOptions& options);
 
-}  // namespace cli
+}  // namespace front

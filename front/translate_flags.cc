@@ -1,4 +1,4 @@
-#include "cli/translate_flags.h"
+#include "front/translate_flags.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,7 +8,7 @@
 
 #include "tokenizer/nonbreaking_prefixes.h"
 
-namespace cli {
+namespace front {
 
 namespace {
 
@@ -129,4 +129,4 @@ std::string source_lang_warning(const TranslateFlags& flags, const pipeline::Tra
          "): sentences are split by language-neutral rules";
 }
 
-}  // namespace cli
+}  // namespace front

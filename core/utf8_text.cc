@@ -1,6 +1,6 @@
-#include "cli/io/utf8.h"
+#include "core/utf8_text.h"
 
-namespace cli {
+namespace core {
 
 bool is_valid_utf8(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
@@ -57,4 +57,4 @@ std::string sanitize_utf8(std::string_view s) {
   return out;
 }
 
-}  // namespace cli
+}  // namespace core

@@ -1,0 +1,52 @@
+"""docs/architecture.md's `includes` block against the code, both ways: every #include of one library's
+folder into another's is an edge the block lists, and every edge the block lists is used, so the picture
+neither hides nor invents a dependency. Usage: architecture_check.py REPOSITORY_ROOT"""
+import collections
+import os
+import re
+import subprocess
+import sys
+
+root = sys.argv[1]
+doc = open(os.path.join(root, "docs/architecture.md"), encoding="utf-8").read()
+block = re.search(r"```includes\n(.*?)```", doc, re.S)
+if not block:
+    sys.exit("docs/architecture.md: no ```includes block")
+allowed = {}
+for line in block.group(1).splitlines():
+    source, _, targets = line.partition("->")
+    allowed[source.strip().rstrip("/")] = {t.rstrip("/") for t in targets.split()}
+
+
+def library_of(path):
+    """The library a path belongs to: its top folder, or models/convert."""
+    if path.startswith("models/convert/"):
+        return "models/convert"
+    top = path.split("/", 1)[0]
+    return top if top in allowed else None
+
+
+files = subprocess.run(["git", "-C", root, "ls-files", "*.cc", "*.h", "*.inl"], capture_output=True, text=True,
+                       check=True).stdout.split()
+used = collections.defaultdict(set)
+failures = []
+for path in files:
+    source = library_of(path)
+    if source is None:
+        continue  # tests, tools, fuzzers: not a library
+    text = open(os.path.join(root, path), encoding="utf-8", errors="replace").read()
+    for included in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
+        target = library_of(included)
+        if target is None or target == source:
+            continue
+        used[source].add(target)
+        if target not in allowed[source]:
+            failures.append(f"{path}: includes {included}, but {source}/ may include only "
+                            f"{' '.join(sorted(allowed[source])) or 'nothing'}")
+for source, targets in allowed.items():
+    for target in sorted(targets - used[source]):
+        failures.append(f"docs/architecture.md: {source}/ -> {target}/ is listed but nothing includes it")
+for f in failures:
+    print(f)
+print(f"{len(files)} files, {sum(len(t) for t in used.values())} library edges, {len(failures)} failure(s)")
+sys.exit(1 if failures else 0)
