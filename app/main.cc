@@ -7,7 +7,10 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli/commands/attention_command.h"
 #include "cli/commands/convert_command.h"
@@ -29,20 +32,39 @@
 
 namespace {
 
-const std::vector<std::string> kCommands = {"translate", "attention", "serve", "info",
-                                            "convert",   "shortlist", "help"};
+// One row per command: its CLI11 subcommand (registered with its options), how it runs, and whether it
+// loads a model (its help then lists the model's environment). The command list of help, errors and
+// suggestions comes from here.
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+  bool loads_model;
+};
 
-int unknown_command(const std::string& word) {
-  const std::string guess = front::closest_match(word, kCommands);
+std::vector<std::string> command_names(const std::vector<Command>& commands) {
+  std::vector<std::string> names;
+  for (const Command& c : commands) names.push_back(c.app->get_name());
+  names.push_back("help");
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& words, const char* separator) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : separator) + w;
+  return out;
+}
+
+int unknown_command(const std::string& word, const std::vector<std::string>& names) {
+  const std::string guess = front::closest_match(word, names);
   std::cerr << "nmt: unknown command '" << cli::printable_path(word) << "'"
             << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
-            << "; commands: translate, attention, serve, info, convert, shortlist, help\n";
+            << "; commands: " << joined(names, ", ") << "\n";
   return cli::kExitUsage;
 }
 
 // `nmt help [COMMAND]`: the help of the app or of one command, on stdout; `nmt help --markdown`: the
 // reference of every command (docs/cli-reference.md).
-int print_help(CLI::App& app, int argc, char** argv) {
+int print_help(CLI::App& app, int argc, char** argv, const std::vector<std::string>& names) {
   if (argc < 3) {
     std::cout << app.help();
     return cli::kExitOk;
@@ -61,7 +83,7 @@ int print_help(CLI::App& app, int argc, char** argv) {
       return cli::kExitOk;
     }
   }
-  return unknown_command(argv[2]);
+  return unknown_command(argv[2], names);
 }
 
 // Whatever went to std::cout must have arrived: a full disk or a closed stdout fails the command.
@@ -90,26 +112,33 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", version, "Print the version and git revision, then exit");
   app.require_subcommand(1);
   cli::TranslateCommandOptions translate;
-  CLI::App* translate_cmd = cli::add_translate_command(app, translate);
   std::string info_dir;
-  CLI::App* info_cmd = cli::add_info_command(app, info_dir);
   cli::ConvertCommandOptions convert;
-  CLI::App* convert_cmd = cli::add_convert_command(app, convert);
   cli::AttentionCommandOptions attention;
-  CLI::App* attention_cmd = cli::add_attention_command(app, attention);
   serve::ServeOptions serve_options;
-  CLI::App* serve_cmd = serve::add_serve_command(app, serve_options);
   cli::ShortlistCommandOptions shortlist;
-  CLI::App* shortlist_cmd = cli::add_shortlist_command(app, shortlist);
+  const std::vector<Command> commands = {
+      {cli::add_translate_command(app, translate),
+       [&] { return with_stdout_written(cli::run_translate(translate)); }, true},
+      {cli::add_info_command(app, info_dir), [&] { return with_stdout_written(cli::run_info(info_dir)); },
+       true},
+      {cli::add_convert_command(app, convert), [&] { return with_stdout_written(cli::run_convert(convert)); },
+       false},
+      {cli::add_attention_command(app, attention),
+       [&] { return with_stdout_written(cli::run_attention(attention)); }, true},
+      {serve::add_serve_command(app, serve_options), [&] { return serve::run_serve(serve_options); }, true},
+      {cli::add_shortlist_command(app, shortlist),
+       [&] { return with_stdout_written(cli::run_shortlist(shortlist)); }, true},
+  };
+  const std::vector<std::string> names = command_names(commands);
   // Set after the commands are added: CLI11 copies the app's footer into each command added later.
   app.footer(std::string("Run `nmt help COMMAND` or `nmt COMMAND --help` for a command's options.\n") +
              cli::kEnvironmentHelp);
-  for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd, serve_cmd, shortlist_cmd}) {
-    sub->set_version_flag("--version", version, "Print the version and git revision, then exit");
-  }
-  for (CLI::App* sub : {translate_cmd, info_cmd, attention_cmd, serve_cmd,
-                        shortlist_cmd}) {  // the commands that load a model
-    sub->footer(sub->get_footer() + (sub->get_footer().empty() ? "" : "\n") + cli::kEnvironmentHelp);
+  for (const Command& c : commands) {
+    c.app->set_version_flag("--version", version, "Print the version and git revision, then exit");
+    if (c.loads_model) {
+      c.app->footer(c.app->get_footer() + (c.app->get_footer().empty() ? "" : "\n") + cli::kEnvironmentHelp);
+    }
   }
 
   if (argc < 2) {  // nothing was asked, so nothing was done: the usage on stderr, as git and apt do
@@ -117,40 +146,36 @@ int main(int argc, char** argv) {
     return cli::kExitUsage;
   }
   const std::string first = argv[1];
-  if (first == "help") return with_stdout_written(print_help(app, argc, argv));
-  CLI::App* command = &app;
+  if (first == "help") return with_stdout_written(print_help(app, argc, argv, names));
+  const Command* command = nullptr;
   if (!first.empty() && first[0] == '-' && first != "-h" && first != "--help" && first != "--version") {
     const std::string guess = front::closest_match(first, {"--help", "--version"});
     std::cerr << "nmt: unknown option '" << cli::printable_path(first) << "' for `nmt`"
-              << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
-              << "; a command comes first: nmt translate|attention|serve|info|convert|shortlist|help\n";
+              << (guess.empty() ? "" : " (did you mean `" + guess + "`?)") << "; a command comes first: nmt "
+              << joined(names, "|") << "\n";
     return cli::kExitUsage;
   }
   if (first.empty() || first[0] != '-') {
-    for (CLI::App* sub : {translate_cmd, info_cmd, convert_cmd, attention_cmd, serve_cmd, shortlist_cmd}) {
-      if (sub->get_name() == first) command = sub;
+    for (const Command& c : commands) {
+      if (c.app->get_name() == first) command = &c;
     }
-    if (command == &app) return unknown_command(first);
+    if (command == nullptr) return unknown_command(first, names);
   }
+  CLI::App& parsed = command != nullptr ? *command->app : app;
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return with_stdout_written(app.exit(e));
   } catch (const CLI::ParseError& e) {
-    std::cerr << "nmt: " << front::describe_parse_error(e, *command) << "\n";
+    std::cerr << "nmt: " << front::describe_parse_error(e, parsed) << "\n";
     return cli::kExitUsage;
   }
   try {
-    if (*translate_cmd) return with_stdout_written(cli::run_translate(translate));
-    if (*info_cmd) return with_stdout_written(cli::run_info(info_dir));
-    if (*convert_cmd) return with_stdout_written(cli::run_convert(convert));
-    if (*attention_cmd) return with_stdout_written(cli::run_attention(attention));
-    if (*serve_cmd) return serve::run_serve(serve_options);
-    if (*shortlist_cmd) return with_stdout_written(cli::run_shortlist(shortlist));
+    if (command != nullptr) return command->run();
   } catch (const cli::BrokenPipe&) {
     return cli::kExitBrokenPipe;  // the reader is gone: nothing to say, nobody to say it to
   } catch (const core::UsageError& e) {
-    std::cerr << "nmt: " << e.what() << "; see `nmt " << (command == &app ? "" : command->get_name() + " ")
+    std::cerr << "nmt: " << e.what() << "; see `nmt " << (command == nullptr ? "" : parsed.get_name() + " ")
               << "--help`\n";
     return cli::kExitUsage;
   } catch (const models::ModelError& e) {

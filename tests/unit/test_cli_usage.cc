@@ -27,8 +27,9 @@ TEST_CASE("an unknown command or flag suggests the closest one", "[cli][usage]")
   auto r = test::run(nmt() + " transalte");
   CHECK(r.exit_code == 64);
   CHECK(r.err ==
-        "nmt: unknown command 'transalte' (did you mean `translate`?); commands: translate, attention, "
-        "serve, info, convert, shortlist, help\n");
+        "nmt: unknown command 'transalte' (did you mean `translate`?); commands: translate, info, convert, "
+        "attention, serve, shortlist, help\n");  // help's order
+
   r = test::run(nmt() + " translate --beamsize 3", "x\n");
   CHECK(r.exit_code == 64);
   CHECK_THAT(
