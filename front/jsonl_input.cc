@@ -51,9 +51,8 @@ std::string read_request(const nlohmann::json& j, const pipeline::Translator& tr
     const std::string got = ", got " + std::to_string(value);
     if (const std::string e = pipeline::range_error(spec, value); !e.empty())
       return "\"beam_size\" " + e + got;
-    if (o.sampling.enabled && value != 1) return "\"beam_size\" must be 1 with sampling" + got;
-    if (value < o.n_best)
-      return "\"beam_size\" must be at least --n-best (" + std::to_string(o.n_best) + ")" + got;
+    if (const std::string rule = pipeline::beam_rule_error(o, value); !rule.empty())
+      return "\"beam_size\" " + rule + got;
     r.controls.beam_size = static_cast<int>(value);
   }
   return "";

@@ -322,6 +322,15 @@ std::string range_error(const OptionSpec& spec, const OptionValue& value) {
          (spec.type == OptionType::kNumber && !spec.lo_exclusive ? "in " : "") + range_text(spec);
 }
 
+std::string beam_rule_error(const TranslateOptions& options, int64_t beam_size) {
+  if (options.sampling.enabled)
+    return beam_size == 1 ? "" : "must be 1 with sampling (it draws one token at a time)";
+  if (beam_size < options.n_best)
+    return "must be at least " + flag_name(option_spec("n_best")) + " (" + std::to_string(options.n_best) +
+           ")";
+  return "";
+}
+
 void check_option_ranges(const TranslateOptions& options) {
   for (const OptionSpec& spec : option_table()) {
     if (spec.applies != nullptr && !spec.applies(options)) continue;

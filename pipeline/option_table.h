@@ -53,6 +53,11 @@ std::string range_text(const OptionSpec& spec);
 // "" when `value` is in the spec's range, else the rule it breaks ("must be a whole number in 1..256").
 std::string range_error(const OptionSpec& spec, const OptionValue& value);
 
+// The rule between the beam and the other options, declared once: "" when a run with `options` may
+// search with `beam_size` beams, else the rule it breaks (sampling draws one token at a time; n-best
+// needs as many beams).
+std::string beam_rule_error(const TranslateOptions& options, int64_t beam_size);
+
 // Throws OptionError for the first option of `options` out of its table range, or for limits that
 // cannot produce a sentence (--max-length-a and -b leaving no room for one token and the end).
 void check_option_ranges(const TranslateOptions& options);

@@ -83,10 +83,10 @@ TranslateOptions Translator::defaults() const {
 
 void Translator::check(const TranslateOptions& o) const {
   check_option_ranges(o);  // every option's range, declared once in pipeline/option_table.cc
-  if (o.sampling.enabled && o.beam_size != 1)
-    throw OptionError("beam_size", "must be 1 with sampling (it draws one token at a time)");
-  if (!o.sampling.enabled && o.n_best > o.beam_size)
+  if (const std::string rule = beam_rule_error(o, o.beam_size); !rule.empty()) {
+    if (o.sampling.enabled) throw OptionError("beam_size", rule);
     throw OptionError("n_best", "must be in 1..beam size (" + std::to_string(o.beam_size) + ")");
+  }
   const int layers = model_->config().decoder_layers;
   if (o.alignment && o.alignment_layer >= layers) {
     throw OptionError("alignment_layer",
