@@ -1,5 +1,6 @@
 #include "cli/commands/convert_command.h"
 
+#include <filesystem>
 #include <iostream>
 #include <utility>
 
@@ -7,6 +8,7 @@
 #include "models/convert/convert_error.h"
 #include "models/convert/convert_hf_marian.h"
 #include "models/convert/convert_nmt.h"
+#include "models/convert/hf_cache.h"
 
 namespace cli {
 
@@ -27,11 +29,24 @@ std::string flag_for(const std::string& option) {
 
 std::string or_unknown(const std::string& language) { return language.empty() ? "(unknown)" : language; }
 
+// The directory to read: SOURCE itself, or for hf-marian an ORG/NAME[@REV] that names no path, the
+// repository's snapshot in the Hugging Face cache.
+std::string source_directory(const ConvertCommandOptions& options) {
+  std::error_code ec;
+  if (options.from != "hf-marian" ||
+      std::filesystem::symlink_status(options.source_dir, ec).type() !=
+          std::filesystem::file_type::not_found ||
+      !models::is_hf_repo_id(options.source_dir)) {
+    return options.source_dir;
+  }
+  return models::find_hf_snapshot(options.source_dir);
+}
+
 // Runs the chosen converter; library messages name options by field, users see flags.
 models::ConvertReport convert(const ConvertCommandOptions& options, const models::ConvertOptions& co) {
   try {
     if (options.from == "nmt") return models::convert_nmt(options.source_dir, co);
-    if (options.from == "hf-marian") return models::convert_hf_marian(options.source_dir, co);
+    if (options.from == "hf-marian") return models::convert_hf_marian(source_directory(options), co);
     models::MarianFiles files = options.marian;
     if (!options.vocab.empty()) files.source_vocab = files.target_vocab = options.vocab;
     return models::convert_marian_npz(options.source_dir, files, co);
@@ -49,9 +64,9 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
       app.add_subcommand("convert", "Import an OPUS-MT / Marian model into an nmt model directory");
   cmd->footer(
       "Source layouts:\n"
-      "  hf-marian   a Hugging Face MarianMT checkpoint: config.json, model.safetensors, source.spm,\n"
-      "              target.spm, vocab.json [, target_vocab.json, generation_config.json]\n"
-      "              (only pytorch_model.bin? run tools/bin_to_safetensors.py on it first)\n"
+      "  hf-marian   a Hugging Face MarianMT checkpoint: config.json, model.safetensors or\n"
+      "              pytorch_model.bin, source.spm, target.spm, vocab.json [, target_vocab.json,\n"
+      "              generation_config.json]; or ORG/NAME[@REV], a download in the Hugging Face cache\n"
       "  marian-npz  an unpacked native Marian release: *.npz, decoder.yml, vocabulary (.yml or .spm),\n"
       "              source.spm, target.spm\n"
       "  nmt         an nmt model directory, rewritten in another --dtype (e.g. int8)\n"
@@ -60,6 +75,7 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
       "\n"
       "Examples:\n"
       "  nmt convert --from hf-marian opus-mt-en-de/ -o models/en-de\n"
+      "  nmt convert --from hf-marian Helsinki-NLP/opus-mt-en-de -o models/en-de\n"
       "  nmt convert --from marian-npz opus-2020-02-26/ -o models/en-de --dtype f16\n"
       "  nmt convert --from marian-npz release/ --npz model2.npz --vocab release/opus.vocab.yml -o out\n"
       "  nmt convert --from nmt data/multi30k-en-de -o models/en-de-int8 --dtype int8\n"
@@ -67,7 +83,9 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
   cmd->add_option("--from", o.from, "Source layout: hf-marian, marian-npz or nmt")
       ->required()
       ->check(CLI::IsMember({"hf-marian", "marian-npz", "nmt"}));
-  cmd->add_option("source", o.source_dir, "The model directory to import")->required();
+  cmd->add_option("source", o.source_dir,
+                  "The model directory to import (hf-marian: or ORG/NAME[@REV] in the Hugging Face cache)")
+      ->required();
   cmd->add_option("-o,--output", o.output_dir, "Output model directory (must be new or empty unless --force)")
       ->required();
   cmd->add_option("--dtype", o.dtype,

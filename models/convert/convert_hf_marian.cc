@@ -41,7 +41,7 @@ ConvertReport write_hf_model(const std::string& src, const HfSource& source, Map
 ConvertReport convert_hf_marian(const std::string& src, const ConvertOptions& options) {
   convert_detail::check_output_dir(options.output_dir, src, options.force);
   const HfSource source = read_hf_source(src, options);
-  MappedTensors mapped = map_hf_tensors(src + "/model.safetensors", source.config);
+  MappedTensors mapped = map_hf_tensors(source.weights_path, source.config);
   return write_hf_model(src, source, std::move(mapped), options);
 }
 

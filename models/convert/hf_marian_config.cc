@@ -226,17 +226,15 @@ void check_config_present(const std::string& src, const std::string& config_path
   throw ModelError(config_path + ": missing");
 }
 
-void check_model_files(const std::string& src) {
+// The weights: model.safetensors when there is one, else pytorch_model.bin.
+std::string check_model_files(const std::string& src) {
   for (const char* f : {"source.spm", "target.spm"}) {
     if (!path_exists(src + "/" + f)) throw ModelError(src + "/" + f + ": missing (SentencePiece model)");
   }
-  if (!path_exists(src + "/model.safetensors")) {
-    std::string hint;
-    if (path_exists(src + "/pytorch_model.bin")) {
-      hint = " (only pytorch_model.bin is there: convert it with tools/bin_to_safetensors.py first)";
-    }
-    throw ModelError(src + "/model.safetensors: missing" + hint);
+  for (const char* f : {"model.safetensors", "pytorch_model.bin"}) {
+    if (path_exists(src + "/" + f)) return src + "/" + f;
   }
+  throw ModelError(src + "/model.safetensors: missing (and no pytorch_model.bin either)");
 }
 
 // Reads vocab.json (and target_vocab.json when not shared) into `source`; returns the <unk> id, which both
@@ -308,7 +306,7 @@ HfSource read_hf_source(const std::string& src, const ConvertOptions& options) {
   const std::string gen_path = src + "/generation_config.json";
   const json gen = path_exists(gen_path) ? read_json(gen_path, "generation configuration") : json::object();
   if (!gen.is_object()) throw ModelError(gen_path + ": expected a JSON object");
-  check_model_files(src);
+  source.weights_path = check_model_files(src);
   const int32_t unk = read_vocabularies(src, source);
 
   ModelDescription& d = source.description;

@@ -26,8 +26,9 @@ struct HfConfig {
 using PieceIds = std::vector<std::pair<std::string, int32_t>>;
 
 struct HfSource {
-  std::string config_path;  // SRC/config.json, named in errors
-  std::string vocab_path;   // SRC/vocab.json
+  std::string config_path;   // SRC/config.json, named in errors
+  std::string vocab_path;    // SRC/vocab.json
+  std::string weights_path;  // SRC/model.safetensors, else SRC/pytorch_model.bin
   HfConfig config;
   ModelDescription description;
   PieceIds source_vocab;

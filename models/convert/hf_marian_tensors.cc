@@ -5,7 +5,7 @@
 #include <set>
 
 #include "models/convert/convert_common.h"
-#include "models/convert/safetensors.h"
+#include "models/convert/tensor_source.h"
 #include "models/model_error.h"
 #include "models/positions.h"
 
@@ -13,22 +13,23 @@ namespace models {
 
 namespace {
 
-// Tensors of one safetensors file, taken by name: shape-checked, NaN-checked, marked as used.
+// Tensors of one model.safetensors or pytorch_model.bin, taken by name: shape-checked, NaN-checked, marked as
+// used.
 class HfTensors {
  public:
-  explicit HfTensors(const std::string& path) : file_(path) {}
+  explicit HfTensors(const std::string& path) : source_(open_tensor_source(path)), file_(*source_) {}
 
   bool has(const std::string& name) const { return file_.has(name); }
 
   std::vector<float> take(const std::string& name, const std::vector<int64_t>& shape) {
     if (!file_.has(name)) fail("missing tensor '" + name + "'");
-    const SafetensorsTensor& t = file_.tensor(name);
+    const SourceTensor& t = file_.tensor(name);
     if (t.shape != shape) {
       fail("tensor '" + name + "': expected shape " + shape_to_string(shape) + ", got " +
            shape_to_string(t.shape));
     }
     used_.insert(name);
-    if (t.dtype != SafetensorsDType::kF16) all_f16_ = false;
+    if (t.dtype != SourceDType::kF16) all_f16_ = false;
     std::vector<float> v = file_.read_f32(name);
     convert_detail::check_no_nan(v, file_.path(), name);
     return v;
@@ -58,12 +59,13 @@ class HfTensors {
   }
 
  private:
-  SafetensorsFile file_;
+  std::unique_ptr<TensorSource> source_;
+  const TensorSource& file_;
   std::set<std::string> used_;
   bool all_f16_ = true;
 };
 
-// Our tensors in checkpoint order, each taken from the safetensors file by its Hugging Face name.
+// Our tensors in checkpoint order, each taken from the weights file by its Hugging Face name.
 class HfMapper {
  public:
   HfMapper(HfTensors& hf, const HfConfig& c) : hf_(hf), c_(c), dm_(c.d_model), ffn_(c.ffn_dim) {}

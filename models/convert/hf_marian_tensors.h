@@ -1,5 +1,5 @@
-// `nmt convert --from hf-marian`, step 2: the tensors of model.safetensors, checked against the config and
-// renamed to ours.
+// `nmt convert --from hf-marian`, step 2: the tensors of model.safetensors or pytorch_model.bin, checked
+// against the config and renamed to ours.
 #pragma once
 
 #include <string>
@@ -16,6 +16,6 @@ struct MappedTensors {
 };
 
 // Throws ModelError naming the file for a missing, misshapen, NaN-holding or unexpected tensor.
-MappedTensors map_hf_tensors(const std::string& safetensors_path, const HfConfig& config);
+MappedTensors map_hf_tensors(const std::string& weights_path, const HfConfig& config);
 
 }  // namespace models

@@ -10,6 +10,7 @@
 
 #include "core/half.h"
 #include "core/regular_file.h"
+#include "models/convert/zip_member.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -17,7 +18,6 @@ namespace models {
 namespace {
 
 constexpr uint64_t kMaxMember = uint64_t{16} << 30;  // 16 GiB: anything larger is not a model we can load
-constexpr uint64_t kMaxDeflateRatio = 1032;          // deflate's largest expansion of its input
 constexpr uint64_t kNpyHeaderProbe = 64 << 10;       // inflated first to check the shape (headers: ~100 B)
 
 int itemsize(NpyDType d) {
@@ -166,14 +166,6 @@ uint32_t le16(const std::string& b, size_t at) {
 
 uint32_t le32(const std::string& b, size_t at) { return le16(b, at) | le16(b, at + 2) << 16; }
 
-std::string zip_error_message(int code) {
-  zip_error_t error;
-  zip_error_init_with_code(&error, code);
-  std::string msg = zip_error_strerror(&error);
-  zip_error_fini(&error);
-  return msg;
-}
-
 }  // namespace
 
 const char* npy_dtype_name(NpyDType dtype) {
@@ -317,31 +309,19 @@ NpyArray NpzFile::read(const std::string& name) const {
   const std::string where = path_ + ": " + name + ".npy";
   auto it = index_.find(name);
   if (it == index_.end()) throw ModelError(path_ + ": no array '" + name + "'");
-  zip_stat_t st;
-  zip_stat_init(&st);
-  if (zip_stat_index(zip_, it->second, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE)) {
-    throw ModelError(where + ": cannot stat: " + zip_strerror(zip_));
-  }
-  if (st.size > kMaxMember)
-    throw ModelError(where + ": member too large (" + std::to_string(st.size) + " bytes)");
-  // A zip's sizes are claims: a member cannot expand beyond deflate's ratio of the bytes the archive
-  // actually holds. Checked before anything is allocated; the buffer then grows as data arrives.
-  const uint64_t stored = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : archive_size_;
-  if (stored > archive_size_ || st.size > (std::min(stored, archive_size_) + 1) * kMaxDeflateRatio) {
-    throw ModelError(where + ": declares " + std::to_string(st.size) + " bytes, more than the " +
-                     std::to_string(archive_size_) + "-byte archive can hold");
-  }
+  // Checked before anything is allocated; the buffer then grows as data arrives.
+  const uint64_t size = checked_member_size(zip_, it->second, archive_size_, kMaxMember, where);
   zip_file_t* f = zip_fopen_index(zip_, it->second, 0);
   if (!f) throw ModelError(where + ": cannot open: " + zip_strerror(zip_));
   std::string bytes;
   uint64_t done = 0;
   bool header_checked = false;
-  while (done < st.size) {
+  while (done < size) {
     // The first piece holds the .npy header, whose shape must match the member's size before more is
     // inflated: a member's data can inflate to gigabytes from a small archive.
-    if (!header_checked && done == std::min(st.size, kNpyHeaderProbe)) {
+    if (!header_checked && done == std::min(size, kNpyHeaderProbe)) {
       try {
-        parse_npy_preamble(bytes, st.size, where);
+        parse_npy_preamble(bytes, size, where);
       } catch (...) {
         zip_fclose(f);
         throw;
@@ -350,7 +330,7 @@ NpyArray NpzFile::read(const std::string& name) const {
       continue;
     }
     const uint64_t want = header_checked ? done + (uint64_t{64} << 20) : kNpyHeaderProbe;
-    bytes.resize(static_cast<size_t>(std::min(st.size, want)));
+    bytes.resize(static_cast<size_t>(std::min(size, want)));
     const zip_int64_t got = zip_fread(f, &bytes[done], bytes.size() - done);
     if (got < 0) {
       const std::string msg = zip_file_strerror(f);
@@ -362,13 +342,13 @@ NpyArray NpzFile::read(const std::string& name) const {
   }
   // Reading to the end lets libzip verify the CRC.
   char extra;
-  const zip_int64_t more = done == st.size ? zip_fread(f, &extra, 1) : 0;
+  const zip_int64_t more = done == size ? zip_fread(f, &extra, 1) : 0;
   const std::string error = more < 0 ? zip_file_strerror(f) : "";
   zip_fclose(f);
   bytes.resize(static_cast<size_t>(done));
-  if (done != st.size)
-    throw ModelError(where + ": truncated member (" + std::to_string(done) + " of " +
-                     std::to_string(st.size) + " bytes)");
+  if (done != size)
+    throw ModelError(where + ": truncated member (" + std::to_string(done) + " of " + std::to_string(size) +
+                     " bytes)");
   if (more < 0) throw ModelError(where + ": read failed: " + error);
   if (more > 0) throw ModelError(where + ": member is longer than its recorded size");
   return parse_npy(std::move(bytes), where);

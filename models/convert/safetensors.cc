@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "core/half.h"
 #include "core/json_depth.h"
 #include "core/regular_file.h"
+#include "models/checkpoint.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -28,14 +28,14 @@ struct DTypeInfo {
   const char* name;
   int itemsize;
   bool supported;
-  SafetensorsDType dtype;
+  SourceDType dtype;
 };
 
 // Every dtype the format defines, so an unsupported one is named rather than called "unknown".
 const DTypeInfo kDTypes[] = {
-    {"F32", 4, true, SafetensorsDType::kF32},
-    {"F16", 2, true, SafetensorsDType::kF16},
-    {"BF16", 2, true, SafetensorsDType::kBF16},
+    {"F32", 4, true, SourceDType::kF32},
+    {"F16", 2, true, SourceDType::kF16},
+    {"BF16", 2, true, SourceDType::kBF16},
     {"F64", 8, false, {}},
     {"I64", 8, false, {}},
     {"U64", 8, false, {}},
@@ -50,31 +50,9 @@ const DTypeInfo kDTypes[] = {
     {"F8_E4M3", 1, false, {}},
 };
 
-int itemsize(SafetensorsDType d) { return d == SafetensorsDType::kF32 ? 4 : 2; }
-
-std::string shape_string(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 }  // namespace
 
-const char* safetensors_dtype_name(SafetensorsDType dtype) {
-  switch (dtype) {
-    case SafetensorsDType::kF32:
-      return "F32";
-    case SafetensorsDType::kF16:
-      return "F16";
-    case SafetensorsDType::kBF16:
-      return "BF16";
-  }
-  return "?";
-}
-
-void SafetensorsFile::fail(const std::string& problem) const { throw ModelError(path_ + ": " + problem); }
-
-SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
+SafetensorsFile::SafetensorsFile(const std::string& path) : TensorSource(path) {
   struct stat st;
   core::UniqueFd fd;
   try {
@@ -99,8 +77,8 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
       fail("header length " + std::to_string(n) + " exceeds the file (" + std::to_string(map_size_) +
            " bytes)");
     }
-    data_ = map_ + 8 + n;
-    parse_header(std::string(reinterpret_cast<const char*>(map_ + 8), n), map_size_ - 8 - n);
+    set_tensors(parse_header(std::string(reinterpret_cast<const char*>(map_ + 8), n), map_size_ - 8 - n),
+                map_ + 8 + n);
   } catch (...) {
     ::munmap(const_cast<uint8_t*>(map_), map_size_);
     map_ = nullptr;
@@ -112,7 +90,8 @@ SafetensorsFile::~SafetensorsFile() {
   if (map_) ::munmap(const_cast<uint8_t*>(map_), map_size_);
 }
 
-void SafetensorsFile::parse_header(const std::string& text, uint64_t data_size) {
+std::vector<SourceTensor> SafetensorsFile::parse_header(const std::string& text, uint64_t data_size) {
+  std::vector<SourceTensor> tensors;
   if (text.empty() || text[0] != '{') fail("header is not a JSON object");
   if (core::json_nests_deeper_than(text, kMaxHeaderDepth))
     fail("header nests more than " + std::to_string(kMaxHeaderDepth) + " levels deep");
@@ -146,7 +125,7 @@ void SafetensorsFile::parse_header(const std::string& text, uint64_t data_size) 
     if (!v.contains("data_offsets") || !v["data_offsets"].is_array() || v["data_offsets"].size() != 2) {
       fail(what + "data_offsets must be [begin, end]");
     }
-    SafetensorsTensor t;
+    SourceTensor t;
     t.name = name;
     const std::string dtype = v["dtype"].get<std::string>();
     const DTypeInfo* info = nullptr;
@@ -179,62 +158,23 @@ void SafetensorsFile::parse_header(const std::string& text, uint64_t data_size) 
     }
     const uint64_t nbytes = elements * static_cast<uint64_t>(info->itemsize);
     if (t.end - t.begin != nbytes) {
-      fail(what + "shape " + shape_string(t.shape) + " " + dtype + " needs " + std::to_string(nbytes) +
+      fail(what + "shape " + shape_to_string(t.shape) + " " + dtype + " needs " + std::to_string(nbytes) +
            " bytes, data_offsets span " + std::to_string(t.end - t.begin));
     }
-    index_[name] = tensors_.size();
-    tensors_.push_back(std::move(t));
+    tensors.push_back(std::move(t));
   }
-  std::vector<const SafetensorsTensor*> by_offset;
-  for (const auto& t : tensors_) {
+  std::vector<const SourceTensor*> by_offset;
+  for (const auto& t : tensors) {
     if (t.end > t.begin) by_offset.push_back(&t);
   }
   std::sort(by_offset.begin(), by_offset.end(),
-            [](const SafetensorsTensor* a, const SafetensorsTensor* b) { return a->begin < b->begin; });
+            [](const SourceTensor* a, const SourceTensor* b) { return a->begin < b->begin; });
   for (size_t i = 1; i < by_offset.size(); ++i) {
     if (by_offset[i]->begin < by_offset[i - 1]->end) {
       fail("tensors '" + by_offset[i - 1]->name + "' and '" + by_offset[i]->name + "' overlap");
     }
   }
-}
-
-const SafetensorsTensor& SafetensorsFile::tensor(const std::string& name) const {
-  auto it = index_.find(name);
-  if (it == index_.end()) fail("no tensor '" + name + "'");
-  return tensors_[it->second];
-}
-
-const uint8_t* SafetensorsFile::raw(const std::string& name, uint64_t* nbytes) const {
-  const SafetensorsTensor& t = tensor(name);
-  *nbytes = t.end - t.begin;
-  return data_ + t.begin;
-}
-
-std::vector<float> SafetensorsFile::read_f32(const std::string& name) const {
-  const SafetensorsTensor& t = tensor(name);
-  const uint8_t* src = data_ + t.begin;
-  const size_t n = static_cast<size_t>((t.end - t.begin) / itemsize(t.dtype));
-  std::vector<float> out(n);
-  switch (t.dtype) {
-    case SafetensorsDType::kF32:
-      std::memcpy(out.data(), src, n * sizeof(float));
-      break;
-    case SafetensorsDType::kF16: {
-      std::vector<uint16_t> h(n);
-      std::memcpy(h.data(), src, n * sizeof(uint16_t));
-      core::half_to_float(h.data(), out.data(), n);
-      break;
-    }
-    case SafetensorsDType::kBF16:
-      for (size_t i = 0; i < n; ++i) {
-        uint16_t b;
-        std::memcpy(&b, src + 2 * i, 2);
-        const uint32_t bits = static_cast<uint32_t>(b) << 16;
-        std::memcpy(&out[i], &bits, 4);
-      }
-      break;
-  }
-  return out;
+  return tensors;
 }
 
 }  // namespace models

@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::write_file(path, reinterpret_cast<const char*>(data), size);
   try {
     const models::SafetensorsFile file(path);
-    for (const models::SafetensorsTensor& t : file.tensors()) file.read_f32(t.name);
+    for (const models::SourceTensor& t : file.tensors()) file.read_f32(t.name);
   } catch (const core::Error&) {
   }
   return 0;

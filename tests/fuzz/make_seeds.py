@@ -86,6 +86,35 @@ def safetensors(tensors):
     return struct.pack("<Q", len(text)) + text + bytes(offset)
 
 
+def torch_state_dict(legacy, dtype="Float", numel=6, offset=0, shape=(2, 3), stride=(3, 1)):
+    """The pickle torch.save writes for {"w": tensor}, opcode by opcode (protocol 2)."""
+    uni = lambda s: b"X" + struct.pack("<I", len(s)) + s.encode()
+    ints = lambda v: b"(" + b"".join(b"J" + struct.pack("<i", x) for x in v) + b"t"
+    return (b"\x80\x02ccollections\nOrderedDict\nq\x00)Rq\x01(" + uni("w") +
+            b"ctorch._utils\n_rebuild_tensor_v2\nq\x02((" + uni("storage") + b"ctorch\n" + dtype.encode() +
+            b"Storage\n" + uni("0") + uni("cpu") + b"J" + struct.pack("<i", numel) + (b"N" if legacy else b"") +
+            b"tQ" + b"J" + struct.pack("<i", offset) + ints(shape) + ints(stride) +
+            b"\x89h\x00)Rtq\x03Ru}" + uni("_metadata") + b"h\x00)Rsb.")
+
+
+def torch_bins():
+    """pytorch_model.bin seeds: both serializations of torch_state_dict, F32 and F16."""
+    seeds = []
+    for dtype, item in (("Float", 4), ("Half", 2)):
+        data = bytes(range(6 * item))
+        legacy = (b"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19.\x80\x02M\xe9\x03." +
+                  b"\x80\x02}(X\x0d\x00\x00\x00little_endian\x88u." + torch_state_dict(True, dtype) +
+                  b"\x80\x02](X\x01\x00\x00\x000e." + struct.pack("<Q", 6) + data)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+            z.writestr("archive/data.pkl", torch_state_dict(False, dtype))
+            z.writestr("archive/byteorder", "little")
+            z.writestr("archive/version", "3\n")
+            z.writestr("archive/data/0", data)
+        seeds += [legacy, buf.getvalue()]
+    return seeds
+
+
 def fixture_seeds(name, paths):
     fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
     return [open(os.path.join(fixtures, p), "rb").read() for p in paths]
@@ -119,6 +148,7 @@ def main(out):
                                     b'{"text": "x", "beam": 4}', b'[[[{"text": 1}]]]', b'{"text": "\\u00e9\\n"}'])
     write_seeds(out, "fuzz_safetensors", [safetensors({"a": ("F32", [2, 2]), "b": ("F16", [3])}),
                                           safetensors({"w": ("BF16", [1, 4]), "__metadata__": {"format": "pt"}})])
+    write_seeds(out, "fuzz_pickle", torch_bins())
     entry = (b'{"file":"a.txt","size":3,"mtime_ns":1,"crc64":"0123456789abcdef","model":"m","options":"o",'
              b'"output_size":2,"output_crc64":"fedcba9876543210"}\n')
     write_seeds(out, "fuzz_manifest", [b'{"nmt_manifest":2}\n' + entry,

@@ -346,10 +346,8 @@ TEST_CASE("convert hf-marian refuses bad vocabularies and missing files", "[conv
                    "piece 'extra': id must be an integer in [0, 338)"));
   REQUIRE(contains(hf_refusal([](const std::string& dir) { fs::remove(dir + "/target.spm"); }),
                    "target.spm: missing"));
-  REQUIRE(contains(hf_refusal([](const std::string& dir) {
-                     fs::rename(dir + "/model.safetensors", dir + "/pytorch_model.bin");
-                   }),
-                   "tools/bin_to_safetensors.py"));
+  REQUIRE(contains(hf_refusal([](const std::string& dir) { fs::remove(dir + "/model.safetensors"); }),
+                   "model.safetensors: missing (and no pytorch_model.bin either)"));
   REQUIRE(contains(
       hf_refusal([](const std::string& dir) { edit_config(dir, "share_encoder_decoder_embeddings", false); }),
       "target_vocab.json: cannot open"));
