@@ -57,7 +57,10 @@ class DeadlineStream : public httplib::Stream {
 
   ssize_t read(char* ptr, size_t size) override {
     if (buffered_ == filled_) {
-      if (!wait_for(sock_, POLLIN, read_until())) return -1;
+      if (!wait_for(sock_, POLLIN, read_until())) {
+        timed_out_ = true;
+        return -1;
+      }
       const ssize_t n = recv_some(buffer_, sizeof buffer_);
       if (n <= 0) return n;
       buffered_ = 0;
@@ -90,6 +93,9 @@ class DeadlineStream : public httplib::Stream {
   }
   socket_t socket() const override { return sock_; }
 
+  // A read ran out of time: the rest of the request is unread, so the connection cannot carry another.
+  bool timed_out() const { return timed_out_; }
+
  private:
   Clock::time_point read_until() const { return std::min(deadline_, Clock::now() + read_timeout_); }
 
@@ -106,6 +112,7 @@ class DeadlineStream : public httplib::Stream {
   const Clock::time_point deadline_;
   char buffer_[4096];
   size_t buffered_ = 0, filled_ = 0;  // buffer_[buffered_, filled_) is read, not yet handed out
+  bool timed_out_ = false;
 };
 
 }  // namespace
@@ -137,7 +144,7 @@ bool BoundedServer::process_and_close_socket(socket_t sock) {
       DeadlineStream stream(sock, read_timeout, write_timeout, Clock::now() + receive_deadline_);
       bool closed = false;
       ok = process_request(stream, left == 1, closed, nullptr);
-      if (!ok || closed) break;
+      if (!ok || closed || stream.timed_out()) break;
     }
   } catch (const std::exception& e) {  // cpp-httplib's own parsing, out of memory: this connection only
     std::cerr << "nmt serve: a connection failed: " << e.what() << std::endl;
