@@ -95,10 +95,19 @@ std::string translated_file_name(const std::string& filename, const std::string&
   return filename.substr(0, dot) + "." + target + filename.substr(dot);
 }
 
+const std::vector<std::string>& supported_file_extensions() {
+  static const std::vector<std::string> extensions = [] {
+    std::vector<std::string> list = {".txt"};
+    for (const auto& entry : documents::document_extensions()) list.push_back("." + entry.first);
+    return list;
+  }();
+  return extensions;
+}
+
 const std::string& supported_file_types() {
   static const std::string types = [] {
-    std::string list = ".txt";
-    for (const auto& entry : documents::document_extensions()) list += ", ." + entry.first;
+    std::string list;
+    for (const std::string& ext : supported_file_extensions()) list += (list.empty() ? "" : ", ") + ext;
     return list;
   }();
   return types;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "serve/translation_service.h"
 
@@ -54,7 +55,9 @@ nlohmann::json translate_file_response(TranslationService& service, FileStore& s
                                        const nlohmann::json& fields, const std::string& base_url,
                                        const std::string& url_suffix = "");
 
-// The extensions /translate_file takes, for /languages-style answers and errors: ".txt, .html, ...".
+// The extensions /translate_file takes: {".txt", ".html", ...} (/frontend/settings), and joined as
+// ".txt, .html, ..." for errors.
+const std::vector<std::string>& supported_file_extensions();
 const std::string& supported_file_types();
 
 }  // namespace serve

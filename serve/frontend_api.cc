@@ -12,13 +12,6 @@ constexpr int kFrontendTimeoutMs = 500;  // LibreTranslate's: how long its page 
 
 nlohmann::json frontend_settings_json(const ModelSet& models, const ServeOptions& options,
                                       bool keys_required) {
-  nlohmann::json formats = nlohmann::json::array();
-  const std::string& types = supported_file_types();  // ".txt, .html, ..."
-  for (size_t start = 0; start < types.size();) {
-    const size_t end = std::min(types.find(", ", start), types.size());
-    formats.push_back(types.substr(start, end - start));
-    start = end + 2;
-  }
   const std::string target = models.pairs().empty() ? "" : models.pairs().front().target;
   return {{"charLimit", options.max_chars},
           {"frontendTimeout", kFrontendTimeoutMs},
@@ -26,7 +19,7 @@ nlohmann::json frontend_settings_json(const ModelSet& models, const ServeOptions
           {"keyRequired", keys_required},
           {"suggestions", false},
           {"filesTranslation", true},
-          {"supportedFilesFormat", formats},
+          {"supportedFilesFormat", supported_file_extensions()},
           {"language",
            {{"source", {{"code", "auto"}, {"name", "Auto Detect"}}},
             {"target", {{"code", target}, {"name", language_name(target)}}}}}};
