@@ -79,12 +79,13 @@ RequestData query_fields(const httplib::Request& req) {
 std::string read_raw_body(const httplib::Request&, httplib::Response& res,
                           const httplib::ContentReader& reader, size_t max_body) {
   std::string body;
-  const bool ok = reader([&body, max_body](const char* data, size_t n) {
-    if (body.size() + n > max_body) return false;
-    body.append(data, n);
-    return true;
+  bool over = false;  // a body without a Content-Length (chunked) is only measured as it comes
+  const bool ok = reader([&body, &over, max_body](const char* data, size_t n) {
+    over = body.size() + n > max_body;
+    if (!over) body.append(data, n);
+    return !over;
   });
-  if (body.size() > max_body) res.status = 413;
+  if (over) res.status = 413;
   if (!ok) read_failed(res, max_body);
   return body;
 }
