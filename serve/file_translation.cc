@@ -126,9 +126,12 @@ nlohmann::json translate_file_response(TranslationService& service, FileStore& s
   const std::string target = field(fields, "target", "");
   if (target.empty()) throw ApiError(400, "Invalid request: missing target parameter");
   DetectedLanguage detected;
-  // A document's language is not told from its raw bytes: "auto" takes the first pair into target.
-  const LanguagePair& pair = same_code(source, "auto") ? auto_pair(service.models(), "", target, detected)
-                                                       : service.pair(source, target);
+  // A text file's language is told as /detect tells it; a document's is not told from its raw bytes, so
+  // "auto" takes the first pair into target.
+  const bool is_text = format == documents::DocumentFormat::kText && cli::is_valid_utf8(bytes);
+  const LanguagePair& pair = same_code(source, "auto")
+                                 ? auto_pair(service.models(), is_text ? bytes : "", target, detected)
+                                 : service.pair(source, target);
   std::string out;
   if (format == documents::DocumentFormat::kText) {
     out = translate_text_file(service, pair, bytes);

@@ -103,6 +103,8 @@ with Server(nmt) as s:
     r = s.post("/translate", json={"q": french, "source": "auto", "target": "de"})
     check(detected[0]["language"] == "fr" and r.status_code == 400 and "(fr)" in r.json()["error"],
           f"source auto, French, only en-de served: 400 naming fr: {detected} {r.status_code} {r.text}")
+    r = s.post("/translate_file", files={"file": ("fr.txt", french.encode())}, data={"source": "auto", "target": "de"})
+    check(r.status_code == 400 and "(fr)" in r.json()["error"], f"a French .txt, source auto: 400: {r.status_code} {r.text}")
 
     # /translate_file: a text file and a document, each the CLI's translation of that file, downloaded by URL.
     with tempfile.TemporaryDirectory() as tmp:
