@@ -263,7 +263,9 @@ void HttpServer::add_routes() {
     for (const auto& [pattern, method] : methods) {
       if (std::regex_match(req.path, pattern)) allowed += (allowed.empty() ? "" : ", ") + method;
     }
-    if (res.status == 404 && !allowed.empty()) {
+    // A method no route takes (PUT, DELETE) may fail reading its body first: 400 from cpp-httplib.
+    const bool other_method = req.method != "GET" && req.method != "HEAD" && req.method != "POST";
+    if ((res.status == 404 || other_method) && !allowed.empty()) {
       res.set_header("Allow", allowed);
       send_json(res, 405,
                 {{"error", "method " + req.method + " not allowed on " + req.path + " (" + allowed + ")"}});

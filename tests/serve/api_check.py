@@ -81,6 +81,8 @@ with Server(nmt) as s:
     r = s.get("/translate")
     check(r.status_code == 405 and "POST" in r.headers.get("Allow", "") and "error" in r.json(),
           f"GET /translate: 405: {r.status_code} {r.text}")
+    r = requests.put(s.url + "/translate", timeout=60)
+    check(r.status_code == 405 and r.headers.get("Allow") == "POST", f"PUT /translate: 405: {r.status_code} {r.text}")
     r = s.post("/languages", data={"q": "x"})
     check(r.status_code == 405 and r.headers.get("Allow") == "GET", f"POST /languages: 405: {r.status_code} {r.text}")
     r = s.get("/frontend/settings").json()
