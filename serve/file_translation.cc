@@ -1,7 +1,11 @@
 #include "serve/file_translation.h"
 
+#include <sys/random.h>
+
+#include <cerrno>
+#include <cstring>
 #include <memory>
-#include <random>
+#include <stdexcept>
 
 #include "core/error.h"
 #include "core/utf8_text.h"
@@ -13,15 +17,22 @@ namespace serve {
 
 namespace {
 
+// 128 bits from the kernel's CSPRNG: a download URL is a capability, so it must not be guessable from
+// the tokens handed out before it.
 std::string random_token() {
-  static std::mutex mutex;
-  static std::mt19937_64 rng{std::random_device{}()};
-  const std::lock_guard<std::mutex> lock(mutex);
+  unsigned char bits[16];
+  size_t got = 0;
+  while (got < sizeof bits) {
+    const ssize_t n = getrandom(bits + got, sizeof bits - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(std::string("getrandom: ") + std::strerror(errno));
+    got += static_cast<size_t>(n);
+  }
   static const char* const kHex = "0123456789abcdef";
   std::string token;
-  for (int part = 0; part < 2; ++part) {
-    uint64_t bits = rng();
-    for (int i = 0; i < 16; ++i, bits >>= 4) token += kHex[bits & 15];
+  for (unsigned char b : bits) {
+    token += kHex[b >> 4];
+    token += kHex[b & 15];
   }
   return token;
 }
@@ -50,26 +61,53 @@ std::string translate_text_file(TranslationService& service, const LanguagePair&
 }  // namespace
 
 std::string FileStore::put(std::string filename, std::string bytes) {
-  StoredFile file{random_token(), std::move(filename), std::move(bytes)};
+  StoredFile file{random_token(), std::move(filename), std::move(bytes), std::chrono::steady_clock::now()};
   const std::string token = file.token;
   const std::lock_guard<std::mutex> lock(mutex_);
+  drop_expired();
   files_.push_back(std::move(file));
   while (files_.size() > kMaxFiles) files_.pop_front();
   return token;
 }
 
-std::optional<StoredFile> FileStore::get(const std::string& token) const {
+std::optional<StoredFile> FileStore::take(const std::string& token) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  for (const StoredFile& f : files_) {
-    if (f.token == token) return f;
+  drop_expired();
+  for (auto it = files_.begin(); it != files_.end(); ++it) {
+    if (it->token != token) continue;
+    StoredFile file = std::move(*it);
+    files_.erase(it);
+    return file;
   }
   return std::nullopt;
 }
 
+void FileStore::drop_expired() {
+  const auto now = std::chrono::steady_clock::now();
+  while (!files_.empty() && now - files_.front().stored > kTimeToLive) files_.pop_front();
+}
+
+std::string translated_file_name(const std::string& filename, const std::string& target) {
+  const size_t slash = filename.find_last_of("/\\");
+  const size_t dot = filename.rfind('.');
+  if (dot == std::string::npos || dot == 0 || (slash != std::string::npos && dot < slash + 2))
+    return filename + "." + target;
+  return filename.substr(0, dot) + "." + target + filename.substr(dot);
+}
+
+const std::vector<std::string>& supported_file_extensions() {
+  static const std::vector<std::string> extensions = [] {
+    std::vector<std::string> list = {".txt"};
+    for (const auto& entry : documents::document_extensions()) list.push_back("." + entry.first);
+    return list;
+  }();
+  return extensions;
+}
+
 const std::string& supported_file_types() {
   static const std::string types = [] {
-    std::string list = ".txt";
-    for (const auto& entry : documents::document_extensions()) list += ", ." + entry.first;
+    std::string list;
+    for (const std::string& ext : supported_file_extensions()) list += (list.empty() ? "" : ", ") + ext;
     return list;
   }();
   return types;
@@ -77,7 +115,8 @@ const std::string& supported_file_types() {
 
 nlohmann::json translate_file_response(TranslationService& service, FileStore& store,
                                        const std::string& filename, const std::string& bytes,
-                                       const nlohmann::json& fields, const std::string& base_url) {
+                                       const nlohmann::json& fields, const std::string& base_url,
+                                       const std::string& url_suffix) {
   const std::string ext = documents::path_extension(filename);
   const documents::DocumentFormat format = documents::format_for_path(filename);
   if (format == documents::DocumentFormat::kText && ext != "txt")
@@ -87,13 +126,17 @@ nlohmann::json translate_file_response(TranslationService& service, FileStore& s
   const std::string target = field(fields, "target", "");
   if (target.empty()) throw ApiError(400, "Invalid request: missing target parameter");
   DetectedLanguage detected;
-  // A document's language is not told from its raw bytes: "auto" takes the first pair into target.
-  const LanguagePair* chosen = source == "auto" ? auto_pair(service.models(), "", target, detected) : nullptr;
-  const LanguagePair& pair = chosen != nullptr ? *chosen : service.pair(source, target);
+  // A text file's language is told as /detect tells it; a document's is not told from its raw bytes, so
+  // "auto" takes the first pair into target.
+  const bool is_text = format == documents::DocumentFormat::kText && core::is_valid_utf8(bytes);
+  const LanguagePair& pair = same_code(source, "auto")
+                                 ? auto_pair(service.models(), is_text ? bytes : "", target, detected)
+                                 : service.pair(source, target);
   std::string out;
   if (format == documents::DocumentFormat::kText) {
     out = translate_text_file(service, pair, bytes);
   } else {
+    service.check_document_bytes(bytes.size());
     // Owned by the task: a task still running when the request times out must not write into this frame.
     auto result = std::make_shared<std::string>();
     service.run_alone([result, &pair, format, bytes, filename] {
@@ -109,8 +152,8 @@ nlohmann::json translate_file_response(TranslationService& service, FileStore& s
     });
     out = std::move(*result);
   }
-  const std::string token = store.put(filename, std::move(out));
-  return {{"translatedFileUrl", base_url + "/download_file/" + token}};
+  const std::string token = store.put(translated_file_name(filename, pair.target), std::move(out));
+  return {{"translatedFileUrl", base_url + "/download_file/" + token + url_suffix}};
 }
 
 }  // namespace serve

@@ -4,12 +4,14 @@
 // URL in the answer.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "serve/translation_service.h"
 
@@ -17,32 +19,45 @@ namespace serve {
 
 struct StoredFile {
   std::string token;
-  std::string filename;  // the upload's name, which the download keeps
+  std::string filename;  // the download's name: the upload's with the target code ("a.de.docx")
   std::string bytes;
+  std::chrono::steady_clock::time_point stored;
 };
 
-// The latest translated files, oldest dropped first, so memory stays bounded whatever clients upload.
+// The translated files waiting for their download: each is handed out once, and dropped unclaimed after
+// kTimeToLive or when kMaxFiles newer ones wait, so memory stays bounded whatever clients upload.
 class FileStore {
  public:
   static constexpr std::size_t kMaxFiles = 64;
+  static constexpr std::chrono::minutes kTimeToLive{30};
 
-  // Keeps the file and returns its token (32 random hex digits).
+  // Keeps the file and returns its token: 128 bits from getrandom(2) as 32 hex digits.
   std::string put(std::string filename, std::string bytes);
-  std::optional<StoredFile> get(const std::string& token) const;
+  // The file, removed from the store; nullopt when unknown, downloaded already, or expired.
+  std::optional<StoredFile> take(const std::string& token);
 
  private:
-  mutable std::mutex mutex_;
+  void drop_expired();  // under mutex_
+
+  std::mutex mutex_;
   std::deque<StoredFile> files_;
 };
 
-// The file's translation into `store`, and {"translatedFileUrl": base_url + "/download_file/" + token}.
+// "report.docx" in German: "report.de.docx", so saving it beside the original keeps both.
+std::string translated_file_name(const std::string& filename, const std::string& target);
+
+// The file's translation into `store`, and {"translatedFileUrl": base_url + "/download_file/" + token +
+// url_suffix}.
 // `fields` holds the form's other parts (source, target). ApiError 400 for an unsupported extension, text
 // that is not UTF-8, or a document the readers refuse.
 nlohmann::json translate_file_response(TranslationService& service, FileStore& store,
                                        const std::string& filename, const std::string& bytes,
-                                       const nlohmann::json& fields, const std::string& base_url);
+                                       const nlohmann::json& fields, const std::string& base_url,
+                                       const std::string& url_suffix = "");
 
-// The extensions /translate_file takes, for /languages-style answers and errors: ".txt, .html, ...".
+// The extensions /translate_file takes: {".txt", ".html", ...} (/frontend/settings), and joined as
+// ".txt, .html, ..." for errors.
+const std::vector<std::string>& supported_file_extensions();
 const std::string& supported_file_types();
 
 }  // namespace serve

@@ -1,20 +1,21 @@
-// The HTTP side of `nmt serve` (cpp-httplib): routes, request fields from JSON or forms, API keys, CORS,
-// body and time limits, and errors as LibreTranslate's {"error": msg}.
+// The HTTP side of `nmt serve` (cpp-httplib): one table of routes, request fields from JSON or forms,
+// API keys, CORS, limits, and errors as LibreTranslate's {"error": msg}.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "serve/api_keys.h"
 #include "serve/file_translation.h"
 #include "serve/serve_options.h"
 #include "serve/translation_service.h"
 
-namespace httplib {
-class Server;
-}
-
 namespace serve {
+
+class BoundedServer;
+struct Route;
 
 class HttpServer {
  public:
@@ -25,17 +26,20 @@ class HttpServer {
   int bind();
   // Serves until stop(); returns once the requests in flight are answered.
   void run();
-  // Safe from another thread.
+  // Safe from another thread: stops accepting; the requests in flight are answered, a file translation
+  // with 503 (its download would die with the server).
   void stop();
 
  private:
+  std::vector<Route> routes();
   void add_routes();
 
   TranslationService& service_;
   const ServeOptions& options_;
   ApiKeys keys_;
   FileStore files_;  // POST /translate_file's results, for GET /download_file
-  std::unique_ptr<httplib::Server> server_;
+  std::atomic<bool> stopping_{false};
+  std::unique_ptr<BoundedServer> server_;
 };
 
 }  // namespace serve

@@ -1,6 +1,7 @@
 #include "serve/libretranslate_api.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
 
@@ -26,12 +27,21 @@ std::string text_field(const Json& request, const std::string& name) {
   return value;
 }
 
-// q as a list of texts, and whether it came as an array.
-std::vector<std::string> texts_of(const Json& request, bool& is_array) {
+// A language code field, lower case (codes are ASCII; "EN" names en).
+std::string code_field(const Json& request, const std::string& name) {
+  std::string code = text_field(request, name);
+  for (char& c : code) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return code;
+}
+
+// q as a list of texts, and whether it came as an array; an array's texts, empty ones too, count toward
+// --max-items.
+std::vector<std::string> texts_of(const TranslationService& service, const Json& request, bool& is_array) {
   const auto q = request.find("q");
   if (q == request.end() || q->is_null()) throw ApiError(400, "Invalid request: missing q parameter");
   is_array = q->is_array();
   if (!is_array) return {text_field(request, "q")};
+  service.check_items(q->size());
   std::vector<std::string> texts;
   for (const Json& item : *q) {
     if (!item.is_string()) throw ApiError(400, "Invalid request: q must be a string or an array of strings");
@@ -119,21 +129,24 @@ std::string format_error(const std::string& format) {
 
 Json translate_response(TranslationService& service, const Json& request) {
   bool is_array = false;
-  const std::vector<std::string> texts = texts_of(request, is_array);
-  const std::string source = text_field(request, "source");
-  const std::string target = text_field(request, "target");
-  const std::string format = request.contains("format") ? text_field(request, "format") : "text";
+  const std::vector<std::string> texts = texts_of(service, request, is_array);
+  const std::string source = code_field(request, "source");
+  const std::string target = code_field(request, "target");
+  // Absent, null or empty: text, as LibreTranslate takes it.
+  const auto format_it = request.find("format");
+  const bool no_format = format_it == request.end() || format_it->is_null() ||
+                         (format_it->is_string() && format_it->get<std::string>().empty());
+  const std::string format = no_format ? "text" : text_field(request, "format");
   if (const std::string e = format_error(format); !e.empty()) throw ApiError(400, e);
-  service.check_characters(texts);
+  const int alternatives = alternatives_of(request, 255);
+  service.check_characters(texts, 1 + static_cast<size_t>(alternatives));
   DetectedLanguage detected_source;
   const bool detect = source == "auto";
-  const LanguagePair* auto_choice =
-      detect ? auto_pair(service.models(), joined(texts), target, detected_source) : nullptr;
-  const LanguagePair& pair = auto_choice != nullptr ? *auto_choice : service.pair(source, target);
+  const LanguagePair& pair = detect ? auto_pair(service.models(), joined(texts), target, detected_source)
+                                    : service.pair(source, target);
   if (format == "html")
     return html_response(service, pair, texts, is_array, detect ? &detected_source : nullptr);
   pipeline::TranslateOptions options = pair.options;
-  const int alternatives = alternatives_of(request, 255);
   options.n_best = alternatives + 1;
   options.beam_size = std::max(options.beam_size, options.n_best);  // n-best needs that many beams
   // Every text's lines in one job, so an array q is one batch.
@@ -163,7 +176,8 @@ Json translate_response(TranslationService& service, const Json& request) {
 
 Json detect_response(const TranslationService& service, const Json& request) {
   bool is_array = false;
-  const DetectedLanguage detected = detect_language(service.models(), joined(texts_of(request, is_array)));
+  const DetectedLanguage detected =
+      detect_language(service.models(), joined(texts_of(service, request, is_array)));
   if (!detected.language.empty()) return Json::array({detected_json(detected)});
   // Not told: the source language of the models serving the most pairs, not measured.
   std::map<std::string, int> pairs_of;

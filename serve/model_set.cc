@@ -1,5 +1,7 @@
 #include "serve/model_set.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "core/error.h"
@@ -42,21 +44,31 @@ void ModelSet::refuse_shared_pairs() const {
 
 const LanguagePair* ModelSet::find(const std::string& source, const std::string& target) const {
   for (const LanguagePair& p : pairs_) {
-    if ((source == "auto" || p.source == source) && p.target == target) return &p;
+    if ((same_code(source, "auto") || same_code(p.source, source)) && same_code(p.target, target)) return &p;
   }
   return nullptr;
 }
 
+bool same_code(const std::string& a, const std::string& b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(),
+                    [](unsigned char x, unsigned char y) { return std::tolower(x) == std::tolower(y); });
+}
+
 nlohmann::json ModelSet::languages_json() const {
-  std::vector<std::string> sources;
+  std::vector<std::string> codes;  // sources first, then the languages only translated into
   std::map<std::string, std::vector<std::string>> targets;
   for (const LanguagePair& p : pairs_) {
-    if (targets.count(p.source) == 0) sources.push_back(p.source);
+    if (targets.count(p.source) == 0) codes.push_back(p.source);
     targets[p.source].push_back(p.target);
   }
+  for (const LanguagePair& p : pairs_) {
+    if (targets.count(p.target) == 0) codes.push_back(p.target);
+    targets[p.target];
+  }
   nlohmann::json languages = nlohmann::json::array();
-  for (const std::string& source : sources) {
-    languages.push_back({{"code", source}, {"name", language_name(source)}, {"targets", targets[source]}});
+  for (const std::string& code : codes) {
+    languages.push_back({{"code", code}, {"name", language_name(code)}, {"targets", targets[code]}});
   }
   return languages;
 }

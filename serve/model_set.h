@@ -26,11 +26,13 @@ class ModelSet {
   // core::UsageError when two models serve the same pair.
   explicit ModelSet(const std::vector<std::string>& model_dirs);
 
-  // The pair for source -> target; source "auto" takes the first pair into `target`. nullptr: none.
+  // The pair for source -> target, codes in any case ("EN"); source "auto" takes the first pair into
+  // `target`. nullptr: none.
   const LanguagePair* find(const std::string& source, const std::string& target) const;
   const std::vector<LanguagePair>& pairs() const { return pairs_; }
 
-  // GET /languages in LibreTranslate's shape: [{"code", "name", "targets": [...]}], one per source.
+  // GET /languages in LibreTranslate's shape: [{"code", "name", "targets": [...]}], one per language
+  // served, source or target (a language only translated into has no targets).
   nlohmann::json languages_json() const;
 
  private:
@@ -39,6 +41,9 @@ class ModelSet {
   std::vector<std::unique_ptr<pipeline::Translator>> translators_;
   std::vector<LanguagePair> pairs_;
 };
+
+// Whether two language codes are the same, case aside.
+bool same_code(const std::string& a, const std::string& b);
 
 // "German" for "de"; the code itself for a language the table lacks.
 std::string language_name(const std::string& code);

@@ -45,9 +45,13 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
           ->capture_default_str(),
       1024, 1L << 30);
   front::int_in_range(
-      cmd->add_option("--max-chars", o.max_chars, "Most characters of text in one request (413 beyond)")
+      cmd->add_option("--max-chars", o.max_chars, "Most characters of text in one request (400 beyond)")
           ->capture_default_str(),
       1, 1L << 30);
+  front::int_in_range(
+      cmd->add_option("--max-items", o.max_items, "Most texts in one request's q array (400 beyond)")
+          ->capture_default_str(),
+      1, 1 << 20);
   front::int_in_range(cmd->add_option("--max-queue", o.max_queued_requests,
                                       "Requests waiting for the translator at once (429 beyond)")
                           ->capture_default_str(),
@@ -60,6 +64,11 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
                                       "Seconds a client may stay silent while sending (slow clients are cut)")
                           ->capture_default_str(),
                       1, 600);
+  front::int_in_range(
+      cmd->add_option("--receive-timeout", o.receive_timeout_s,
+                      "Seconds a client may take to send one whole request (drip-feeders are cut)")
+          ->capture_default_str(),
+      1, 3600);
   front::int_in_range(cmd->add_option("--batch-wait", o.batch_wait_ms,
                                       "Milliseconds a request waits for others to share its batch")
                           ->capture_default_str(),
@@ -71,8 +80,10 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
   cmd->add_option("--api-keys", o.api_keys_file,
                   "File of API keys, one a line: requests must give one (api_key)")
       ->type_name("FILE");
-  cmd->add_option("--cors-origin", o.cors_origin, "Let pages from this origin call the server ('*': any)")
-      ->type_name("ORIGIN");
+  cmd->add_option("--cors-origin", o.cors_origin,
+                  "Origin whose pages may call the server ('*': any; '': none)")
+      ->type_name("ORIGIN")
+      ->capture_default_str();
   return cmd;
 }
 

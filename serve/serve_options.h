@@ -14,15 +14,17 @@ struct ServeOptions {
   int port = 5000;                      // 0: any free port (printed on stderr)
   int threads = 0;                      // the translator's budget; 0: all cores
   std::size_t max_body_bytes = std::size_t{1} << 20;  // 413 beyond
-  std::size_t max_chars = 20000;                      // characters of text per request; 413 beyond
+  std::size_t max_chars = 20000;                      // characters of text per request; 400 beyond
+  std::size_t max_items = 1000;                       // texts in one request's q array; 400 beyond
   int max_connections = 64;               // connections served at once; more wait for a free thread
   std::size_t max_queued_requests = 256;  // requests waiting for the translator; 429 beyond
   int request_timeout_s = 30;             // a request not translated by then: 503
   int read_timeout_s = 5;                 // a client that stops sending (slowloris)
+  int receive_timeout_s = 30;             // a client sending one request, headers and body, this long
   int batch_wait_ms = 5;                  // how long the first request waits for company
   int max_batch_tokens = 4000;            // estimated source tokens per batch
   std::string api_keys_file;              // one key a line; empty: no key needed
-  std::string cors_origin;                // Access-Control-Allow-Origin; empty: no CORS
+  std::string cors_origin = "*";          // Access-Control-Allow-Origin, as LibreTranslate's; empty: none
 };
 
 }  // namespace serve

@@ -1,6 +1,7 @@
 #include "serve/source_detection.h"
 
 #include "pipeline/language_identifier.h"
+#include "serve/api_error.h"
 
 namespace serve {
 
@@ -14,18 +15,24 @@ DetectedLanguage detect_language(const ModelSet& models, const std::string& text
   return {guess.language, guess.percent};
 }
 
-const LanguagePair* auto_pair(const ModelSet& models, const std::string& text, const std::string& target,
+const LanguagePair& auto_pair(const ModelSet& models, const std::string& text, const std::string& target,
                               DetectedLanguage& detected) {
   const DetectedLanguage found = detect_language(models, text);
   if (!found.language.empty()) {
-    if (const LanguagePair* p = models.find(found.language, target)) {
-      detected = found;
-      return p;
+    const LanguagePair* p = models.find(found.language, target);
+    if (p == nullptr) {
+      throw ApiError(400, language_name(target) + " (" + target +
+                              ") is not available as a target language from " +
+                              language_name(found.language) + " (" + found.language + "): the text is " +
+                              std::to_string(found.confidence) + "% " + language_name(found.language));
     }
+    detected = found;
+    return *p;
   }
   const LanguagePair* first = models.find("auto", target);
-  if (first != nullptr) detected = {first->source, 0};
-  return first;
+  if (first == nullptr) throw ApiError(400, "no model translates into " + target);
+  detected = {first->source, 0};
+  return *first;
 }
 
 }  // namespace serve

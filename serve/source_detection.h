@@ -17,10 +17,11 @@ struct DetectedLanguage {
 // else CLD2's code; {"", 0} when the text is too short, a mix of languages, or unknown.
 DetectedLanguage detect_language(const ModelSet& models, const std::string& text);
 
-// source "auto": the pair into `target` from the language of `text`, and `detected` that language. When
-// the language cannot be told or no pair from it goes into `target`, the first pair into `target`, and
-// `detected` is its source with confidence 0. nullptr when no pair goes into `target`.
-const LanguagePair* auto_pair(const ModelSet& models, const std::string& text, const std::string& target,
+// source "auto": the pair into `target` from the language of `text` as detect_language tells it (the
+// language /detect answers), and `detected` that language. When the language cannot be told, the first
+// pair into `target`, and `detected` is its source with confidence 0. ApiError 400 when no served pair
+// goes from the told language into `target`, or none goes into `target`.
+const LanguagePair& auto_pair(const ModelSet& models, const std::string& text, const std::string& target,
                               DetectedLanguage& detected);
 
 }  // namespace serve

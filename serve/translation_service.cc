@@ -29,13 +29,26 @@ const LanguagePair& TranslationService::pair(const std::string& source, const st
   throw ApiError(400, "no model translates " + source + " to " + target + " (served: " + served + ")");
 }
 
-void TranslationService::check_characters(const std::vector<std::string>& texts) const {
+void TranslationService::check_characters(const std::vector<std::string>& texts, size_t weight) const {
   size_t n = 0;
   for (const std::string& t : texts) n += code_points(t);
-  if (n > options_.max_chars) {
-    throw ApiError(413, "the request holds " + std::to_string(n) + " characters, more than the " +
-                            std::to_string(options_.max_chars) + " a request may hold (--max-chars)");
-  }
+  check_count(n * weight, weight > 1 ? "characters x (1 + alternatives)" : "characters");
+}
+
+void TranslationService::check_document_bytes(size_t bytes) const {
+  check_count(bytes, "bytes of the document");
+}
+
+void TranslationService::check_count(size_t count, const std::string& what) const {
+  if (count <= options_.max_chars) return;
+  throw ApiError(400, "Invalid request: request (" + std::to_string(count) + ") exceeds text limit (" +
+                          std::to_string(options_.max_chars) + "): " + what + ", --max-chars");
+}
+
+void TranslationService::check_items(size_t items) const {
+  if (items <= options_.max_items) return;
+  throw ApiError(400, "Invalid request: q holds " + std::to_string(items) + " texts, more than the " +
+                          std::to_string(options_.max_items) + " a request may hold (--max-items)");
 }
 
 std::vector<pipeline::Translation> TranslationService::translate(

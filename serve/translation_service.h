@@ -22,7 +22,7 @@ class TranslationService {
   const LanguagePair& pair(const std::string& source, const std::string& target) const;
 
   // One Translation per line (lines hold no line breaks); `controls` empty or one per line. ApiError
-  // 413 over the character limit, 429 with --max-queue requests waiting, 503 past the time bound, 400 for
+  // 400 over the character limit, 429 with --max-queue requests waiting, 503 past the time bound, 400 for
   // options the model refuses.
   std::vector<pipeline::Translation> translate(const LanguagePair& pair,
                                                const pipeline::TranslateOptions& options,
@@ -32,13 +32,19 @@ class TranslationService {
   // Runs `work` on the translator's worker, alone, within the time bound (an attention heatmap).
   void run_alone(std::function<void()> work);
 
-  // Counts a request's characters (code points) toward the limit; ApiError 413 beyond.
-  void check_characters(const std::vector<std::string>& texts) const;
+  // Counts a request's characters (code points), each `weight` times (a request for alternatives decodes
+  // 1 + alternatives hypotheses), toward --max-chars; ApiError 400 beyond, as LibreTranslate answers.
+  void check_characters(const std::vector<std::string>& texts, size_t weight = 1) const;
+  // A document is counted by its bytes before it is parsed: its characters are fewer.
+  void check_document_bytes(size_t bytes) const;
+  // The texts of an array q toward --max-items, empty ones included; ApiError 400 beyond.
+  void check_items(size_t items) const;
 
   uint64_t merged_requests() const { return batcher_.merged_requests(); }
 
  private:
   std::vector<pipeline::Translation> wait(std::shared_ptr<BatchJob> job);
+  void check_count(size_t count, const std::string& what) const;
 
   const ModelSet& models_;
   const ServeOptions& options_;

@@ -15,7 +15,8 @@ from serve_support import SENTENCES, Server, check, cli_translate
 nmt = sys.argv[1]
 with Server(nmt) as s:
     langs = s.get("/languages").json()
-    check(langs == [{"code": "en", "name": "English", "targets": ["de"]}], f"/languages: {langs}")
+    check(langs == [{"code": "en", "name": "English", "targets": ["de"]},
+                    {"code": "de", "name": "German", "targets": []}], f"/languages: sources and targets: {langs}")
 
     cli = cli_translate(nmt, SENTENCES)
     r = s.post("/translate", json={"q": SENTENCES[0], "source": "en", "target": "de", "format": "text"})
@@ -65,6 +66,48 @@ with Server(nmt) as s:
     check(re.sub("<[^>]+>", "", got[0]).split() == cli[7].split(), f"html words = CLI's: {got[0]} vs {cli[7]}")
     check(s.get("/health").json()["status"] == "ok", "/health")
 
+    # LibreTranslate's conventions: codes and media types in any case, format empty or null, a JSON body
+    # sent as a form by `curl -d '{...}'`, a form beyond cpp-httplib's 8192-byte form default.
+    r = s.post("/translate", data=json.dumps({"q": SENTENCES[0], "source": "EN", "target": "De", "format": ""}),
+               headers={"Content-Type": "Application/JSON; charset=UTF-8"})
+    check(r.status_code == 200 and r.json() == {"translatedText": cli[0]}, f"EN, Application/JSON, format '': {r.text}")
+    r = s.post("/translate", json={"q": SENTENCES[0], "source": "en", "target": "de", "format": None})
+    check(r.status_code == 200 and r.json() == {"translatedText": cli[0]}, f"format null: text: {r.text}")
+    curl = subprocess.run(["curl", "-s", s.url + "/translate", "-d",
+                           json.dumps({"q": SENTENCES[0], "source": "en", "target": "de"})], capture_output=True, text=True)
+    check(json.loads(curl.stdout) == {"translatedText": cli[0]}, f"curl -d '{{...}}' (sent as a form): JSON: {curl.stdout}")
+    r = s.post("/translate", data={"q": SENTENCES[0], "source": "en", "target": "de", "pad": "x" * 20000})
+    check(r.status_code == 200 and r.json() == {"translatedText": cli[0]}, f"a 20 kB form: {r.status_code} {r.text[:200]}")
+    r = s.get("/translate")
+    check(r.status_code == 405 and "POST" in r.headers.get("Allow", "") and "error" in r.json(),
+          f"GET /translate: 405: {r.status_code} {r.text}")
+    r = requests.put(s.url + "/translate", timeout=60)
+    check(r.status_code == 405 and r.headers.get("Allow") == "POST", f"PUT /translate: 405: {r.status_code} {r.text}")
+    r = s.post("/languages", data={"q": "x"})
+    check(r.status_code == 405 and r.headers.get("Allow") == "GET", f"POST /languages: 405: {r.status_code} {r.text}")
+    r = s.get("/frontend/settings").json()
+    check(r["charLimit"] == 20000 and r["suggestions"] is False and r["filesTranslation"] is True
+          and ".txt" in r["supportedFilesFormat"] and ".docx" in r["supportedFilesFormat"] and r["apiKeys"] is False
+          and r["language"]["source"]["code"] == "auto" and r["language"]["target"]["code"] == "de"
+          and isinstance(r["frontendTimeout"], int), f"/frontend/settings: {r}")
+    r = s.post("/suggest", data={"q": "a", "s": "b", "source": "en", "target": "de"})
+    check(r.status_code == 403 and r.json() == {"error": "Suggestions are disabled on this server."},
+          f"/suggest: 403: {r.status_code} {r.text}")
+    spec = s.get("/spec").json()
+    check(spec["swagger"] == "2.0" and "post" in spec["paths"]["/translate"] and "get" in spec["paths"]["/languages"]
+          and "post" in spec["paths"]["/translate_file"], f"/spec: {sorted(spec['paths'])}")
+    r = s.get("/languages")
+    check(r.headers.get("Access-Control-Allow-Origin") == "*", f"CORS: any origin by default: {r.headers}")
+
+    # source auto routes through /detect's answer: French text with no fr pair is refused, never mislabelled.
+    french = "Un homme avec un chapeau orange regarde quelque chose dans la rue."
+    detected = s.post("/detect", json={"q": french}).json()
+    r = s.post("/translate", json={"q": french, "source": "auto", "target": "de"})
+    check(detected[0]["language"] == "fr" and r.status_code == 400 and "(fr)" in r.json()["error"],
+          f"source auto, French, only en-de served: 400 naming fr: {detected} {r.status_code} {r.text}")
+    r = s.post("/translate_file", files={"file": ("fr.txt", french.encode())}, data={"source": "auto", "target": "de"})
+    check(r.status_code == 400 and "(fr)" in r.json()["error"], f"a French .txt, source auto: 400: {r.status_code} {r.text}")
+
     # /translate_file: a text file and a document, each the CLI's translation of that file, downloaded by URL.
     with tempfile.TemporaryDirectory() as tmp:
         pairs = [("notes.txt", "\n".join(SENTENCES[:4]) + "\n"),
@@ -84,7 +127,17 @@ with Server(nmt) as s:
             got = requests.get(url, timeout=60)
             check(got.status_code == 200 and got.content == expected,
                   f"/translate_file {name}: the download equals nmt translate -i: {got.content!r} vs {expected!r}")
-            check(name in got.headers.get("Content-Disposition", ""), f"download keeps the name {name}")
+            stem, ext = name.rsplit(".", 1)
+            check(f'filename="{stem}.de.{ext}"' in got.headers.get("Content-Disposition", ""),
+                  f"download named {stem}.de.{ext} beside the original: {got.headers.get('Content-Disposition')}")
+            again = requests.get(url, timeout=60)
+            check(again.status_code == 404 and "error" in again.json(), f"a second download: 404 {again.text}")
+    tokens = set()
+    for _ in range(8):
+        r = s.post("/translate_file", files={"file": ("a.txt", b"A dog.\n")}, data={"source": "en", "target": "de"})
+        tokens.add(r.json()["translatedFileUrl"].rsplit("/", 1)[1])
+    check(len(tokens) == 8 and all(re.fullmatch("[0-9a-f]{32,}", t) for t in tokens),
+          f"download tokens: 32+ hex digits, each distinct: {sorted(tokens)[:2]}")
     r = s.post("/translate_file", files={"file": ("x.pdf", b"%PDF-1.4")}, data={"source": "en", "target": "de"})
     check(r.status_code == 400 and ".pdf" in r.json()["error"], f"/translate_file .pdf refused: {r.text}")
     r = s.get("/download_file/" + "0" * 32)

@@ -10,7 +10,7 @@ from serve_support import SENTENCES, Server, check, cli_translate
 nmt = sys.argv[1]
 expected = cli_translate(nmt, SENTENCES[:1])[0]
 
-with Server(nmt, "--max-body", "65536", "--max-chars", "2000", "--read-timeout", "2") as s:
+with Server(nmt, "--max-body", "65536", "--max-chars", "2000", "--max-items", "10", "--read-timeout", "2") as s:
     stop = threading.Event()
     served = []
 
@@ -55,7 +55,29 @@ with Server(nmt, "--max-body", "65536", "--max-chars", "2000", "--read-timeout",
     r = s.post("/translate", data=b"x" * 200000, headers=json_headers)
     check(error(r, 413, "--max-body"), f"huge body: {r.status_code} {r.text}")
     r = s.post("/translate", json={"q": "a " * 1500, "source": "en", "target": "de"})
-    check(error(r, 413, "--max-chars"), f"too many characters: {r.status_code} {r.text}")
+    check(error(r, 400, "exceeds text limit (2000)"), f"too many characters: 400 as LibreTranslate: {r.status_code} {r.text}")
+    r = s.post("/translate", json={"q": "a " * 300, "source": "en", "target": "de", "alternatives": 3})
+    check(error(r, 400, "alternatives"), f"characters x (1 + alternatives) over the limit: {r.status_code} {r.text}")
+    r = s.post("/translate", json={"q": [""] * 11, "source": "en", "target": "de"})
+    check(error(r, 400, "--max-items"), f"11 empty texts over --max-items 10: {r.status_code} {r.text}")
+    r = s.post("/translate_file", files={"file": ("big.html", b"<p>" + b"a " * 1500 + b"</p>")},
+               data={"source": "en", "target": "de"})
+    check(error(r, 400, "exceeds text limit"), f"a document over --max-chars: {r.status_code} {r.text}")
+    r = s.post("/translate_file", files={"file": ("bad.docx", b"PK\x03\x04 not a zip")},
+               data={"source": "en", "target": "de"})
+    check(r.status_code in (400, 500) and "error" in r.json(), f"a broken DOCX: an error: {r.status_code} {r.text}")
+    r = s.post("/translate", data=b"--x\r\nbroken", headers={"Content-Type": "multipart/form-data; boundary=x"})
+    check(r.status_code == 400 and "error" in r.json(), f"a broken multipart form: 400: {r.status_code} {r.text}")
+    for raw in [b"GARBAGE\r\n\r\n", b"POST /translate HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+                b"POST /translate HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+                b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\n\r\n"]:
+        with socket.create_connection((s.host, s.port), timeout=10) as c:
+            c.sendall(raw)
+            try:
+                c.recv(4096)
+            except (ConnectionResetError, socket.timeout):
+                pass
+    check(s.proc.poll() is None, "malformed requests: the server lives")
     r = s.post("/v1/translate?source=en&target=de&sampling.top_k=5", data='{"text": "A dog."}')
     check(error(r, 400, "unknown parameter"), f"/v1 sampling refused: {r.status_code} {r.text}")
     r = s.get("/nothing")

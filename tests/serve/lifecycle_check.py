@@ -26,6 +26,16 @@ with tempfile.TemporaryDirectory() as tmp:
         check(r.headers.get("Access-Control-Allow-Origin") == "https://example.org", "CORS header with --cors-origin")
         r = s.get("/languages")
         check(r.status_code == 200, "/languages needs no key")
+        r = s.post("/translate_file", files={"file": ("a.txt", b"A dog.\n")},
+                   data={"source": "en", "target": "de", "api_key": "secret-1"})
+        url = r.json()["translatedFileUrl"]
+        bare = url.split("?")[0]
+        r = s.get(bare[len(s.url):])
+        check(r.status_code == 403, f"/download_file without the key: {r.status_code} {r.text}")
+        r = s.get(bare[len(s.url):] + "?api_key=wrong")
+        check(r.status_code == 403, f"/download_file with a wrong key: {r.status_code}")
+        r = s.get(url[len(s.url):])
+        check(r.status_code == 200 and r.content.strip() != b"", f"/download_file by its URL (the key in it): {r.status_code}")
         s.stop()
 
 # A batch window of 1 s: the first request waits in the queue that long, so the next finds it full, and a
@@ -45,8 +55,6 @@ with Server(nmt, "--batch-wait", "1000", "--max-queue", "1", "--request-timeout"
 
 # A batch window of 1 s: the request is in flight (waiting in the queue) when SIGTERM comes at 0.5 s.
 with Server(nmt, "--batch-wait", "1000") as s:
-    r = s.get("/languages")
-    check("Access-Control-Allow-Origin" not in r.headers, "no CORS header without --cors-origin")
     text = "\n".join(SENTENCES * 2)
     expected = cli_translate(nmt, SENTENCES * 2)
     answer = {}
@@ -66,4 +74,27 @@ with Server(nmt, "--batch-wait", "1000") as s:
     check(r is not None and r.status_code == 200 and r.json()["translatedText"].split("\n") == expected,
           f"SIGTERM: the request in flight answered in full: {r and r.status_code} {r and r.text[:200]}")
     check(status == 0 and "SIGTERM" in err, f"SIGTERM: exit 0 ({status}, {err!r})")
+# A file translation in flight when SIGTERM comes is refused (503), not answered with a URL that dies with
+# the server; --cors-origin '' sends no CORS header.
+with Server(nmt, "--batch-wait", "1000", "--cors-origin", "") as s:
+    r = s.get("/languages")
+    check("Access-Control-Allow-Origin" not in r.headers, "no CORS header with --cors-origin ''")
+    answer = {}
+
+    def file_request():
+        try:
+            answer["r"] = s.post("/translate_file", files={"file": ("a.txt", SENTENCES[0].encode() + b"\n")},
+                                 data={"source": "en", "target": "de"})
+        except Exception as e:
+            print("the file request in flight:", e)
+
+    client = threading.Thread(target=file_request)
+    client.start()
+    time.sleep(0.5)
+    status, err = s.stop()
+    client.join()
+    r = answer.get("r")
+    check(r is not None and r.status_code == 503 and "shutting down" in r.json()["error"],
+          f"SIGTERM: a file translation in flight: 503: {r and r.status_code} {r and r.text}")
+    check(status == 0, f"SIGTERM: exit 0 ({status})")
 print("all passed")

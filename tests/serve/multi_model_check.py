@@ -33,7 +33,8 @@ with tempfile.TemporaryDirectory() as tmp:
     with Server(nmt, "-m", bundled, "-m", french) as s:
         langs = s.get("/languages").json()
         check(langs == [{"code": "en", "name": "English", "targets": ["de"]},
-                        {"code": "fr", "name": "French", "targets": ["de"]}], f"/languages: both pairs: {langs}")
+                        {"code": "fr", "name": "French", "targets": ["de"]},
+                        {"code": "de", "name": "German", "targets": []}], f"/languages: both pairs: {langs}")
         ENGLISH = SENTENCES[10]  # 20 letters or more: long enough for CLD2 to tell
         en_cli = cli_translate(nmt, [ENGLISH], "-m", bundled)
         fr_cli = cli_translate(nmt, [FRENCH], "-m", french)

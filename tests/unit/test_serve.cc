@@ -2,12 +2,15 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <future>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "core/threads.h"
+#include "serve/api_error.h"
 #include "serve/batcher.h"
+#include "serve/file_translation.h"
 #include "serve/libretranslate_api.h"
 #include "serve/model_set.h"
 #include "serve/source_detection.h"
@@ -90,21 +93,55 @@ TEST_CASE("serve detect_language: CLD2's language and its share, nothing for sho
   CHECK(short_text.confidence == 0);
 }
 
-TEST_CASE("serve auto_pair: the pair of the detected source, else the first into target", "[serve]") {
+TEST_CASE("serve auto_pair: the pair of the detected source, 400 when none serves it", "[serve]") {
   const serve::ModelSet models({kModel});
   serve::DetectedLanguage detected;
-  const serve::LanguagePair* en =
+  const serve::LanguagePair& en =
       serve::auto_pair(models, "A man in an orange hat staring at something.", "de", detected);
-  REQUIRE(en == &models.pairs().at(0));
+  CHECK(&en == &models.pairs().at(0));
   CHECK(detected.language == "en");
   CHECK(detected.confidence > 0);
-  // German is told, but no model translates it into de: the first pair, its source not measured.
-  const serve::LanguagePair* fallback =
-      serve::auto_pair(models, "Ein Mann mit einem orangefarbenen Hut starrt auf etwas.", "de", detected);
-  CHECK(fallback == &models.pairs().at(0));
+  // German is told, but no model translates it into de: refused, naming it, never translated as English.
+  CHECK_THROWS_WITH(
+      serve::auto_pair(models, "Ein Mann mit einem orangefarbenen Hut starrt auf etwas.", "de", detected),
+      Catch::Contains("from German (de)"));
+  // Too short to tell: the first pair into de, its source not measured.
+  CHECK(&serve::auto_pair(models, "Hello", "de", detected) == &models.pairs().at(0));
   CHECK(detected.language == "en");
   CHECK(detected.confidence == 0);
-  CHECK(serve::auto_pair(models, "A man in an orange hat staring at something.", "fr", detected) == nullptr);
+  CHECK_THROWS_AS(serve::auto_pair(models, "A man in an orange hat staring at something.", "fr", detected),
+                  serve::ApiError);
+}
+
+TEST_CASE("serve FileStore: tokens of 128 random bits, each file taken once", "[serve]") {
+  serve::FileStore store;
+  std::set<std::string> tokens;
+  for (int i = 0; i < 100; ++i) tokens.insert(store.put("a.de.txt", "x"));
+  CHECK(tokens.size() == 100);
+  for (const std::string& t : tokens) {
+    CHECK(t.size() == 32);
+    CHECK(t.find_first_not_of("0123456789abcdef") == std::string::npos);
+  }
+  const std::string token = store.put("b.de.txt", "y");
+  REQUIRE(store.take(token).has_value());
+  CHECK_FALSE(store.take(token).has_value());
+}
+
+TEST_CASE("serve translated_file_name: the target code before the extension", "[serve]") {
+  CHECK(serve::translated_file_name("report.docx", "de") == "report.de.docx");
+  CHECK(serve::translated_file_name("a.b.txt", "fr") == "a.b.fr.txt");
+  CHECK(serve::translated_file_name("README", "de") == "README.de");
+  CHECK(serve::translated_file_name(".hidden", "de") == ".hidden.de");
+}
+
+TEST_CASE("serve ModelSet: codes in any case, languages with their targets", "[serve]") {
+  const serve::ModelSet models({kModel});
+  CHECK(models.find("EN", "De") == &models.pairs().at(0));
+  CHECK(models.find("AUTO", "DE") == &models.pairs().at(0));
+  CHECK(models.find("de", "en") == nullptr);
+  CHECK(models.languages_json() == nlohmann::json::parse(
+                                       R"([{"code":"en","name":"English","targets":["de"]},
+                                           {"code":"de","name":"German","targets":[]}])"));
 }
 
 TEST_CASE("serve ModelSet: two models of one pair are refused", "[serve]") {
