@@ -42,6 +42,26 @@ std::string source_directory(const ConvertCommandOptions& options) {
   return models::find_hf_snapshot(options.source_dir);
 }
 
+// The layout of SOURCE when --from is not given, from the files it holds: model.json is ours, config.json
+// a Hugging Face checkpoint, a *.npz a Marian release; an ORG/NAME that names no path is a Hugging Face
+// repository in the cache.
+std::string detect_layout(const std::string& source) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(source, ec);
+  if (status.type() == fs::file_type::not_found && models::is_hf_repo_id(source)) return "hf-marian";
+  if (!fs::is_directory(status)) {
+    throw core::UsageError("cannot tell the layout of '" + source + "': it is not a directory; give --from");
+  }
+  if (fs::exists(fs::path(source) / "model.json", ec)) return "nmt";
+  if (fs::exists(fs::path(source) / "config.json", ec)) return "hf-marian";
+  for (const fs::directory_entry& entry : fs::directory_iterator(source, ec)) {
+    if (entry.path().extension() == ".npz") return "marian-npz";
+  }
+  throw core::UsageError("cannot tell the layout of '" + source +
+                         "': no model.json, config.json or *.npz in it; give --from");
+}
+
 // Runs the chosen converter; library messages name options by field, users see flags.
 models::ConvertReport convert(const ConvertCommandOptions& options, const models::ConvertOptions& co) {
   try {
@@ -75,13 +95,13 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
       "\n"
       "Examples:\n"
       "  nmt convert --from hf-marian opus-mt-en-de/ -o models/en-de\n"
-      "  nmt convert --from hf-marian Helsinki-NLP/opus-mt-en-de -o models/en-de\n"
+      "  nmt convert Helsinki-NLP/opus-mt-en-de -o models/en-de\n"
       "  nmt convert --from marian-npz opus-2020-02-26/ -o models/en-de --dtype f16\n"
       "  nmt convert --from marian-npz release/ --npz model2.npz --vocab release/opus.vocab.yml -o out\n"
       "  nmt convert --from nmt data/multi30k-en-de -o models/en-de-int8 --dtype int8\n"
       "  nmt translate -m models/en-de < in.txt > out.txt");
-  cmd->add_option("--from", o.from, "Source layout: hf-marian, marian-npz or nmt")
-      ->required()
+  cmd->add_option("--from", o.from,
+                  "Source layout: hf-marian, marian-npz or nmt (default: told from SOURCE's files)")
       ->check(CLI::IsMember({"hf-marian", "marian-npz", "nmt"}));
   cmd->add_option("source", o.source_dir,
                   "The model directory to import (hf-marian: or ORG/NAME[@REV] in the Hugging Face cache)")
@@ -111,7 +131,9 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
   return cmd;
 }
 
-int run_convert(const ConvertCommandOptions& options) {
+int run_convert(const ConvertCommandOptions& given) {
+  ConvertCommandOptions options = given;
+  if (options.from.empty()) options.from = detect_layout(options.source_dir);
   models::ConvertOptions co;
   co.output_dir = options.output_dir;
   co.force = options.force;

@@ -133,3 +133,24 @@ TEST_CASE("nmt convert shows the flags for the options the converter names", "[c
   CHECK(contains(wrong.err, "(config.json is there: for a Hugging Face model use --from hf-marian)"));
   CHECK(!fs::exists(tmp.file("o")));
 }
+
+TEST_CASE("nmt convert tells the layout from the source's files when --from is left out", "[convert]") {
+  test::TempDir tmp;
+  const std::string nmt = test::nmt_binary();
+  const auto hf = test::run(nmt + " convert '" + hf_dir() + "' -o '" + tmp.file("hf") + "'");
+  CHECK(hf.exit_code == 0);
+  CHECK(fs::exists(tmp.file("hf") + "/model.json"));
+  const auto marian = test::run(nmt + " convert '" + marian_dir() + "' -o '" + tmp.file("marian") + "'");
+  CHECK(marian.exit_code == 0);
+  CHECK(fs::exists(tmp.file("marian") + "/model.json"));
+  const auto ours =
+      test::run(nmt + " convert '" + tmp.file("hf") + "' -o '" + tmp.file("again") + "' --dtype f16");
+  CHECK(ours.exit_code == 0);
+  CHECK(fs::exists(tmp.file("again") + "/model.json"));
+  // Nothing to tell it by: the message says what was looked for and how to say it.
+  fs::create_directories(tmp.file("empty"));
+  const auto empty = test::run(nmt + " convert '" + tmp.file("empty") + "' -o '" + tmp.file("none") + "'");
+  CHECK(empty.exit_code == 64);
+  CHECK(contains(empty.err, "no model.json, config.json or *.npz in it; give --from"));
+  CHECK(!fs::exists(tmp.file("none")));
+}
