@@ -33,8 +33,10 @@ const RunDialect& docx_dialect() {
 }  // namespace
 
 std::string translate_docx(std::string_view bytes, const std::string& name,
-                           std::vector<std::string>* warnings, const SegmentTranslator& translate) {
-  return translate_run_package(bytes, name, warnings, translate, is_member_translated, docx_dialect());
+                           std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                           uint64_t max_inflated) {
+  return translate_run_package(bytes, name, warnings, translate, is_member_translated, docx_dialect(),
+                               max_inflated);
 }
 
 }  // namespace documents

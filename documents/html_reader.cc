@@ -3,9 +3,10 @@
 #include <gumbo.h>
 
 #include <algorithm>
-#include <memory>
 
+#include "documents/gumbo_tree.h"
 #include "documents/html_tags.h"
+#include "documents/nesting.h"
 
 namespace documents {
 
@@ -270,16 +271,17 @@ std::string escape_xhtml_attribute(std::string_view text) { return escape(text, 
 
 Document read_html(std::string_view html, HtmlPass pass, const std::string& name,
                    std::vector<std::string>* warnings, int first_line) {
-  GumboOptions options = kGumboDefaultOptions;
-  options.max_errors = 0;
-  std::unique_ptr<GumboOutput, void (*)(GumboOutput*)> parsed(
-      gumbo_parse_with_options(&options, html.data(), html.size()),
-      [](GumboOutput* output) { gumbo_destroy_output(&kGumboDefaultOptions, output); });
+  const GumboTree parsed(html);
+  // The reader recurses once per level: a deeper page is refused before it is walked.
+  if (const GumboNode* deep = parsed.first_too_deep()) {
+    throw TooDeep(
+        too_deep_message(name + ":" + std::to_string(deep->v.element.start_pos.line + first_line - 1)));
+  }
   Reader reader(html, name, warnings, first_line);
   if (pass == HtmlPass::kText) {
-    reader.read_block(*parsed->document);
+    reader.read_block(parsed.document());
   } else {
-    reader.read_attributes(*parsed->document);
+    reader.read_attributes(parsed.document());
   }
   return splice_spans(html, std::move(reader.spans));
 }

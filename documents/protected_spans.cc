@@ -29,6 +29,33 @@ bool crosses_element(const Segment& segment, size_t begin, size_t end) {
   return false;
 }
 
+// libstdc++'s std::regex recurses once per character a match attempt reads (some 280 bytes of stack
+// each), so the pattern reads the text a window at a time: each window ends at a space and holds at most
+// kPatternWindow bytes, and a run of more than that without a space (no URL is so long) stays text.
+constexpr size_t kPatternWindow = 2048;
+
+std::vector<std::pair<size_t, size_t>> protected_matches(const std::string& text) {
+  std::vector<std::pair<size_t, size_t>> matches;
+  for (size_t begin = 0; begin < text.size();) {
+    size_t end = std::min(begin + kPatternWindow, text.size());
+    if (end < text.size()) {
+      const size_t space = text.rfind(' ', end);
+      if (space == std::string::npos || space <= begin) {  // a run past the window: skipped whole
+        const size_t next = text.find(' ', end);
+        begin = next == std::string::npos ? text.size() : next;
+        continue;
+      }
+      end = space;
+    }
+    const auto first = text.begin() + static_cast<std::ptrdiff_t>(begin);
+    const auto last = text.begin() + static_cast<std::ptrdiff_t>(end);
+    for (auto it = std::sregex_iterator(first, last, protected_pattern()); it != std::sregex_iterator(); ++it)
+      matches.emplace_back(begin + static_cast<size_t>(it->position()), static_cast<size_t>(it->length()));
+    begin = end;
+  }
+  return matches;
+}
+
 size_t shifted(size_t offset, size_t begin, size_t end) {
   if (offset >= end) return offset - (end - begin);
   return std::min(offset, begin);
@@ -38,10 +65,8 @@ size_t shifted(size_t offset, size_t begin, size_t end) {
 
 void protect_spans(Segment& segment, const std::function<std::string(std::string_view)>& escape) {
   std::vector<std::pair<size_t, size_t>> spans;
-  for (auto it = std::sregex_iterator(segment.text.begin(), segment.text.end(), protected_pattern());
-       it != std::sregex_iterator(); ++it) {
-    const size_t begin = static_cast<size_t>(it->position());
-    const size_t end = trim_trailing_punctuation(segment.text, begin, begin + it->length());
+  for (const auto& [begin, length] : protected_matches(segment.text)) {
+    const size_t end = trim_trailing_punctuation(segment.text, begin, begin + length);
     if (end > begin && !crosses_element(segment, begin, end)) spans.emplace_back(begin, end);
   }
   if (spans.empty()) return;
