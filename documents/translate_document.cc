@@ -59,16 +59,23 @@ void check_numbers(const Segment& source, const std::string& target, const std::
   }
 }
 
+// The escape a segment is written with: an attribute value's depends on its quote (Segment::quote).
+using EscapeFor = std::function<TextEscape(const Segment& segment)>;
+
+EscapeFor every_segment(TextEscape escape) {
+  return [escape](const Segment&) { return escape; };
+}
+
 std::string render(Document& document, const Translator& translator, const TranslateOptions& options,
-                   const TextEscape& escape, const std::string& name, std::vector<std::string>* warnings) {
-  for (Segment& segment : document.segments) protect_spans(segment, escape);
+                   const EscapeFor& escape_for, const std::string& name, std::vector<std::string>* warnings) {
+  for (Segment& segment : document.segments) protect_spans(segment, escape_for(segment));
   const std::vector<SegmentTranslation> translations =
       translate_segments(translator, options, document.segments);
   return document.assemble([&](int index) {
     const Segment& segment = document.segments[index];
     const SegmentTranslation& t = translations[index];
     check_numbers(segment, t.text, name, warnings);
-    return project_markup(segment, t.text, t.links, escape);
+    return project_markup(segment, t.text, t.links, escape_for(segment));
   });
 }
 
@@ -83,13 +90,17 @@ std::string translate_html_chunk(const Translator& translator, const TranslateOp
     std::string source = chunk.context;
     source.append(page.substr(chunk.begin, chunk.end - chunk.begin));
     Document attributes = read_html(source, HtmlPass::kAttributes, name, nullptr, chunk.first_line);
-    with_attributes = render(attributes, translator, options,
-                             xhtml ? escape_xhtml_attribute : escape_html_attribute, name, warnings);
+    const EscapeFor attribute_escape = [xhtml](const Segment& segment) -> TextEscape {
+      const char quote = segment.quote;
+      if (xhtml) return [quote](std::string_view text) { return escape_xhtml_attribute(text, quote); };
+      return [quote](std::string_view text) { return escape_html_attribute(text, quote); };
+    };
+    with_attributes = render(attributes, translator, options, attribute_escape, name, warnings);
   }
   Document text = read_html(with_attributes, HtmlPass::kText, name, warnings, chunk.first_line);
   with_attributes = std::string();
-  std::string out =
-      render(text, translator, options, xhtml ? escape_xhtml_text : escape_html_text, name, warnings);
+  std::string out = render(text, translator, options,
+                           every_segment(xhtml ? escape_xhtml_text : escape_html_text), name, warnings);
   if (out.compare(0, chunk.context.size(), chunk.context) != 0)
     throw std::logic_error("translate_html_chunk: a segment reached into the chunk's context");
   out.erase(0, chunk.context.size());
@@ -120,7 +131,7 @@ std::string translate_xml(std::string_view bytes, const std::vector<std::string>
                           const Translator& translator, const TranslateOptions& options,
                           const std::string& name, std::vector<std::string>* warnings) {
   Document document = read_xml(bytes, name, only);
-  return render(document, translator, options, escape_xml_text, name, warnings);
+  return render(document, translator, options, every_segment(escape_xml_text), name, warnings);
 }
 
 }  // namespace

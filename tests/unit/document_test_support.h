@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "documents/html_reader.h"
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
 #include "documents/segment.h"
@@ -35,6 +36,18 @@ inline std::string render_identity(documents::Document& document, const document
     const documents::Segment& segment = document.segments[index];
     const documents::SegmentTranslation t = identity(segment);
     return documents::project_markup(segment, t.text, t.links, escape);
+  });
+}
+
+// Attribute values written back with every segment translated as itself, each escaped for its own quote.
+inline std::string render_identity_attributes(documents::Document& document) {
+  for (documents::Segment& segment : document.segments) documents::protect_spans(segment);
+  return document.assemble([&](int index) {
+    const documents::Segment& segment = document.segments[index];
+    const documents::SegmentTranslation t = identity(segment);
+    return documents::project_markup(segment, t.text, t.links, [&segment](std::string_view text) {
+      return documents::escape_html_attribute(text, segment.quote);
+    });
   });
 }
 

@@ -14,6 +14,7 @@
 using documents::Document;
 using test::identity;
 using test::render_identity;
+using test::render_identity_attributes;
 using test::texts;
 
 TEST_CASE("html reader: blocks are segments, inline markup their elements", "[documents]") {
@@ -35,8 +36,18 @@ TEST_CASE("html reader: translated attributes only", "[documents]") {
   const std::string html = "<img src=\"a dog.jpg\" alt=\"A dog\"><a title='A \"cat\"' href=x>x</a>";
   Document d = documents::read_html(html, documents::HtmlPass::kAttributes, "t.html", nullptr);
   CHECK(texts(d) == std::vector<std::string>{"A dog", "A \"cat\""});
-  CHECK(render_identity(d, documents::escape_html_attribute) ==
-        "<img src=\"a dog.jpg\" alt=\"A dog\"><a title='A &quot;cat&quot;' href=x>x</a>");
+  CHECK(render_identity_attributes(d) == html);
+}
+
+TEST_CASE("html reader: an attribute value is escaped for its own quote", "[documents]") {
+  // The value holds the quote around it as a character reference: written back bare, it would end the
+  // value and open an onerror attribute.
+  const std::string html =
+      "<img src=x alt='... /a&#39;onerror=alert(1)//x'><a title=\"a 'b' &quot;c&quot;\">x</a>";
+  Document d = documents::read_html(html, documents::HtmlPass::kAttributes, "t.html", nullptr);
+  CHECK(texts(d) == std::vector<std::string>{"... /a'onerror=alert(1)//x", "a 'b' \"c\""});
+  CHECK(render_identity_attributes(d) ==
+        "<img src=x alt='... /a&#39;onerror=alert(1)//x'><a title=\"a 'b' &quot;c&quot;\">x</a>");
 }
 
 TEST_CASE("html reader: repaired markup stays untranslated with a warning", "[documents]") {
