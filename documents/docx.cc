@@ -17,16 +17,17 @@ bool is_member_translated(const std::string& member) {
 }
 
 const RunDialect& docx_dialect() {
-  static const RunDialect dialect = {"w:p",
-                                     "w:pPr",
-                                     "",
-                                     "w:r",
-                                     "w:rPr",
-                                     "w:t",
-                                     {"w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:softHyphen"},
-                                     {"w:tab", "w:br", "w:cr"},
-                                     {"w:hyperlink", "w:smartTag"},
-                                     true};
+  static const RunDialect dialect = {
+      "w:p",
+      "w:pPr",
+      "",
+      "w:r",
+      "w:rPr",
+      "w:t",
+      {"w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:softHyphen", "w:lastRenderedPageBreak"},
+      {"w:tab", "w:br", "w:cr"},
+      {"w:hyperlink", "w:smartTag"},
+      true};
   return dialect;
 }
 
