@@ -14,7 +14,7 @@ namespace documents {
 
 // What the members read from one package may inflate to, together, where no memory limit is given (the
 // server). Under --max-memory M it is M / kMemoryPerInflatedByte: a member's bytes, its parsed tree and
-// the member written again take some four times its size, and the model needs the rest.
+// the member written again take several times its size, and the model needs the rest.
 inline constexpr uint64_t kDefaultMaxInflated = uint64_t{256} << 20;
 inline constexpr uint64_t kMemoryPerInflatedByte = 8;
 inline uint64_t max_inflated_for(uint64_t max_memory) { return max_memory / kMemoryPerInflatedByte; }

@@ -12,6 +12,7 @@
 #include "documents/markdown_writer.h"
 #include "documents/nesting.h"
 #include "documents/odt.h"
+#include "documents/protected_spans.h"
 #include "documents/xml_reader.h"
 #include "documents/zip_package.h"
 
@@ -79,6 +80,17 @@ TEST_CASE("hostile markdown: deep quotes, lists and HTML blocks read without a c
   CHECK(documents::translate_markdown(block, "h.md", &warnings, same) == block);
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0] == "h.md:2: " + kDeepMessage + "; kept as it is");
+}
+
+TEST_CASE("hostile text: a 40 kB run without a space stays text, URLs beside it are protected",
+          "[documents][hostile]") {
+  documents::Segment segment;
+  const std::string run = "https://example.org/" + repeat("a", 40000);
+  segment.text = "See " + run + " or https://x.org now.";
+  documents::protect_spans(segment);
+  CHECK(segment.text == "See " + run + " or now.");
+  REQUIRE(segment.insertions.size() == 1);
+  CHECK(segment.insertions[0].bytes == "https://x.org");
 }
 
 TEST_CASE("hostile docx and odt: a member nested past the bound is kept as it is", "[documents][hostile]") {
