@@ -40,6 +40,7 @@ EXPECTED = {
     'many_members.docx': (1, [r'nmt: error: {}: 25002 members, more than the 20000 a package may hold']),
 }
 MAX_RSS_MB = 400  # a refused package never inflates what it claims
+SECONDS = 30  # each file; a walk over the open elements per tag took 100 s on 50000 nested spans
 
 
 def limits():
@@ -47,9 +48,10 @@ def limits():
 
 
 def run(args):
-    """(exit code, stderr lines, peak RSS in MB) of nmt with `args`; a signal is a negative code."""
-    child = subprocess.Popen([NMT] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             preexec_fn=limits)
+    """(exit code, stderr lines, peak RSS in MB) of nmt with `args`; a signal is a negative code, a
+    timeout 124."""
+    child = subprocess.Popen(['timeout', str(SECONDS), NMT] + args, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, preexec_fn=limits)
     err = child.stderr.read().decode(errors='replace')
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
