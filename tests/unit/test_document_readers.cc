@@ -70,6 +70,19 @@ TEST_CASE("markdown reader: markers, code and link destinations stay", "[documen
   CHECK(render_identity(d, [](std::string_view t) { return std::string(t); }) == md);
 }
 
+TEST_CASE("markdown reader: shortcut and collapsed references keep the label they name", "[documents]") {
+  const std::string md =
+      "See [the spec] for details, ![logo][] here and [the guide][guide] there.\n\n"
+      "[the spec]: https://x.org/spec\n[logo]: logo.png\n[guide]: https://x.org/guide\n";
+  Document d = documents::read_markdown(md, "t.md", nullptr);
+  CHECK(texts(d) == std::vector<std::string>{"See for details, here and the guide there."});
+  REQUIRE(d.segments[0].insertions.size() == 2);
+  CHECK(d.segments[0].insertions[0].bytes == "[the spec]");
+  CHECK(d.segments[0].insertions[1].bytes == "![logo][]");
+  CHECK(d.segments[0].elements.at(0).close == "][guide]");
+  CHECK(render_identity(d, [](std::string_view t) { return std::string(t); }) == md);
+}
+
 TEST_CASE("protected spans: URLs, addresses and placeholders leave the text", "[documents]") {
   documents::Segment s;
   s.text = "Mail a@b.org or see https://x.org/a, then {name} gets %1$s.";
