@@ -78,6 +78,19 @@ void protect_spans(Segment& segment, const std::function<std::string(std::string
     auto [begin, end] = spans[n];
     std::string bytes = segment.text.substr(begin, end - begin);
     if (escape) bytes = escape(bytes);
+    // Elements around the span and nothing else (a link whose text is its URL) go with it, whole: as
+    // elements they would be left empty beside it.
+    std::string open, close;
+    for (size_t e = 0; e < segment.elements.size();) {
+      if (segment.elements[e].begin != begin || segment.elements[e].end != end) {
+        ++e;
+        continue;
+      }
+      open += segment.elements[e].open;
+      close.insert(0, segment.elements[e].close);
+      segment.elements.erase(segment.elements.begin() + static_cast<std::ptrdiff_t>(e));
+    }
+    bytes = open + bytes + close;
     size_t cut_begin = begin, cut_end = end;
     const bool space_before = begin > 0 && segment.text[begin - 1] == ' ';
     const bool space_after = end < segment.text.size() && segment.text[end] == ' ';

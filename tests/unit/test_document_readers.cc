@@ -98,6 +98,20 @@ TEST_CASE("protected spans: URLs, addresses and placeholders leave the text", "[
         "Mail a@b.org or see https://x.org/a, then {name} gets %1$s.");
 }
 
+TEST_CASE("protected spans: a link whose text is its URL keeps it inside", "[documents]") {
+  const std::string html =
+      "<p>Shop at <a href=\"https://x/shop\">https://x/shop</a> or mail "
+      "<a href=\"mailto:a@b.org\"><b>a@b.org</b></a> now.</p>";
+  Document d = documents::read_html(html, documents::HtmlPass::kText, "t.html", nullptr);
+  documents::protect_spans(d.segments.at(0));
+  CHECK(d.segments[0].text == "Shop at or mail now.");
+  CHECK(d.segments[0].elements.empty());
+  REQUIRE(d.segments[0].insertions.size() == 2);
+  CHECK(d.segments[0].insertions[0].bytes == "<a href=\"https://x/shop\">https://x/shop</a>");
+  CHECK(d.segments[0].insertions[1].bytes == "<a href=\"mailto:a@b.org\"><b>a@b.org</b></a>");
+  CHECK(render_identity(d, documents::escape_html_text) == html);
+}
+
 TEST_CASE("subtitles: an identity translation gives the file back", "[documents]") {
   const std::string srt =
       "1\r\n00:00:01,000 --> 00:00:02,000\r\nA man <i>rides</i>\r\n\r\n2\r\n00:00:02,500 --> 00:00:04,000\r\n"
