@@ -11,7 +11,7 @@ const std::regex& protected_pattern() {
   static const std::regex pattern(
       R"((?:https?|ftp)://[^\s<>"]+|www\.[A-Za-z0-9-]+\.[^\s<>"]+)"
       R"(|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
-      R"(|\{\{[^{}]*\}\}|\{[A-Za-z0-9_.]*\}|%(?:[0-9]+\$)?[-+ #0]?[0-9]*(?:\.[0-9]+)?[sdifuxXeEgGc@])");
+      R"(|\{\{[^{}]*\}\}|\{%.*?%\}|<%.*?%>|\{[A-Za-z0-9_.]*\}|%(?:[0-9]+\$)?[-+ #0]?[0-9]*(?:\.[0-9]+)?[sdifuxXeEgGc@])");
   return pattern;
 }
 
@@ -74,6 +74,7 @@ void protect_spans(Segment& segment, const std::function<std::string(std::string
   constexpr int kGap = 1024;
   for (InlineElement& e : segment.elements) e.order *= kGap;
   for (Insertion& i : segment.insertions) i.order *= kGap;
+  const size_t first_new = segment.insertions.size();
   for (size_t n = spans.size(); n-- > 0;) {  // from the end, so earlier offsets stay valid
     auto [begin, end] = spans[n];
     std::string bytes = segment.text.substr(begin, end - begin);
@@ -114,6 +115,8 @@ void protect_spans(Segment& segment, const std::function<std::string(std::string
     segment.text.erase(cut_begin, cut_end - cut_begin);
     segment.insertions.push_back({cut_begin, std::move(bytes), order + 1, space_before || space_after});
   }
+  // Spans that end up at one offset ("{a} {b}") keep their source order: the sort keeps ties in list order.
+  std::reverse(segment.insertions.begin() + static_cast<std::ptrdiff_t>(first_new), segment.insertions.end());
   std::stable_sort(
       segment.insertions.begin(), segment.insertions.end(),
       [](const Insertion& a, const Insertion& b) { return a.at != b.at ? a.at < b.at : a.order < b.order; });

@@ -98,6 +98,18 @@ TEST_CASE("protected spans: URLs, addresses and placeholders leave the text", "[
         "Mail a@b.org or see https://x.org/a, then {name} gets %1$s.");
 }
 
+TEST_CASE("protected spans: template tags are placeholders", "[documents]") {
+  documents::Segment s;
+  s.text = "Hello {% if user %} dear {{ name }} {% endif %}, you owe <%= total %> now.";
+  documents::protect_spans(s);
+  CHECK(s.text == "Hello dear, you owe now.");
+  REQUIRE(s.insertions.size() == 4);
+  CHECK(s.insertions[0].bytes == "{% if user %}");
+  CHECK(s.insertions[1].bytes == "{{ name }}");
+  CHECK(s.insertions[2].bytes == "{% endif %}");
+  CHECK(s.insertions[3].bytes == "<%= total %>");
+}
+
 TEST_CASE("protected spans: a link whose text is its URL keeps it inside", "[documents]") {
   const std::string html =
       "<p>Shop at <a href=\"https://x/shop\">https://x/shop</a> or mail "
