@@ -17,24 +17,27 @@ bool is_member_translated(const std::string& member) {
 }
 
 const RunDialect& docx_dialect() {
-  static const RunDialect dialect = {"w:p",
-                                     "w:pPr",
-                                     "",
-                                     "w:r",
-                                     "w:rPr",
-                                     "w:t",
-                                     {"w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:softHyphen"},
-                                     {"w:tab", "w:br", "w:cr"},
-                                     {"w:hyperlink", "w:smartTag"},
-                                     true};
+  static const RunDialect dialect = {
+      "w:p",
+      "w:pPr",
+      "",
+      "w:r",
+      "w:rPr",
+      "w:t",
+      {"w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:softHyphen", "w:lastRenderedPageBreak"},
+      {"w:tab", "w:br", "w:cr"},
+      {"w:hyperlink", "w:smartTag"},
+      true};
   return dialect;
 }
 
 }  // namespace
 
 std::string translate_docx(std::string_view bytes, const std::string& name,
-                           std::vector<std::string>* warnings, const SegmentTranslator& translate) {
-  return translate_run_package(bytes, name, warnings, translate, is_member_translated, docx_dialect());
+                           std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                           uint64_t max_inflated) {
+  return translate_run_package(bytes, name, warnings, translate, is_member_translated, docx_dialect(),
+                               max_inflated);
 }
 
 }  // namespace documents

@@ -8,10 +8,12 @@
 #include <vector>
 
 #include "documents/subtitles.h"
+#include "documents/zip_package.h"
 
 namespace documents {
 
 std::string translate_docx(std::string_view bytes, const std::string& name,
-                           std::vector<std::string>* warnings, const SegmentTranslator& translate);
+                           std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                           uint64_t max_inflated = kDefaultMaxInflated);
 
 }  // namespace documents

@@ -5,6 +5,7 @@
 #include <pugixml.hpp>
 
 #include "core/error.h"
+#include "documents/nesting.h"
 #include "documents/xml_reader.h"
 #include "documents/zip_package.h"
 
@@ -60,8 +61,9 @@ const std::vector<std::string>& opf_translated_elements() {
 }
 
 std::string translate_epub(std::string_view bytes, const std::string& name,
-                           std::vector<std::string>* warnings, const EpubMemberTranslator& translate) {
-  ZipPackage package{std::string(bytes), name};
+                           std::vector<std::string>* warnings, const EpubMemberTranslator& translate,
+                           uint64_t max_inflated) {
+  ZipPackage package{std::string(bytes), name, max_inflated};
   const pugi::xml_document container = parse_member(package, "META-INF/container.xml", name);
   const std::string opf =
       container.select_node("//*[local-name()='rootfile']/@full-path").attribute().value();
@@ -86,7 +88,9 @@ std::string translate_epub(std::string_view bytes, const std::string& name,
     try {
       replaced[member] = translate(part->second, member, package.read(member));
     } catch (const MalformedXml& e) {
-      // A malformed member stays as it is; the rest of the book is translated.
+      // A malformed or too deeply nested member stays as it is; the rest of the book is translated.
+      if (warnings) warnings->push_back(std::string(e.what()) + "; " + member + " kept as it is");
+    } catch (const TooDeep& e) {
       if (warnings) warnings->push_back(std::string(e.what()) + "; " + member + " kept as it is");
     }
   }

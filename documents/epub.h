@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "documents/zip_package.h"
+
 namespace documents {
 
 enum class EpubPart { kXhtml, kNcx, kOpf };
@@ -20,6 +22,7 @@ const std::vector<std::string>& opf_translated_elements();
 
 // Throws core::Error naming `name` for a package without a readable container.xml and OPF.
 std::string translate_epub(std::string_view bytes, const std::string& name,
-                           std::vector<std::string>* warnings, const EpubMemberTranslator& translate);
+                           std::vector<std::string>* warnings, const EpubMemberTranslator& translate,
+                           uint64_t max_inflated = kDefaultMaxInflated);
 
 }  // namespace documents

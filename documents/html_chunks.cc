@@ -6,6 +6,7 @@
 #include <initializer_list>
 
 #include "documents/html_tags.h"
+#include "documents/nesting.h"
 
 namespace documents {
 
@@ -269,6 +270,9 @@ bool HtmlChunker::start_tag(size_t name_begin) {
   const bool never =
       tag.never || foreign || never_translated_tag(gumbo_tagn_enum(tag.name.data(), tag.name.size()));
   open_.push_back({tag.name, is_container(tag.name) && !never, never});
+  // Past the readers' bound the page is refused (documents/nesting.h): the tokenizer stops following, so
+  // its walks over the open elements stay short, and the parser's tree is measured and refused.
+  if (open_.size() > kMaxNestingDepth) simple_ = false;
   return false;
 }
 

@@ -3,9 +3,10 @@
 #include <gumbo.h>
 
 #include <algorithm>
-#include <memory>
 
+#include "documents/gumbo_tree.h"
 #include "documents/html_tags.h"
+#include "documents/nesting.h"
 
 namespace documents {
 
@@ -64,6 +65,7 @@ class Reader {
         span.begin = offset_of(a.original_value.data) + 1;
         span.end = offset_of(a.original_value.data) + a.original_value.length - 1;
         span.segment.text = value;
+        span.segment.quote = quote;
         span.segment.line = static_cast<int>(a.value_start.line) + line_offset_;
         spans.push_back(std::move(span));
       }
@@ -238,7 +240,8 @@ class Reader {
   int run_line_ = 0;
 };
 
-std::string escape(std::string_view text, bool attribute, bool xhtml) {
+// `quote`: the quote character around an attribute value, 0 for text.
+std::string escape(std::string_view text, char quote, bool xhtml) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
@@ -249,8 +252,8 @@ std::string escape(std::string_view text, bool attribute, bool xhtml) {
       out += "&lt;";
     } else if (c == '>') {
       out += "&gt;";
-    } else if (c == '"' && attribute) {
-      out += "&quot;";
+    } else if (c == quote) {
+      out += c == '"' ? "&quot;" : "&#39;";
     } else if (c == '\xC2' && i + 1 < text.size() && text[i + 1] == '\xA0') {
       out += xhtml ? "&#160;" : "&nbsp;";  // XML knows no &nbsp;
       ++i;
@@ -263,23 +266,24 @@ std::string escape(std::string_view text, bool attribute, bool xhtml) {
 
 }  // namespace
 
-std::string escape_html_text(std::string_view text) { return escape(text, false, false); }
-std::string escape_html_attribute(std::string_view text) { return escape(text, true, false); }
-std::string escape_xhtml_text(std::string_view text) { return escape(text, false, true); }
-std::string escape_xhtml_attribute(std::string_view text) { return escape(text, true, true); }
+std::string escape_html_text(std::string_view text) { return escape(text, 0, false); }
+std::string escape_html_attribute(std::string_view text, char quote) { return escape(text, quote, false); }
+std::string escape_xhtml_text(std::string_view text) { return escape(text, 0, true); }
+std::string escape_xhtml_attribute(std::string_view text, char quote) { return escape(text, quote, true); }
 
 Document read_html(std::string_view html, HtmlPass pass, const std::string& name,
                    std::vector<std::string>* warnings, int first_line) {
-  GumboOptions options = kGumboDefaultOptions;
-  options.max_errors = 0;
-  std::unique_ptr<GumboOutput, void (*)(GumboOutput*)> parsed(
-      gumbo_parse_with_options(&options, html.data(), html.size()),
-      [](GumboOutput* output) { gumbo_destroy_output(&kGumboDefaultOptions, output); });
+  const GumboTree parsed(html);
+  // The reader recurses once per level: a deeper page is refused before it is walked.
+  if (const GumboNode* deep = parsed.first_too_deep()) {
+    throw TooDeep(
+        too_deep_message(name + ":" + std::to_string(deep->v.element.start_pos.line + first_line - 1)));
+  }
   Reader reader(html, name, warnings, first_line);
   if (pass == HtmlPass::kText) {
-    reader.read_block(*parsed->document);
+    reader.read_block(parsed.document());
   } else {
-    reader.read_attributes(*parsed->document);
+    reader.read_attributes(parsed.document());
   }
   return splice_spans(html, std::move(reader.spans));
 }

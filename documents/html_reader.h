@@ -21,10 +21,11 @@ Document read_html(std::string_view html, HtmlPass pass, const std::string& name
 
 // Text as HTML spells it: '&', '<', '>' and U+00A0 as entities.
 std::string escape_html_text(std::string_view text);
-// An attribute value: escape_html_text's and '"' too.
-std::string escape_html_attribute(std::string_view text);
+// An attribute value inside `quote` (Segment::quote): escape_html_text's and that quote too ("&quot;",
+// "&#39;"), so no character of the value ends it.
+std::string escape_html_attribute(std::string_view text, char quote);
 // As XHTML (XML) spells them: U+00A0 as &#160;, since XML has no &nbsp;.
 std::string escape_xhtml_text(std::string_view text);
-std::string escape_xhtml_attribute(std::string_view text);
+std::string escape_xhtml_attribute(std::string_view text, char quote);
 
 }  // namespace documents

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "documents/html_reader.h"
+#include "documents/nesting.h"
 
 namespace documents {
 
@@ -24,7 +25,14 @@ std::string with_line_offset(const std::string& warning, const std::string& name
 void splice_html_block(std::string_view block, int first_line, const std::string& name, Document& document,
                        std::vector<MarkdownLayout>& layouts, std::vector<std::string>* warnings) {
   std::vector<std::string> html_warnings;
-  Document html = read_html(block, HtmlPass::kText, name, warnings != nullptr ? &html_warnings : nullptr);
+  Document html;
+  try {
+    html = read_html(block, HtmlPass::kText, name, warnings != nullptr ? &html_warnings : nullptr);
+  } catch (const TooDeep& e) {  // the block stays as it is; the rest of the file is translated
+    if (warnings) warnings->push_back(with_line_offset(e.what(), name, first_line - 1) + "; kept as it is");
+    document.add_verbatim(std::string(block));
+    return;
+  }
   for (const std::string& warning : html_warnings)
     warnings->push_back(with_line_offset(warning, name, first_line - 1));
   for (Document::Part& part : html.parts) {

@@ -273,8 +273,8 @@ class Reader {
       if (closed_.count(i)) continue;
       size_t end = cursor_;
       if (take_delimiter) end = closing_delimiter_end(type);
-      if (take_delimiter && run_.elements[i].begin == run_.text.size() && i < open_at_.size() &&
-          open_at_[i] < cursor_) {
+      if (take_delimiter && i < open_at_.size() && open_at_[i] < cursor_ &&
+          (run_.elements[i].begin == run_.text.size() || names_its_reference(type))) {
         keep_whole(i, end);
         return;
       }
@@ -285,17 +285,24 @@ class Reader {
     }
   }
 
-  // An element around no text (`**`code`**`, [`code`](url)) becomes one insertion of its source bytes, with
-  // what it holds: as an empty element it would lose its content to the insertions beside it.
+  // An element around no text (`**`code`**`, [`code`](url)) would lose what it holds to the insertions
+  // beside it, and a shortcut reference's text ([the spec]) is a label: each is kept as one insertion.
   void keep_whole(size_t element, size_t end) {
     const int order = run_.elements[element].order;
     const size_t begin = open_at_[element];
+    run_.text.resize(run_.elements[element].begin);
     run_.elements.resize(element);
     open_at_.resize(element);
     closed_.erase(closed_.lower_bound(element), closed_.end());
     while (!run_.insertions.empty() && run_.insertions.back().order > order) run_.insertions.pop_back();
     run_.insert(std::string(text_.substr(begin, end - begin)), true);
     cursor_ = end;
+  }
+
+  bool names_its_reference(MD_SPANTYPE type) const {  // "[the spec]", "![logo][]": the text is a label
+    if ((type != MD_SPAN_A && type != MD_SPAN_IMG) || text_.compare(cursor_, 1, "]") != 0) return false;
+    const char next = cursor_ + 1 < text_.size() ? text_[cursor_ + 1] : '\n';
+    return next == '[' ? text_.compare(cursor_ + 1, 2, "[]") == 0 : next != '(';
   }
 
   size_t closing_delimiter_end(MD_SPANTYPE type) const {
@@ -350,7 +357,6 @@ Document read_markdown(std::string_view markdown, const std::string& name, std::
   const size_t front = front_matter_length(markdown);
   Reader reader(markdown);
   MD_PARSER parser{};
-  parser.abi_version = 0;
   parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS;
   parser.enter_block = [](MD_BLOCKTYPE type, void*, void* r) {
     return static_cast<Reader*>(r)->enter_block(type);

@@ -76,14 +76,14 @@ void rebuild(OfficeParagraph& p, const std::string& projected) {
 }  // namespace
 
 std::string translate_odt(std::string_view bytes, const std::string& name, std::vector<std::string>* warnings,
-                          const SegmentTranslator& translate) {
+                          const SegmentTranslator& translate, uint64_t max_inflated) {
   OfficeFormat format;
   format.is_translated = [](const std::string& member) {
     return member == "content.xml" || member == "styles.xml";
   };
   format.collect = collect_paragraphs;
   format.rebuild = rebuild;
-  return translate_office_package(bytes, name, warnings, translate, format);
+  return translate_office_package(bytes, name, warnings, translate, format, max_inflated);
 }
 
 }  // namespace documents

@@ -8,10 +8,11 @@
 #include <vector>
 
 #include "documents/subtitles.h"
+#include "documents/zip_package.h"
 
 namespace documents {
 
 std::string translate_odt(std::string_view bytes, const std::string& name, std::vector<std::string>* warnings,
-                          const SegmentTranslator& translate);
+                          const SegmentTranslator& translate, uint64_t max_inflated = kDefaultMaxInflated);
 
 }  // namespace documents

@@ -1,8 +1,10 @@
 #include "documents/office_package.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
+#include "documents/nesting.h"
 #include "documents/projection.h"
 #include "documents/zip_package.h"
 
@@ -39,8 +41,8 @@ bool tidy_paragraph_text(Segment& segment) {
 
 std::string translate_office_package(std::string_view bytes, const std::string& name,
                                      std::vector<std::string>* warnings, const SegmentTranslator& translate,
-                                     const OfficeFormat& format) {
-  ZipPackage package{std::string(bytes), name};
+                                     const OfficeFormat& format, uint64_t max_inflated) {
+  ZipPackage package{std::string(bytes), name, max_inflated};
   std::map<std::string, pugi::xml_document> parts;
   std::vector<OfficeParagraph> paragraphs;
   for (const std::string& member : package.names()) {
@@ -51,6 +53,17 @@ std::string translate_office_package(std::string_view bytes, const std::string& 
     if (!parsed) {
       if (warnings)
         warnings->push_back(name + ": " + member + ": " + parsed.description() + "; kept as it is");
+      parts.erase(member);
+      continue;
+    }
+    // The paragraph readers recurse once per level: a deeper member is kept as it is.
+    if (const pugi::xml_node deep = first_too_deep(doc)) {
+      const size_t offset = static_cast<size_t>(std::max<ptrdiff_t>(deep.offset_debug(), 0));
+      if (warnings) {
+        warnings->push_back(
+            too_deep_message(name + ":" + member + ":" + std::to_string(line_at(xml, offset))) +
+            "; kept as it is");
+      }
       parts.erase(member);
       continue;
     }

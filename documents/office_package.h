@@ -44,9 +44,10 @@ struct OfficeFormat {
 };
 
 // The package with the paragraphs of its translated members translated; a member that does not parse is
-// kept as it is, with a warning naming `name` and the member.
+// kept as it is, with a warning naming `name` and the member. The members read inflate to `max_inflated`
+// bytes at most (documents/zip_package.h).
 std::string translate_office_package(std::string_view bytes, const std::string& name,
                                      std::vector<std::string>* warnings, const SegmentTranslator& translate,
-                                     const OfficeFormat& format);
+                                     const OfficeFormat& format, uint64_t max_inflated);
 
 }  // namespace documents

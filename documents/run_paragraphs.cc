@@ -165,8 +165,8 @@ void rebuild_run_paragraph(OfficeParagraph& p, const std::string& projected, con
 
 std::string translate_run_package(std::string_view bytes, const std::string& name,
                                   std::vector<std::string>* warnings, const SegmentTranslator& translate,
-                                  bool (*is_translated)(const std::string& member),
-                                  const RunDialect& dialect) {
+                                  bool (*is_translated)(const std::string& member), const RunDialect& dialect,
+                                  uint64_t max_inflated) {
   OfficeFormat format;
   format.is_translated = is_translated;
   format.collect = [&](const pugi::xml_node& root, std::vector<OfficeParagraph>& out) {
@@ -175,7 +175,7 @@ std::string translate_run_package(std::string_view bytes, const std::string& nam
   format.rebuild = [&](OfficeParagraph& p, const std::string& projected) {
     rebuild_run_paragraph(p, projected, dialect);
   };
-  return translate_office_package(bytes, name, warnings, translate, format);
+  return translate_office_package(bytes, name, warnings, translate, format, max_inflated);
 }
 
 }  // namespace documents

@@ -34,7 +34,7 @@ void rebuild_run_paragraph(OfficeParagraph& p, const std::string& projected, con
 // translate_office_package over the run paragraphs of the members `is_translated` names.
 std::string translate_run_package(std::string_view bytes, const std::string& name,
                                   std::vector<std::string>* warnings, const SegmentTranslator& translate,
-                                  bool (*is_translated)(const std::string& member),
-                                  const RunDialect& dialect);
+                                  bool (*is_translated)(const std::string& member), const RunDialect& dialect,
+                                  uint64_t max_inflated);
 
 }  // namespace documents

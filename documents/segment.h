@@ -34,7 +34,8 @@ struct Segment {
   std::string text;
   std::vector<InlineElement> elements;
   std::vector<Insertion> insertions;
-  int line = 0;  // the source line it starts on, for warnings
+  int line = 0;    // the source line it starts on, for warnings
+  char quote = 0;  // an attribute value's quote character ('"' or '\''), which its escape writes as an entity
 
   // Readers add elements as they open and insertions as they meet them, so `order` follows the source.
   size_t open_element(std::string open_tag) {

@@ -1,6 +1,5 @@
 #include "documents/translate_document.h"
 
-#include <regex>
 #include <stdexcept>
 
 #include "documents/docx.h"
@@ -20,36 +19,63 @@ namespace documents {
 
 namespace {
 
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The numbers of `text`: digit runs joined by single '.' or ',' ("1,250.50"). Scanned by hand: std::regex
+// recurses once per character and a long number would exhaust the stack.
+std::vector<std::string> numbers_in(const std::string& text) {
+  std::vector<std::string> numbers;
+  for (size_t i = 0; i < text.size();) {
+    if (!is_digit(text[i])) {
+      ++i;
+      continue;
+    }
+    const size_t begin = i;
+    while (i < text.size() && is_digit(text[i])) ++i;
+    while (i + 1 < text.size() && (text[i] == '.' || text[i] == ',') && is_digit(text[i + 1])) {
+      ++i;
+      while (i < text.size() && is_digit(text[i])) ++i;
+    }
+    numbers.push_back(text.substr(begin, i - begin));
+  }
+  return numbers;
+}
+
 // A number of the source that the translation lacks, digit for digit, is worth a warning.
 void check_numbers(const Segment& source, const std::string& target, const std::string& name,
                    std::vector<std::string>* warnings) {
   if (warnings == nullptr) return;
-  static const std::regex number("[0-9]+(?:[.,][0-9]+)*");
   std::string target_digits;
-  for (char c : target) target_digits += (c >= '0' && c <= '9') ? c : ' ';
-  for (auto it = std::sregex_iterator(source.text.begin(), source.text.end(), number);
-       it != std::sregex_iterator(); ++it) {
+  for (char c : target) target_digits += is_digit(c) ? c : ' ';
+  for (const std::string& number : numbers_in(source.text)) {
     std::string digits;
-    for (char c : it->str()) {
-      if (c >= '0' && c <= '9') digits += c;
+    for (char c : number) {
+      if (is_digit(c)) digits += c;
     }
-    if (target.find(it->str()) == std::string::npos && target_digits.find(digits) == std::string::npos) {
+    if (target.find(number) == std::string::npos && target_digits.find(digits) == std::string::npos) {
       const std::string where = source.line > 0 ? name + ":" + std::to_string(source.line) : name;
-      warnings->push_back(where + ": the translation lacks the number " + it->str());
+      warnings->push_back(where + ": the translation lacks the number " + number);
     }
   }
 }
 
+// The escape a segment is written with: an attribute value's depends on its quote (Segment::quote).
+using EscapeFor = std::function<TextEscape(const Segment& segment)>;
+
+EscapeFor every_segment(TextEscape escape) {
+  return [escape](const Segment&) { return escape; };
+}
+
 std::string render(Document& document, const Translator& translator, const TranslateOptions& options,
-                   const TextEscape& escape, const std::string& name, std::vector<std::string>* warnings) {
-  for (Segment& segment : document.segments) protect_spans(segment, escape);
+                   const EscapeFor& escape_for, const std::string& name, std::vector<std::string>* warnings) {
+  for (Segment& segment : document.segments) protect_spans(segment, escape_for(segment));
   const std::vector<SegmentTranslation> translations =
       translate_segments(translator, options, document.segments);
   return document.assemble([&](int index) {
     const Segment& segment = document.segments[index];
     const SegmentTranslation& t = translations[index];
     check_numbers(segment, t.text, name, warnings);
-    return project_markup(segment, t.text, t.links, escape);
+    return project_markup(segment, t.text, t.links, escape_for(segment));
   });
 }
 
@@ -64,13 +90,17 @@ std::string translate_html_chunk(const Translator& translator, const TranslateOp
     std::string source = chunk.context;
     source.append(page.substr(chunk.begin, chunk.end - chunk.begin));
     Document attributes = read_html(source, HtmlPass::kAttributes, name, nullptr, chunk.first_line);
-    with_attributes = render(attributes, translator, options,
-                             xhtml ? escape_xhtml_attribute : escape_html_attribute, name, warnings);
+    const EscapeFor attribute_escape = [xhtml](const Segment& segment) -> TextEscape {
+      const char quote = segment.quote;
+      if (xhtml) return [quote](std::string_view text) { return escape_xhtml_attribute(text, quote); };
+      return [quote](std::string_view text) { return escape_html_attribute(text, quote); };
+    };
+    with_attributes = render(attributes, translator, options, attribute_escape, name, warnings);
   }
   Document text = read_html(with_attributes, HtmlPass::kText, name, warnings, chunk.first_line);
   with_attributes = std::string();
-  std::string out =
-      render(text, translator, options, xhtml ? escape_xhtml_text : escape_html_text, name, warnings);
+  std::string out = render(text, translator, options,
+                           every_segment(xhtml ? escape_xhtml_text : escape_html_text), name, warnings);
   if (out.compare(0, chunk.context.size(), chunk.context) != 0)
     throw std::logic_error("translate_html_chunk: a segment reached into the chunk's context");
   out.erase(0, chunk.context.size());
@@ -101,7 +131,7 @@ std::string translate_xml(std::string_view bytes, const std::vector<std::string>
                           const Translator& translator, const TranslateOptions& options,
                           const std::string& name, std::vector<std::string>* warnings) {
   Document document = read_xml(bytes, name, only);
-  return render(document, translator, options, escape_xml_text, name, warnings);
+  return render(document, translator, options, every_segment(escape_xml_text), name, warnings);
 }
 
 }  // namespace
@@ -109,9 +139,9 @@ std::string translate_xml(std::string_view bytes, const std::vector<std::string>
 void write_translated_document(const Translator& translator, const TranslateOptions& options,
                                DocumentFormat format, std::string_view bytes, const std::string& name,
                                std::vector<std::string>* warnings, const DocumentWriter& write,
-                               size_t html_chunk_bytes) {
+                               size_t html_chunk_bytes, uint64_t max_inflated) {
   if (format != DocumentFormat::kHtml) {
-    write(translate_document(translator, options, format, bytes, name, warnings));
+    write(translate_document(translator, options, format, bytes, name, warnings, max_inflated));
     return;
   }
   write_translated_html(translator, options, bytes, false, name, warnings, write, html_chunk_bytes);
@@ -119,7 +149,7 @@ void write_translated_document(const Translator& translator, const TranslateOpti
 
 std::string translate_document(const Translator& translator, const TranslateOptions& options,
                                DocumentFormat format, std::string_view bytes, const std::string& name,
-                               std::vector<std::string>* warnings) {
+                               std::vector<std::string>* warnings, uint64_t max_inflated) {
   // The readers that rebuild their documents themselves get the segments translated and checked here.
   const SegmentTranslator checked = [&](std::vector<Segment>& segments) {
     for (Segment& segment : segments) protect_spans(segment);
@@ -135,22 +165,24 @@ std::string translate_document(const Translator& translator, const TranslateOpti
       return translate_xml(bytes, {}, translator, options, name, warnings);
     case DocumentFormat::kEpub:
       return translate_epub(
-          bytes, name, warnings, [&](EpubPart part, const std::string& member, const std::string& xml) {
+          bytes, name, warnings,
+          [&](EpubPart part, const std::string& member, const std::string& xml) {
             const std::string label = name + ":" + member;
             if (part == EpubPart::kXhtml)
               return translate_html(xml, true, translator, options, label, warnings);
             const std::vector<std::string> every_element;
             return translate_xml(xml, part == EpubPart::kOpf ? opf_translated_elements() : every_element,
                                  translator, options, label, warnings);
-          });
+          },
+          max_inflated);
     case DocumentFormat::kMarkdown:
       return translate_markdown(bytes, name, warnings, checked);
     case DocumentFormat::kDocx:
-      return translate_docx(bytes, name, warnings, checked);
+      return translate_docx(bytes, name, warnings, checked, max_inflated);
     case DocumentFormat::kOdt:
-      return translate_odt(bytes, name, warnings, checked);
+      return translate_odt(bytes, name, warnings, checked, max_inflated);
     case DocumentFormat::kPptx:
-      return translate_pptx(bytes, name, warnings, checked);
+      return translate_pptx(bytes, name, warnings, checked, max_inflated);
     case DocumentFormat::kSrt:
     case DocumentFormat::kVtt:
       return translate_subtitles(bytes, name, warnings, checked);

@@ -10,13 +10,16 @@
 
 #include "documents/document_format.h"
 #include "documents/pipeline_types.h"
+#include "documents/zip_package.h"
 
 namespace documents {
 
 // `name` labels warnings ("page.html:12: ..."), which go to `warnings`. kText is not a document format.
+// A zip package's members read inflate to `max_inflated` bytes at most (documents/zip_package.h).
 std::string translate_document(const Translator& translator, const TranslateOptions& options,
                                DocumentFormat format, std::string_view bytes, const std::string& name,
-                               std::vector<std::string>* warnings);
+                               std::vector<std::string>* warnings,
+                               uint64_t max_inflated = kDefaultMaxInflated);
 
 // Receives a translated document piece by piece, in order.
 using DocumentWriter = std::function<void(std::string_view piece)>;
@@ -29,6 +32,7 @@ inline constexpr size_t kHtmlChunkBytes = 256 * 1024;
 void write_translated_document(const Translator& translator, const TranslateOptions& options,
                                DocumentFormat format, std::string_view bytes, const std::string& name,
                                std::vector<std::string>* warnings, const DocumentWriter& write,
-                               size_t html_chunk_bytes = kHtmlChunkBytes);
+                               size_t html_chunk_bytes = kHtmlChunkBytes,
+                               uint64_t max_inflated = kDefaultMaxInflated);
 
 }  // namespace documents

@@ -5,6 +5,7 @@
 #include <pugixml.hpp>
 
 #include "core/utf8_encode.h"
+#include "documents/nesting.h"
 #include "documents/xml_checks.h"
 
 namespace documents {
@@ -307,6 +308,11 @@ Document read_xml(std::string_view xml, const std::string& name, const std::vect
   if (!result) {
     fault = XmlFault{std::min(static_cast<size_t>(result.offset), xml.size()), result.description()};
   } else {
+    // The checks and the reader recurse once per level: a deeper document is refused before they walk it.
+    if (const pugi::xml_node deep = first_too_deep(parsed)) {
+      const size_t offset = static_cast<size_t>(std::max<ptrdiff_t>(deep.offset_debug(), 0));
+      throw TooDeep(too_deep_message(name + ":" + std::to_string(line_at(xml, offset))));
+    }
     fault = first_xml_fault(xml, parsed);
   }
   if (fault) {

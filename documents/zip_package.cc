@@ -2,6 +2,8 @@
 
 #include <zip.h>
 
+#include <cstdio>
+
 #include "core/error.h"
 
 namespace documents {
@@ -14,9 +16,25 @@ std::string zip_error_text(zip_error_t* error) {
   return text;
 }
 
+std::string size_text(uint64_t bytes) {
+  if (bytes < (uint64_t{1} << 20)) return std::to_string(bytes) + " bytes";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+// Closes the member on every way out of read().
+struct MemberFile {
+  zip_file_t* file;
+  ~MemberFile() {
+    if (file) zip_fclose(file);
+  }
+};
+
 }  // namespace
 
-ZipPackage::ZipPackage(std::string bytes, const std::string& name) : bytes_(std::move(bytes)), name_(name) {
+ZipPackage::ZipPackage(std::string bytes, const std::string& name, uint64_t max_inflated)
+    : bytes_(std::move(bytes)), name_(name), max_inflated_(max_inflated) {
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* source = zip_source_buffer_create(bytes_.data(), bytes_.size(), 0, &error);
@@ -27,6 +45,11 @@ ZipPackage::ZipPackage(std::string bytes, const std::string& name) : bytes_(std:
     throw core::Error(name_ + ": not a zip package (" + zip_error_text(&error) + ")");
   }
   const zip_int64_t n = zip_get_num_entries(archive_, 0);
+  if (n > static_cast<zip_int64_t>(kMaxPackageMembers)) {
+    zip_discard(archive_);
+    throw core::Error(name_ + ": " + std::to_string(n) + " members, more than the " +
+                      std::to_string(kMaxPackageMembers) + " a package may hold");
+  }
   for (zip_int64_t i = 0; i < n; ++i) {
     const char* member = zip_get_name(archive_, static_cast<zip_uint64_t>(i), 0);
     names_.push_back(member ? member : "");
@@ -41,13 +64,28 @@ std::string ZipPackage::read(const std::string& member) const {
   zip_stat_t st;
   if (zip_stat(archive_, member.c_str(), 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
     throw core::Error(name_ + ": no member " + member);
-  zip_file_t* file = zip_fopen(archive_, member.c_str(), 0);
-  if (file == nullptr) throw core::Error(name_ + ": cannot read " + member);
-  std::string data(st.size, '\0');
-  const zip_int64_t got = zip_fread(file, data.data(), st.size);
-  zip_fclose(file);
-  if (got < 0 || static_cast<zip_uint64_t>(got) != st.size)
-    throw core::Error(name_ + ": cannot read " + member);
+  const std::string where = name_ + ": " + member + ": ";
+  const uint64_t left = max_inflated_ - inflated_;
+  if (st.size > left) {
+    throw core::Error(where + "declares " + size_text(st.size) + " inflated, more than the " +
+                      size_text(left) + " this package may still inflate to");
+  }
+  const MemberFile file{zip_fopen(archive_, member.c_str(), 0)};
+  if (file.file == nullptr) throw core::Error(where + "cannot read it (" + zip_strerror(archive_) + ")");
+  std::string data;
+  char buffer[1 << 16];
+  for (;;) {
+    const zip_int64_t got = zip_fread(file.file, buffer, sizeof buffer);
+    if (got < 0) throw core::Error(where + "cannot read it (" + zip_file_strerror(file.file) + ")");
+    if (got == 0) break;
+    if (data.size() + static_cast<uint64_t>(got) > st.size)
+      throw core::Error(where + "inflates to more than the " + size_text(st.size) + " it declares");
+    data.append(buffer, static_cast<size_t>(got));
+  }
+  if (data.size() != st.size)
+    throw core::Error(where + "inflates to " + size_text(data.size()) + ", not the " + size_text(st.size) +
+                      " it declares");
+  inflated_ += data.size();
   return data;
 }
 

@@ -165,6 +165,8 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
       fail(counts.failures, e.what());
     } catch (const std::bad_alloc&) {  // one file's failure: the next may fit
       fail(counts.failures, printable_path(file.path) + ": " + not_enough_memory_message());
+    } catch (const std::exception& e) {  // any other failure is this file's alone too
+      fail(counts.failures, printable_path(file.path) + ": " + e.what());
     }
     if (device_full) {  // every later write would fail too: stop, keeping what is finished
       counts.not_attempted = files.size() - i - 1;

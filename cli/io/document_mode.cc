@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/io/io_error.h"
+#include "cli/memory_limit.h"
 #include "core/error.h"
 #include "core/unique_fd.h"
 #include "documents/translate_document.h"
@@ -60,7 +61,9 @@ void translate_document_pieces(const pipeline::Translator& translator, const Tra
                                documents::DocumentFormat format, const std::string& bytes,
                                const std::string& name, const std::function<void(std::string_view)>& write) {
   std::vector<std::string> warnings;
-  documents::write_translated_document(translator, o.translate, format, bytes, name, &warnings, write);
+  const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
+  documents::write_translated_document(translator, o.translate, format, bytes, name, &warnings, write,
+                                       documents::kHtmlChunkBytes, documents::max_inflated_for(max_memory));
   if (!o.quiet) {
     for (const std::string& w : warnings) std::cerr << "nmt: warning: " << w << "\n";
   }

@@ -14,6 +14,7 @@
 using documents::Document;
 using test::identity;
 using test::render_identity;
+using test::render_identity_attributes;
 using test::texts;
 
 TEST_CASE("html reader: blocks are segments, inline markup their elements", "[documents]") {
@@ -35,8 +36,18 @@ TEST_CASE("html reader: translated attributes only", "[documents]") {
   const std::string html = "<img src=\"a dog.jpg\" alt=\"A dog\"><a title='A \"cat\"' href=x>x</a>";
   Document d = documents::read_html(html, documents::HtmlPass::kAttributes, "t.html", nullptr);
   CHECK(texts(d) == std::vector<std::string>{"A dog", "A \"cat\""});
-  CHECK(render_identity(d, documents::escape_html_attribute) ==
-        "<img src=\"a dog.jpg\" alt=\"A dog\"><a title='A &quot;cat&quot;' href=x>x</a>");
+  CHECK(render_identity_attributes(d) == html);
+}
+
+TEST_CASE("html reader: an attribute value is escaped for its own quote", "[documents]") {
+  // The value holds the quote around it as a character reference: written back bare, it would end the
+  // value and open an onerror attribute.
+  const std::string html =
+      "<img src=x alt='... /a&#39;onerror=alert(1)//x'><a title=\"a 'b' &quot;c&quot;\">x</a>";
+  Document d = documents::read_html(html, documents::HtmlPass::kAttributes, "t.html", nullptr);
+  CHECK(texts(d) == std::vector<std::string>{"... /a'onerror=alert(1)//x", "a 'b' \"c\""});
+  CHECK(render_identity_attributes(d) ==
+        "<img src=x alt='... /a&#39;onerror=alert(1)//x'><a title=\"a 'b' &quot;c&quot;\">x</a>");
 }
 
 TEST_CASE("html reader: repaired markup stays untranslated with a warning", "[documents]") {
@@ -59,6 +70,19 @@ TEST_CASE("markdown reader: markers, code and link destinations stay", "[documen
   CHECK(render_identity(d, [](std::string_view t) { return std::string(t); }) == md);
 }
 
+TEST_CASE("markdown reader: shortcut and collapsed references keep the label they name", "[documents]") {
+  const std::string md =
+      "See [the spec] for details, ![logo][] here and [the guide][guide] there.\n\n"
+      "[the spec]: https://x.org/spec\n[logo]: logo.png\n[guide]: https://x.org/guide\n";
+  Document d = documents::read_markdown(md, "t.md", nullptr);
+  CHECK(texts(d) == std::vector<std::string>{"See for details, here and the guide there."});
+  REQUIRE(d.segments[0].insertions.size() == 2);
+  CHECK(d.segments[0].insertions[0].bytes == "[the spec]");
+  CHECK(d.segments[0].insertions[1].bytes == "![logo][]");
+  CHECK(d.segments[0].elements.at(0).close == "][guide]");
+  CHECK(render_identity(d, [](std::string_view t) { return std::string(t); }) == md);
+}
+
 TEST_CASE("protected spans: URLs, addresses and placeholders leave the text", "[documents]") {
   documents::Segment s;
   s.text = "Mail a@b.org or see https://x.org/a, then {name} gets %1$s.";
@@ -72,6 +96,32 @@ TEST_CASE("protected spans: URLs, addresses and placeholders leave the text", "[
   const documents::SegmentTranslation t = identity(s);
   CHECK(documents::project_markup(s, t.text, t.links, [](std::string_view x) { return std::string(x); }) ==
         "Mail a@b.org or see https://x.org/a, then {name} gets %1$s.");
+}
+
+TEST_CASE("protected spans: template tags are placeholders", "[documents]") {
+  documents::Segment s;
+  s.text = "Hello {% if user %} dear {{ name }} {% endif %}, you owe <%= total %> now.";
+  documents::protect_spans(s);
+  CHECK(s.text == "Hello dear, you owe now.");
+  REQUIRE(s.insertions.size() == 4);
+  CHECK(s.insertions[0].bytes == "{% if user %}");
+  CHECK(s.insertions[1].bytes == "{{ name }}");
+  CHECK(s.insertions[2].bytes == "{% endif %}");
+  CHECK(s.insertions[3].bytes == "<%= total %>");
+}
+
+TEST_CASE("protected spans: a link whose text is its URL keeps it inside", "[documents]") {
+  const std::string html =
+      "<p>Shop at <a href=\"https://x/shop\">https://x/shop</a> or mail "
+      "<a href=\"mailto:a@b.org\"><b>a@b.org</b></a> now.</p>";
+  Document d = documents::read_html(html, documents::HtmlPass::kText, "t.html", nullptr);
+  documents::protect_spans(d.segments.at(0));
+  CHECK(d.segments[0].text == "Shop at or mail now.");
+  CHECK(d.segments[0].elements.empty());
+  REQUIRE(d.segments[0].insertions.size() == 2);
+  CHECK(d.segments[0].insertions[0].bytes == "<a href=\"https://x/shop\">https://x/shop</a>");
+  CHECK(d.segments[0].insertions[1].bytes == "<a href=\"mailto:a@b.org\"><b>a@b.org</b></a>");
+  CHECK(render_identity(d, documents::escape_html_text) == html);
 }
 
 TEST_CASE("subtitles: an identity translation gives the file back", "[documents]") {

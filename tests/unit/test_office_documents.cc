@@ -1,10 +1,7 @@
 // DOCX and ODT without a model: an identity "translation" through the package path keeps every member,
 // the text and the run formatting.
-#include <zip.h>
-
 #include <catch2/catch.hpp>
-#include <cstdlib>
-#include <cstring>
+#include <cctype>
 #include <fstream>
 #include <iterator>
 
@@ -61,31 +58,12 @@ TEST_CASE("odt: an identity translation keeps members, text, spans and links", "
 
 // The smallest PPTX package a:p needs: a slide with a bold run and a line break, and a member it keeps.
 std::string small_pptx() {
-  zip_error_t error;
-  zip_error_init(&error);
-  zip_source_t* buffer = zip_source_buffer_create(nullptr, 0, 0, &error);
-  zip_t* archive = zip_open_from_source(buffer, ZIP_TRUNCATE, &error);
-  const auto add = [&](const char* name, const std::string& text) {
-    char* copy = static_cast<char*>(malloc(text.size()));
-    memcpy(copy, text.data(), text.size());
-    zip_file_add(archive, name, zip_source_buffer(archive, copy, text.size(), 1), ZIP_FL_OVERWRITE);
-  };
-  add("ppt/presentation.xml", "<p:presentation xmlns:p=\"p\"/>");
-  add("ppt/slides/slide1.xml",
-      "<p:sld xmlns:a=\"a\" xmlns:p=\"p\"><a:p><a:pPr algn=\"ctr\"/><a:r><a:rPr/><a:t>A </a:t></a:r>"
-      "<a:r><a:rPr b=\"1\"/><a:t>black</a:t></a:r><a:r><a:rPr/><a:t> dog.</a:t></a:r><a:br/>"
-      "<a:r><a:rPr/><a:t>It runs.</a:t></a:r><a:endParaRPr/></a:p></p:sld>");
-  zip_source_keep(buffer);
-  zip_close(archive);
-  zip_source_open(buffer);
-  zip_source_seek(buffer, 0, SEEK_END);
-  const zip_int64_t size = zip_source_tell(buffer);
-  zip_source_seek(buffer, 0, SEEK_SET);
-  std::string bytes(static_cast<size_t>(size), '\0');
-  zip_source_read(buffer, bytes.data(), size);
-  zip_source_close(buffer);
-  zip_source_free(buffer);
-  return bytes;
+  return test::zip_of(
+      {{"ppt/presentation.xml", "<p:presentation xmlns:p=\"p\"/>"},
+       {"ppt/slides/slide1.xml",
+        "<p:sld xmlns:a=\"a\" xmlns:p=\"p\"><a:p><a:pPr algn=\"ctr\"/><a:r><a:rPr/><a:t>A </a:t></a:r>"
+        "<a:r><a:rPr b=\"1\"/><a:t>black</a:t></a:r><a:r><a:rPr/><a:t> dog.</a:t></a:r><a:br/>"
+        "<a:r><a:rPr/><a:t>It runs.</a:t></a:r><a:endParaRPr/></a:p></p:sld>"}});
 }
 
 TEST_CASE("pptx: an identity translation keeps members, paragraph properties, bold run and break",
@@ -111,4 +89,24 @@ TEST_CASE("pptx: an identity translation keeps members, paragraph properties, bo
 TEST_CASE("docx: bytes that are not a package are an error naming the file", "[documents]") {
   CHECK_THROWS_WITH(documents::translate_docx("not a zip", "x.docx", nullptr, identity),
                     Catch::Contains("x.docx: not a zip package"));
+}
+
+TEST_CASE("docx: a run holding w:lastRenderedPageBreak is translated, the element kept", "[documents]") {
+  const std::string source = test::zip_of(
+      {{"word/document.xml",
+        "<w:document xmlns:w=\"w\"><w:body><w:p><w:r><w:rPr><w:b/></w:rPr><w:lastRenderedPageBreak/>"
+        "<w:t>A dog runs.</w:t></w:r></w:p></w:body></w:document>"}});
+  std::vector<std::string> warnings;
+  const auto upper = [](std::vector<documents::Segment>& segments) {
+    std::vector<documents::SegmentTranslation> out = identity(segments);
+    for (documents::SegmentTranslation& t : out) {
+      for (char& c : t.text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return out;
+  };
+  const std::string out = documents::translate_docx(source, "page.docx", &warnings, upper);
+  CHECK(warnings.empty());
+  const std::string body = documents::ZipPackage(out, "out").read("word/document.xml");
+  CHECK(body.find("<w:r><w:rPr><w:b/></w:rPr><w:lastRenderedPageBreak/><w:t xml:space=\"preserve\">A DOG "
+                  "RUNS.</w:t></w:r>") != std::string::npos);
 }
