@@ -1,0 +1,1 @@
+"""Ports of LibreTranslate's API tests, run by tests/serve/libretranslate_tests_check.py."""
