@@ -64,7 +64,11 @@ inline std::string zip_of(const std::vector<std::pair<std::string, std::string>>
   zip_source_t* buffer = zip_source_buffer_create(nullptr, 0, 0, &error);
   zip_t* archive = zip_open_from_source(buffer, ZIP_TRUNCATE, &error);
   for (const auto& [name, text] : members) {
-    char* copy = static_cast<char*>(std::malloc(text.size() + 1));
+    if (text.empty()) {  // libzip does not take (or free) a buffer of no bytes
+      zip_file_add(archive, name.c_str(), zip_source_buffer(archive, nullptr, 0, 0), ZIP_FL_OVERWRITE);
+      continue;
+    }
+    char* copy = static_cast<char*>(std::malloc(text.size()));
     std::memcpy(copy, text.data(), text.size());
     zip_file_add(archive, name.c_str(), zip_source_buffer(archive, copy, text.size(), 1), ZIP_FL_OVERWRITE);
   }
