@@ -3,30 +3,70 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include "core/error.h"
+#include "front/language_codes.h"
 #include "front/translate_flags.h"
 
 namespace serve {
 
 ModelSet::ModelSet(const std::vector<std::string>& model_dirs) {
   for (const std::string& dir : model_dirs) {
-    translators_.push_back(std::make_unique<pipeline::Translator>(dir));
-    const pipeline::Translator& t = *translators_.back();
-    // The options of `nmt translate -m DIR` without flags, so answers equal the CLI's.
-    const pipeline::TranslateOptions defaults = front::resolve_translate_flags(front::TranslateFlags{}, t);
-    const models::ModelDescription& d = t.model().description();
-    if (t.language_tags().empty()) {
-      pairs_.push_back({d.source_lang, d.target_lang, &t, dir, defaults});
+    translators_.push_back(std::make_shared<const pipeline::Translator>(dir));
+    add_pairs(*translators_.back(), dir, "");
+  }
+  refuse_shared_pairs();
+}
+
+ModelSet::ModelSet(const front::ModelCatalog& catalog, const std::string& pivot,
+                   std::vector<std::string>& warnings) {
+  std::map<std::string, std::shared_ptr<const pipeline::Translator>> loaded;  // by directory
+  std::set<std::string> failed;
+  const front::ModelLoader load = [&](const std::string& dir) {
+    auto found = loaded.find(dir);
+    if (found != loaded.end()) return found->second;
+    auto translator = std::make_shared<const pipeline::Translator>(dir);
+    loaded[dir] = translator;
+    return std::shared_ptr<const pipeline::Translator>(translator);
+  };
+  for (const auto& [source, target] : catalog.reachable(pivot)) {
+    const std::optional<front::ModelRoute> route = catalog.route(source, target, pivot);
+    bool skip = false;
+    for (const models::StoredModel& leg : route->legs) skip = skip || failed.count(leg.dir.string()) > 0;
+    if (skip) continue;
+    try {
+      translators_.push_back(front::load_route(*route, front::TranslateFlags{}, load));
+    } catch (const std::exception& e) {  // one damaged model must not take the others down
+      warnings.push_back(route->describe() + ": " + e.what());
+      for (const models::StoredModel& leg : route->legs) {
+        if (loaded.count(leg.dir.string()) == 0) failed.insert(leg.dir.string());
+      }
       continue;
     }
-    for (const std::string& tag : t.language_tags()) {
-      LanguagePair pair{d.source_lang, tag, &t, dir, defaults};
-      pair.options.target_lang = tag;
-      pairs_.push_back(std::move(pair));
+    const size_t first = pairs_.size();
+    add_pairs(*translators_.back(), route->legs.back().dir.string(), route->describe());
+    for (size_t i = first; i < pairs_.size(); ++i) {  // a pair by the codes asked, not the model's spelling
+      pairs_[i].source = source;
+      if (!route->through_pivot() || translators_.back()->language_tags().empty()) pairs_[i].target = target;
     }
   }
   refuse_shared_pairs();
+}
+
+void ModelSet::add_pairs(const pipeline::Translator& t, const std::string& dir, const std::string& route) {
+  // The options of `nmt translate -m DIR` without flags, so answers equal the CLI's.
+  const pipeline::TranslateOptions defaults = front::resolve_translate_flags(front::TranslateFlags{}, t);
+  const models::ModelDescription& d = t.model().description();
+  if (t.language_tags().empty()) {
+    pairs_.push_back({d.source_lang, d.target_lang, &t, dir, defaults, route});
+    return;
+  }
+  for (const std::string& tag : t.language_tags()) {
+    LanguagePair pair{d.source_lang, tag, &t, dir, defaults, route};
+    pair.options.target_lang = tag;
+    pairs_.push_back(std::move(pair));
+  }
 }
 
 // Two models of one pair would leave a request no way to name the one it means, and /languages would list
@@ -45,6 +85,12 @@ void ModelSet::refuse_shared_pairs() const {
 const LanguagePair* ModelSet::find(const std::string& source, const std::string& target) const {
   for (const LanguagePair& p : pairs_) {
     if ((same_code(source, "auto") || same_code(p.source, source)) && same_code(p.target, target)) return &p;
+  }
+  // Then the codes as people also write them: "deu", "de-DE" for a model's "de".
+  for (const LanguagePair& p : pairs_) {
+    if ((same_code(source, "auto") || (!p.source.empty() && front::same_language_code(p.source, source))) &&
+        !p.target.empty() && front::same_language_code(p.target, target))
+      return &p;
   }
   return nullptr;
 }
@@ -73,15 +119,6 @@ nlohmann::json ModelSet::languages_json() const {
   return languages;
 }
 
-std::string language_name(const std::string& code) {
-  static const std::map<std::string, std::string> kNames = {
-      {"ar", "Arabic"},     {"cs", "Czech"},    {"da", "Danish"},    {"de", "German"},   {"el", "Greek"},
-      {"en", "English"},    {"es", "Spanish"},  {"fi", "Finnish"},   {"fr", "French"},   {"hu", "Hungarian"},
-      {"it", "Italian"},    {"ja", "Japanese"}, {"ko", "Korean"},    {"nl", "Dutch"},    {"pl", "Polish"},
-      {"pt", "Portuguese"}, {"ro", "Romanian"}, {"ru", "Russian"},   {"sv", "Swedish"},  {"tr", "Turkish"},
-      {"uk", "Ukrainian"},  {"zh", "Chinese"},  {"nb", "Norwegian"}, {"et", "Estonian"}, {"bg", "Bulgarian"}};
-  const auto found = kNames.find(code);
-  return found == kNames.end() ? code : found->second;
-}
+std::string language_name(const std::string& code) { return front::language_name(code); }
 
 }  // namespace serve

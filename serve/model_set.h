@@ -1,4 +1,5 @@
-// The models `nmt serve` loads, once each at start, and the language pairs they serve.
+// The models `nmt serve` loads, once each at start, and the language pairs they serve: those of -m, or
+// every installed model's and the pairs they reach through a pivot language.
 #pragma once
 
 #include <memory>
@@ -6,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "front/model_catalog.h"
 #include "pipeline/translator.h"
 
 namespace serve {
@@ -16,8 +18,9 @@ struct LanguagePair {
   std::string source;  // the model's source_lang ("" when model.json does not say)
   std::string target;
   const pipeline::Translator* translator = nullptr;
-  std::string model_dir;
+  std::string model_dir;  // the model's, or the second leg's through a pivot
   pipeline::TranslateOptions options;
+  std::string route;  // "" for a model given by -m; else ModelRoute::describe() ("fr-en (NAME) then ...")
 };
 
 class ModelSet {
@@ -25,9 +28,13 @@ class ModelSet {
   // Loads every directory; throws (models::ModelError, core::UsageError) as `nmt translate` would, and
   // core::UsageError when two models serve the same pair.
   explicit ModelSet(const std::vector<std::string>& model_dirs);
+  // Every model of `catalog` that is preferred for its pair (an installed one before the bundled one),
+  // and with a pivot ("" for none) each pair reachable through it, both legs shared with the direct
+  // pairs. A model that fails to load is left out with a warning in `warnings`; the others serve.
+  ModelSet(const front::ModelCatalog& catalog, const std::string& pivot, std::vector<std::string>& warnings);
 
-  // The pair for source -> target, codes in any case ("EN"); source "auto" takes the first pair into
-  // `target`. nullptr: none.
+  // The pair for source -> target, codes in any case ("EN") and spelling ("eng", "en-US"); source "auto"
+  // takes the first pair into `target`. nullptr: none.
   const LanguagePair* find(const std::string& source, const std::string& target) const;
   const std::vector<LanguagePair>& pairs() const { return pairs_; }
 
@@ -37,8 +44,10 @@ class ModelSet {
 
  private:
   void refuse_shared_pairs() const;
+  // The pairs `translator` serves (one per target tag of a multilingual model).
+  void add_pairs(const pipeline::Translator& translator, const std::string& dir, const std::string& route);
 
-  std::vector<std::unique_ptr<pipeline::Translator>> translators_;
+  std::vector<std::shared_ptr<const pipeline::Translator>> translators_;
   std::vector<LanguagePair> pairs_;
 };
 
