@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <set>
 
 #include "core/error.h"
 #include "front/language_codes.h"
 #include "front/translate_flags.h"
+#include "serve/api_error.h"
 
 namespace serve {
 
@@ -19,39 +19,35 @@ ModelSet::ModelSet(const std::vector<std::string>& model_dirs) {
   refuse_shared_pairs();
 }
 
-ModelSet::ModelSet(const front::ModelCatalog& catalog, const std::string& pivot,
-                   std::vector<std::string>& warnings) {
-  std::map<std::string, std::shared_ptr<const pipeline::Translator>> loaded;  // by directory
-  std::set<std::string> failed;
-  const front::ModelLoader load = [&](const std::string& dir) {
-    auto found = loaded.find(dir);
-    if (found != loaded.end()) return found->second;
-    auto translator = std::make_shared<const pipeline::Translator>(dir);
-    loaded[dir] = translator;
-    return std::shared_ptr<const pipeline::Translator>(translator);
-  };
+ModelSet::ModelSet(const front::ModelCatalog& catalog, const std::string& pivot, uint64_t memory_budget)
+    : cache_(std::make_unique<ModelCache>(memory_budget)) {
   for (const auto& [source, target] : catalog.reachable(pivot)) {
     const std::optional<front::ModelRoute> route = catalog.route(source, target, pivot);
-    bool skip = false;
-    for (const models::StoredModel& leg : route->legs) skip = skip || failed.count(leg.dir.string()) > 0;
-    if (skip) continue;
-    try {
-      translators_.push_back(front::load_route(*route, front::TranslateFlags{}, load));
-    } catch (const std::exception& e) {  // one damaged model must not take the others down
-      warnings.push_back(route->describe() + ": " + e.what());
-      for (const models::StoredModel& leg : route->legs) {
-        if (loaded.count(leg.dir.string()) == 0) failed.insert(leg.dir.string());
-      }
-      continue;
-    }
-    const size_t first = pairs_.size();
-    add_pairs(*translators_.back(), route->legs.back().dir.string(), route->describe());
-    for (size_t i = first; i < pairs_.size(); ++i) {  // a pair by the codes asked, not the model's spelling
-      pairs_[i].source = source;
-      if (!route->through_pivot() || translators_.back()->language_tags().empty()) pairs_[i].target = target;
-    }
+    LanguagePair pair;
+    pair.source = source;
+    pair.target = target;
+    pair.model_dir = route->legs.back().dir.string();
+    pair.route = route->describe();
+    pairs_.push_back(std::move(pair));
+    routes_.push_back(*route);
   }
-  refuse_shared_pairs();
+}
+
+LanguagePair ModelSet::use(const LanguagePair& pair) const {
+  if (!cache_) return pair;
+  const size_t index = static_cast<size_t>(&pair - pairs_.data());
+  ModelCache::Loaded loaded;
+  try {
+    loaded = cache_->use(index, routes_.at(index));
+  } catch (const std::exception& e) {
+    throw ApiError(500,
+                   "cannot load " + pair.route + " for " + pair.source + "-" + pair.target + ": " + e.what());
+  }
+  LanguagePair copy = pair;
+  copy.translator = loaded.translator;
+  copy.options = std::move(loaded.options);
+  copy.lease = std::move(loaded.lease);
+  return copy;
 }
 
 void ModelSet::add_pairs(const pipeline::Translator& t, const std::string& dir, const std::string& route) {
@@ -59,11 +55,11 @@ void ModelSet::add_pairs(const pipeline::Translator& t, const std::string& dir, 
   const pipeline::TranslateOptions defaults = front::resolve_translate_flags(front::TranslateFlags{}, t);
   const models::ModelDescription& d = t.model().description();
   if (t.language_tags().empty()) {
-    pairs_.push_back({d.source_lang, d.target_lang, &t, dir, defaults, route});
+    pairs_.push_back({d.source_lang, d.target_lang, &t, dir, defaults, route, nullptr});
     return;
   }
   for (const std::string& tag : t.language_tags()) {
-    LanguagePair pair{d.source_lang, tag, &t, dir, defaults, route};
+    LanguagePair pair{d.source_lang, tag, &t, dir, defaults, route, nullptr};
     pair.options.target_lang = tag;
     pairs_.push_back(std::move(pair));
   }

@@ -1,5 +1,5 @@
-// The models `nmt serve` loads, once each at start, and the language pairs they serve: those of -m, or
-// every installed model's and the pairs they reach through a pivot language.
+// The models `nmt serve` serves and their language pairs: those of -m, loaded at start, or every installed
+// model's and the pairs they reach through a pivot language, loaded on first use (serve/model_cache.h).
 #pragma once
 
 #include <memory>
@@ -9,6 +9,7 @@
 
 #include "front/model_catalog.h"
 #include "pipeline/translator.h"
+#include "serve/model_cache.h"
 
 namespace serve {
 
@@ -17,10 +18,12 @@ namespace serve {
 struct LanguagePair {
   std::string source;  // the model's source_lang ("" when model.json does not say)
   std::string target;
+  // An installed model's pair has these once loaded: ModelSet::use gives a loaded copy.
   const pipeline::Translator* translator = nullptr;
   std::string model_dir;  // the model's, or the second leg's through a pivot
   pipeline::TranslateOptions options;
   std::string route;  // "" for a model given by -m; else ModelRoute::describe() ("fr-en (NAME) then ...")
+  std::shared_ptr<const void> lease;  // a loaded copy's: its models stay loaded while it lives
 };
 
 class ModelSet {
@@ -30,8 +33,14 @@ class ModelSet {
   explicit ModelSet(const std::vector<std::string>& model_dirs);
   // Every model of `catalog` that is preferred for its pair (an installed one before the bundled one),
   // and with a pivot ("" for none) each pair reachable through it, both legs shared with the direct
-  // pairs. A model that fails to load is left out with a warning in `warnings`; the others serve.
-  ModelSet(const front::ModelCatalog& catalog, const std::string& pivot, std::vector<std::string>& warnings);
+  // pairs. Nothing loads here: each model on the first request that needs it, within `memory_budget`.
+  ModelSet(const front::ModelCatalog& catalog, const std::string& pivot, uint64_t memory_budget);
+  ModelSet(const ModelSet&) = delete;
+  ModelSet& operator=(const ModelSet&) = delete;
+
+  // `pair` (one of pairs()) with its translator and options, loaded if it was not; ApiError 500 naming
+  // the model when it cannot load (the other pairs keep working).
+  LanguagePair use(const LanguagePair& pair) const;
 
   // The pair for source -> target, codes in any case ("EN") and spelling ("eng", "en-US"); source "auto"
   // takes the first pair into `target`. nullptr: none.
@@ -49,6 +58,8 @@ class ModelSet {
 
   std::vector<std::shared_ptr<const pipeline::Translator>> translators_;
   std::vector<LanguagePair> pairs_;
+  std::vector<front::ModelRoute> routes_;  // installed models: one per pair
+  std::unique_ptr<ModelCache> cache_;      // installed models: null for -m
 };
 
 // Whether two language codes are the same, case aside.

@@ -39,6 +39,12 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
       ->type_name("LANG");
   cmd->add_flag("--no-pivot", o.no_pivot, "Without -m: serve the models' own pairs only");
   cmd->get_option("--no-pivot")->excludes(cmd->get_option("--pivot"));
+  cmd->add_option("--max-models-memory", o.max_models_memory,
+                  "Without -m: bytes of installed models kept loaded (e.g. 2G); past it the least recently "
+                  "used model no request holds is unloaded")
+      ->capture_default_str()
+      ->transform(CLI::AsSizeValue(false))
+      ->type_name("SIZE");
   cmd->add_option("--host", o.host, "Address to listen on; 0.0.0.0 opens it to the network")
       ->capture_default_str();
   front::int_in_range(cmd->add_option("--port", o.port, "Port; 0 picks a free one")->capture_default_str(), 0,
@@ -107,11 +113,11 @@ int run_serve(const ServeOptions& options) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   core::set_num_threads(o.threads == 0 ? static_cast<int>(cores) : o.threads);
-  std::vector<std::string> load_warnings;
-  const ModelSet models =
-      o.model_dirs.empty() ? ModelSet(front::ModelCatalog::load(), o.no_pivot ? "" : o.pivot, load_warnings)
-                           : ModelSet(o.model_dirs);
-  for (const std::string& w : load_warnings) std::cerr << "nmt serve: warning: " << w << std::endl;
+  const std::unique_ptr<const ModelSet> model_set =
+      o.model_dirs.empty() ? std::make_unique<const ModelSet>(front::ModelCatalog::load(),
+                                                              o.no_pivot ? "" : o.pivot, o.max_models_memory)
+                           : std::make_unique<const ModelSet>(o.model_dirs);
+  const ModelSet& models = *model_set;
   if (models.pairs().empty()) {
     throw core::UsageError(
         "no model to serve: install one (nmt models install Helsinki-NLP/opus-mt-en-de) "

@@ -1,7 +1,8 @@
 """`nmt serve` without -m: every installed model (NMT_MODELS_DIR, three relabelled fixtures) and the pairs
 they reach through English. /languages lists each reachable pair, each request goes to its model (or both
 legs) and answers as `nmt translate -m DIR` or `nmt translate --from --to` does, 32 concurrent clients
-mixing pairs get the CLI's answers, and a model that cannot load leaves the others serving."""
+mixing pairs get the CLI's answers; models load on first use and the least recently used is unloaded over
+--max-models-memory; a model that cannot load answers 500 naming it and leaves the others serving."""
 import concurrent.futures
 import os
 import random
@@ -20,10 +21,10 @@ nmt = sys.argv[1]
 FRENCH = "Un homme avec un chapeau orange regarde quelque chose dans la rue."
 
 
-def start(env):
+def start(env, *args):
     """`nmt serve --port 0` in `env`: the process, its URL and the warnings it printed before listening."""
-    proc = subprocess.Popen([nmt, "serve", "--port", "0", "--threads", "2"], stderr=subprocess.PIPE, text=True,
-                            env=env)
+    proc = subprocess.Popen([nmt, "serve", "--port", "0", "--threads", "2", *args], stderr=subprocess.PIPE,
+                            text=True, env=env)
     warnings = []
     while True:
         line = proc.stderr.readline()
@@ -88,12 +89,31 @@ with tempfile.TemporaryDirectory() as home:
         proc.terminate()
         proc.communicate(timeout=60)
 
-    # A model whose weights are gone: the server warns, and serves the pairs that do not need it.
+    # Models load on first use; over a 20 MB budget (multi30k 15 MB, general 8 MB) the least recently used
+    # model no request holds is unloaded, and loads again when asked.
+    proc, url, warnings, banner = start(env, "--max-models-memory", "20M")
+    try:
+        for pair, i in ((("en", "de"), 0), (("en", "es"), 1), (("en", "de"), 2), (("fr", "de"), 3)):
+            got = ask(pair, i)
+            check(got == (200, expected[pair][i]), f"{pair[0]}-{pair[1]} under a 20 MB budget: {got}")
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    events = [re.sub(r"^nmt serve: (\w+) .*/([^/ ]+) \(.*", r"\1 \2", line) for line in err.splitlines()
+              if re.match(r"nmt serve: (loaded|unloaded) ", line)]
+    check(events == ["loaded opus-mt-en-de", "loaded opus-mt-en-es", "unloaded opus-mt-en-de",
+                     "loaded opus-mt-en-de", "unloaded opus-mt-en-es", "loaded opus-mt-fr-en"],
+          f"loaded on first use, least recently used unloaded: {events}")
+
+    # A model whose weights are gone: its pairs answer 500 naming it, the others serve.
     os.remove(os.path.join(dirs[("fr", "en")], "weights.bin"))
     proc, url, warnings, banner = start(env)
     try:
-        check(len(warnings) == 1 and "fr-en (opus-mt-fr-en)" in warnings[0] and
-              banner.rstrip().endswith("(pairs: en-de en-es)"), f"a damaged model left out: {warnings} {banner!r}")
+        for pair in (("fr", "en"), ("fr", "de")):
+            r = requests.post(url + "/translate", json={"q": FRENCH, "source": pair[0], "target": pair[1]},
+                              timeout=60)
+            check(r.status_code == 500 and "cannot load fr-en (opus-mt-fr-en)" in r.json()["error"] and
+                  "weights.bin" in r.json()["error"], f"{pair[0]}-{pair[1]} without its weights: {r.status_code} {r.text}")
         r = requests.post(url + "/translate", json={"q": SENTENCES[0], "source": "en", "target": "de"}, timeout=60)
         check(r.json().get("translatedText") == expected[("en", "de")][0], f"the others still answer: {r.text}")
     finally:
