@@ -89,11 +89,12 @@ with tempfile.TemporaryDirectory() as home:
         proc.terminate()
         proc.communicate(timeout=60)
 
-    # Models load on first use; over a 20 MB budget (multi30k 15 MB, general 8 MB) the least recently used
-    # model no request holds is unloaded, and loads again when asked.
+    # Models load on first use; over a 20 MB budget (multi30k 15 MB, general 8 MB, opus 0.2 MB) the least
+    # recently used model no request holds is unloaded (en-de, not fr-en used since), and loads again when
+    # asked (fr-de: en-de again, unloading en-es; fr-en is in use).
     proc, url, warnings, banner = start(env, "--max-models-memory", "20M")
     try:
-        for pair, i in ((("en", "de"), 0), (("en", "es"), 1), (("en", "de"), 2), (("fr", "de"), 3)):
+        for pair, i in ((("fr", "en"), 0), (("en", "de"), 1), (("fr", "en"), 2), (("en", "es"), 3), (("fr", "de"), 4)):
             got = ask(pair, i)
             check(got == (200, expected[pair][i]), f"{pair[0]}-{pair[1]} under a 20 MB budget: {got}")
     finally:
@@ -101,8 +102,8 @@ with tempfile.TemporaryDirectory() as home:
         _, err = proc.communicate(timeout=60)
     events = [re.sub(r"^nmt serve: (\w+) .*/([^/ ]+) \(.*", r"\1 \2", line) for line in err.splitlines()
               if re.match(r"nmt serve: (loaded|unloaded) ", line)]
-    check(events == ["loaded opus-mt-en-de", "loaded opus-mt-en-es", "unloaded opus-mt-en-de",
-                     "loaded opus-mt-en-de", "unloaded opus-mt-en-es", "loaded opus-mt-fr-en"],
+    check(events == ["loaded opus-mt-fr-en", "loaded opus-mt-en-de", "loaded opus-mt-en-es", "unloaded opus-mt-en-de",
+                     "loaded opus-mt-en-de", "unloaded opus-mt-en-es"],
           f"loaded on first use, least recently used unloaded: {events}")
 
     # A model whose weights are gone: its pairs answer 500 naming it, the others serve.
