@@ -1,6 +1,7 @@
 """`nmt translate --from/--to`: the installed model for a pair (over the bundled one), -m over both, codes
 in any spelling (fr, fra, fr-FR), a pair with no model refused with the pairs there are and the install
-command, and through a pivot exactly `nmt translate -m FR_EN | nmt translate -m EN_DE`, line by line.
+command, and through a pivot exactly `nmt translate -m FR_EN | nmt translate -m EN_DE`, line by line;
+`--to` alone routes each line by its detected language.
 
 Usage: pivot_check.py NMT_BINARY"""
 import os
@@ -66,8 +67,25 @@ with tempfile.TemporaryDirectory() as home:
           and "available pairs: en-de, fr-de, fr-en" in missing.stderr
           and "nmt models install Helsinki-NLP/opus-mt-es-de" in missing.stderr,
           f"an unreachable pair names the pairs there are: {missing.stderr!r}")
-    half = run("--to", "de")
-    check(half.returncode == 64 and "--to needs --from" in half.stderr, f"--to alone: {half.stderr!r}")
+    half = run("--from", "fr")
+    check(half.returncode == 64 and "--from needs --to" in half.stderr, f"--from alone: {half.stderr!r}")
+
+    # --to alone: each line to the model of its language as CLD2 tells it; German copied, Spanish (no
+    # model) copied with a warning naming the install command.
+    mixed = ["A man in an orange hat is looking at something on the street.",
+             "Un homme avec un chapeau orange regarde quelque chose dans la rue.",
+             "Ein Mann mit einem orangefarbenen Hut schaut auf etwas auf der Straße.", "",
+             "Dos perros juegan en la nieve con una pelota roja grande."]
+    routed = subprocess.run([nmt, "translate", "--to", "de"], input="\n".join(mixed) + "\n", capture_output=True,
+                            text=True, env=env, timeout=120)
+    english = run("-m", en_de, text=mixed[0] + "\n").stdout
+    french = run("--from", "fr", "--to", "de", text=mixed[1] + "\n").stdout
+    check(routed.returncode == 0 and routed.stdout == english + french + "\n".join(mixed[2:]) + "\n",
+          f"--to alone routes each line by its language: {routed.stdout!r}")
+    check("stdin:5: no model translates es to de: copied as it is (nmt models install Helsinki-NLP/opus-mt-es-de)"
+          in routed.stderr, f"an unrouted line is reported: {routed.stderr!r}")
+    flagged = run("--to", "de", "--output-format", "jsonl", text=mixed[4] + "\n")
+    check('"unrouted"' in flagged.stdout, f"and flagged in JSON lines: {flagged.stdout!r}")
 
     # Scores, alignments and n-best through the pivot: the second leg's hypotheses, source words aligned.
     nbest = run("--from", "fr", "--to", "de", "--n-best", "2", "--alignment", text=LINES[0] + "\n")
