@@ -221,6 +221,10 @@ int run_translate(const TranslateCommandOptions& options) {
   std::optional<front::ModelCatalog> catalog;    // --from/--to or --to alone, without -m (which wins)
   std::optional<front::ModelRoute> route;        // --from/--to: the model, or the two through the pivot
   std::optional<front::ModelRoute> router_base;  // --to alone: a model into it (front/language_router.h)
+  if (!o.to.empty() && !o.model_dir.empty() && !o.quiet) {
+    std::cerr << "nmt: warning: -m " << o.model_dir << " (or $" << front::kModelEnv
+              << ") chooses the model: --from/--to do not\n";
+  }
   if (!o.to.empty() && o.model_dir.empty()) {
     catalog.emplace(front::ModelCatalog::load());
     if (o.from.empty()) {

@@ -57,6 +57,10 @@ with tempfile.TemporaryDirectory() as home:
           "en-de: the installed model, not the bundled one")
     wins = run("-m", fr_en, "--from", "en", "--to", "de")
     check(wins.returncode == 0 and wins.stdout == leg1.stdout, "-m wins over --from/--to")
+    told = subprocess.run([nmt, "translate", "-m", fr_en, "--from", "en", "--to", "de"], input="A dog.\n",
+                          capture_output=True, text=True, env=dict(env, NMT_MODEL=en_de), timeout=120)
+    check("-m " + fr_en + " (or $NMT_MODEL) chooses the model: --from/--to do not" in told.stderr,
+          f"and says so: {told.stderr!r}")
 
     refused = run("--from", "fr", "--to", "de", "--no-pivot")
     check(refused.returncode == 64 and "no model translates fr to de;" in refused.stderr and
