@@ -19,20 +19,6 @@ struct Span {
   bool html_block = false;  // [begin, end) is an HTML block for the HTML reader; `segment` is unused
 };
 
-// The length of a YAML front matter block ("---" ... "---" or "..." lines) at the document's start.
-size_t front_matter_length(std::string_view text) {
-  if (text.substr(0, 4) != "---\n" && text.substr(0, 5) != "---\r\n") return 0;
-  for (size_t i = text.find('\n') + 1; i < text.size();) {
-    const size_t nl = text.find('\n', i);
-    const size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
-    std::string_view line = text.substr(i, end - i);
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
-    if (line == "---" || line == "...") return end;
-    i = end;
-  }
-  return 0;
-}
-
 class Reader {
  public:
   explicit Reader(std::string_view text) : text_(text) {}
@@ -274,7 +260,8 @@ class Reader {
       size_t end = cursor_;
       if (take_delimiter) end = closing_delimiter_end(type);
       if (take_delimiter && i < open_at_.size() && open_at_[i] < cursor_ &&
-          (run_.elements[i].begin == run_.text.size() || names_its_reference(type))) {
+          (run_.elements[i].begin == run_.text.size() || names_its_reference(type) ||
+           wraps_only_an_image(i, type))) {
         keep_whole(i, end);
         return;
       }
@@ -297,6 +284,15 @@ class Reader {
     while (!run_.insertions.empty() && run_.insertions.back().order > order) run_.insertions.pop_back();
     run_.insert(std::string(text_.substr(begin, end - begin)), true);
     cursor_ = end;
+  }
+
+  // A link around an image and nothing else (a badge): the alt text labels the image, not a sentence.
+  bool wraps_only_an_image(size_t link, MD_SPANTYPE type) const {
+    if (type != MD_SPAN_A || link + 1 >= run_.elements.size() || !closed_.count(link + 1)) return false;
+    const std::string& open = run_.elements[link].open;
+    const InlineElement& image = run_.elements[link + 1];
+    return open.size() >= 2 && open.compare(open.size() - 2, 2, "![") == 0 &&
+           image.begin == run_.elements[link].begin && image.end == run_.text.size();
   }
 
   bool names_its_reference(MD_SPANTYPE type) const {  // "[the spec]", "![logo][]": the text is a label
