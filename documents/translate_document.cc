@@ -185,7 +185,7 @@ std::string translate_document(const Translator& translator, const TranslateOpti
       return translate_pptx(bytes, name, warnings, checked, max_inflated);
     case DocumentFormat::kSrt:
     case DocumentFormat::kVtt:
-      return translate_subtitles(bytes, name, warnings, checked);
+      return translate_subtitles(bytes, name, warnings, checked, format == DocumentFormat::kVtt);
     case DocumentFormat::kText:
       break;
   }

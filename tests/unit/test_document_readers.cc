@@ -133,7 +133,7 @@ TEST_CASE("subtitles: an identity translation gives the file back", "[documents]
     for (const documents::Segment& s : segments) out.push_back(identity(s));
     return out;
   };
-  CHECK(documents::translate_subtitles(srt, "t.srt", nullptr, translate) == srt);
+  CHECK(documents::translate_subtitles(srt, "t.srt", nullptr, translate, false) == srt);
 }
 
 TEST_CASE("subtitles: cue text wraps at the width", "[documents]") {
