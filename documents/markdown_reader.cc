@@ -7,6 +7,8 @@
 #include <set>
 
 #include "documents/markdown_html_blocks.h"
+#include "documents/markdown_syntax.h"
+#include "documents/markdown_tables.h"
 
 namespace documents {
 
@@ -21,7 +23,9 @@ struct Span {
 
 class Reader {
  public:
-  explicit Reader(std::string_view text) : text_(text) {}
+  // md4c parses `tables`' text, which starts at `parse_begin` of `text`.
+  Reader(std::string_view text, const WidenedTables& tables, size_t parse_begin)
+      : text_(text), tables_(tables), parse_begin_(parse_begin) {}
 
   std::vector<Span> spans;
 
@@ -94,7 +98,7 @@ class Reader {
   int text(MD_TEXTTYPE type, const char* data, size_t size) {
     if (verbatim_depth_ > 0 || skip_depth_ > 0) {
       if (inside(data)) {
-        cursor_ = std::max(cursor_, offset(data) + size);
+        cursor_ = std::max(cursor_, offset(data + size));
         if (type == MD_TEXT_HTML) note_html_line(offset(data), size);
       }
       return 0;
@@ -123,25 +127,21 @@ class Reader {
         while (code_begin_ > cursor_ && text_[code_begin_ - 1] == '`') --code_begin_;
         reach(code_begin_);
       }
-      cursor_ = at + size;
+      cursor_ = offset(data + size);
       return 0;
     }
     reach(at);
     if (!pending_autolink_.empty()) {
       pending_autolink_.clear();
       skip_depth_ = 1;
-      cursor_ = at + size;
+      cursor_ = offset(data + size);
       return 0;
     }
     if (type == MD_TEXT_HTML || type == MD_TEXT_LATEXMATH) {
       run_.insert(std::string(data, size));
     } else if (type == MD_TEXT_ENTITY) {
       const std::string_view entity(data, size);
-      const std::string decoded = entity == "&amp;"    ? "&"
-                                  : entity == "&lt;"   ? "<"
-                                  : entity == "&gt;"   ? ">"
-                                  : entity == "&quot;" ? "\""
-                                                       : "";
+      const std::string_view decoded = decoded_basic_entity(entity);
       if (decoded.empty()) {
         run_.insert(std::string(entity));
       } else {
@@ -150,7 +150,7 @@ class Reader {
     } else {
       append(std::string_view(data, size));
     }
-    cursor_ = at + size;
+    cursor_ = offset(data + size);
     return 0;
   }
 
@@ -176,8 +176,14 @@ class Reader {
   }
 
  private:
-  bool inside(const char* p) const { return p >= text_.data() && p < text_.data() + text_.size(); }
-  size_t offset(const char* p) const { return static_cast<size_t>(p - text_.data()); }
+  bool inside(const char* p) const {
+    const std::string_view parsed = tables_.parse_text();
+    return p >= parsed.data() && p < parsed.data() + parsed.size();
+  }
+  // The source offset of a pointer into what md4c parses.
+  size_t offset(const char* p) const {
+    return parse_begin_ + tables_.source_offset(static_cast<size_t>(p - tables_.parse_text().data()));
+  }
   // An HTML block's lines must follow each other with nothing but line ends and indentation between them
   // (which HTML reads as spaces); a quote's `>` keeps the block verbatim.
   void note_html_line(size_t at, size_t size) {
@@ -305,22 +311,7 @@ class Reader {
     size_t end = cursor_;
     if (type == MD_SPAN_A || type == MD_SPAN_IMG) {
       if (end < text_.size() && text_[end] == ']') ++end;
-      if (end < text_.size() && (text_[end] == '(' || text_[end] == '[')) {
-        const char open = text_[end], close = open == '(' ? ')' : ']';
-        int depth = 0;
-        for (; end < text_.size(); ++end) {
-          if (text_[end] == '\\') {
-            ++end;
-            continue;
-          }
-          if (text_[end] == open) ++depth;
-          if (text_[end] == close && --depth == 0) {
-            ++end;
-            break;
-          }
-        }
-      }
-      return end;
+      return after_bracketed(text_, end);
     }
     if (end < text_.size()) {
       const char delimiter = text_[end];
@@ -332,6 +323,8 @@ class Reader {
   }
 
   std::string_view text_;
+  const WidenedTables& tables_;
+  size_t parse_begin_;
   Segment run_;
   bool started_ = false, soft_break_ = false, in_code_ = false, wrapped_ = false, wrapped_once_ = false;
   bool html_contiguous_ = true;
@@ -351,7 +344,8 @@ class Reader {
 Document read_markdown(std::string_view markdown, const std::string& name, std::vector<std::string>* warnings,
                        std::vector<MarkdownLayout>* layouts) {
   const size_t front = front_matter_length(markdown);
-  Reader reader(markdown);
+  const WidenedTables tables(markdown.substr(front));
+  Reader reader(markdown, tables, front);
   MD_PARSER parser{};
   parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS;
   parser.enter_block = [](MD_BLOCKTYPE type, void*, void* r) {
@@ -369,7 +363,8 @@ Document read_markdown(std::string_view markdown, const std::string& name, std::
   parser.text = [](MD_TEXTTYPE type, const MD_CHAR* data, MD_SIZE size, void* r) {
     return static_cast<Reader*>(r)->text(type, data, size);
   };
-  md_parse(markdown.data() + front, static_cast<MD_SIZE>(markdown.size() - front), &parser, &reader);
+  const std::string_view parsed = tables.parse_text();
+  md_parse(parsed.data(), static_cast<MD_SIZE>(parsed.size()), &parser, &reader);
   reader.finish();
   Document document;
   size_t cursor = 0;
