@@ -75,7 +75,10 @@ std::string render(Document& document, const Translator& translator, const Trans
     const Segment& segment = document.segments[index];
     const SegmentTranslation& t = translations[index];
     check_numbers(segment, t.text, name, warnings);
-    return project_markup(segment, t.text, t.links, escape_for(segment));
+    size_t moved = 0;
+    std::string projected = project_markup(segment, t.text, t.links, escape_for(segment), nullptr, &moved);
+    if (moved > 0 && warnings) warnings->push_back(moved_elements_warning(name, segment, moved));
+    return projected;
   });
 }
 
