@@ -7,6 +7,7 @@
 #include <set>
 
 #include "documents/markdown_html_blocks.h"
+#include "documents/markdown_inline_html.h"
 #include "documents/markdown_syntax.h"
 #include "documents/markdown_tables.h"
 
@@ -43,11 +44,7 @@ class Reader {
     if (type == MD_BLOCK_CODE || type == MD_BLOCK_HTML) --verbatim_depth_;
     // An HTML block whose lines carry no container prefix goes to the HTML reader whole.
     if (type == MD_BLOCK_HTML && html_begin_ != std::string::npos && html_contiguous_) {
-      Span span;
-      span.begin = html_begin_;
-      span.end = html_end_;
-      span.html_block = true;
-      spans.push_back(std::move(span));
+      spans.push_back({html_begin_, html_end_, Segment(), MarkdownLayout(), true});
     }
     return 0;
   }
@@ -120,6 +117,11 @@ class Reader {
     }
     if (!inside(data)) return 0;  // a replacement character for NUL: nothing of the source
     const size_t at = offset(data);
+    if (type == MD_TEXT_HTML && inline_html_.continues()) {  // the rest of a construct over lines
+      inline_html_.add(run_, text_, cursor_, offset(data + size));
+      cursor_ = offset(data + size);
+      return 0;
+    }
     if (in_code_) {
       if (code_begin_ == std::string::npos) {
         code_begin_ = at;
@@ -137,7 +139,9 @@ class Reader {
       cursor_ = offset(data + size);
       return 0;
     }
-    if (type == MD_TEXT_HTML || type == MD_TEXT_LATEXMATH) {
+    if (type == MD_TEXT_HTML) {
+      inline_html_.add(run_, text_, at, offset(data + size));
+    } else if (type == MD_TEXT_LATEXMATH) {
       run_.insert(std::string(data, size));
     } else if (type == MD_TEXT_ENTITY) {
       const std::string_view entity(data, size);
@@ -159,6 +163,7 @@ class Reader {
     open_types_.clear();
     open_at_.clear();
     closed_.clear();
+    inline_html_.finish(run_);
     soft_break_ = false;
     const bool wrapped = wrapped_;
     wrapped_ = false;
@@ -262,7 +267,7 @@ class Reader {
   // The element open last ends here: its closing delimiter is taken from the bytes at the cursor.
   void close_top(MD_SPANTYPE type, bool take_delimiter) {
     for (size_t i = run_.elements.size(); i-- > 0;) {
-      if (closed_.count(i)) continue;
+      if (closed_.count(i) || inline_html_.owns(i)) continue;
       size_t end = cursor_;
       if (take_delimiter) end = closing_delimiter_end(type);
       if (take_delimiter && i < open_at_.size() && open_at_[i] < cursor_ &&
@@ -287,6 +292,7 @@ class Reader {
     run_.elements.resize(element);
     open_at_.resize(element);
     closed_.erase(closed_.lower_bound(element), closed_.end());
+    inline_html_.forget_from(element);
     while (!run_.insertions.empty() && run_.insertions.back().order > order) run_.insertions.pop_back();
     run_.insert(std::string(text_.substr(begin, end - begin)), true);
     cursor_ = end;
@@ -337,6 +343,7 @@ class Reader {
   std::vector<MD_SPANTYPE> open_types_;
   std::string pending_autolink_;
   std::set<size_t> closed_;
+  MarkdownInlineHtml inline_html_;
 };
 
 }  // namespace

@@ -165,3 +165,24 @@ TEST_CASE("markdown reader: tables as GitHub reads them, one dash a cell", "[doc
       CHECK(render_identity(d, [](std::string_view t) { return std::string(t); }) == md);
   }
 }
+
+TEST_CASE("markdown reader: inline HTML tags pair into elements, a comment over lines is one piece",
+          "[documents]") {
+  const std::string md =
+      "A <b>dog</b> runs <!-- a\ncomment --> in <a href=\"/x\"><img src=\"i.png\"></a> the park.</i>\n";
+  Document d = documents::read_markdown(md, "t.md", nullptr);
+  REQUIRE(d.segments.size() == 1);
+  const documents::Segment& s = d.segments[0];
+  CHECK(s.text == "A dog runs in the park.");
+  REQUIRE(s.elements.size() == 1);
+  CHECK(s.elements[0].open == "<b>");
+  CHECK(s.elements[0].close == "</b>");
+  CHECK(s.text.substr(s.elements[0].begin, s.elements[0].end - s.elements[0].begin) == "dog");
+  REQUIRE(s.insertions.size() == 3);
+  CHECK(s.insertions[0].bytes == "<!-- a\ncomment -->");
+  CHECK(s.insertions[0].spaced);
+  CHECK(s.insertions[1].bytes == "<a href=\"/x\"><img src=\"i.png\"></a>");
+  CHECK(s.insertions[2].bytes == "</i>");  // a close tag with nothing open stays as it is
+  CHECK(render_identity(d, [](std::string_view t) { return std::string(t); }) ==
+        "A <b>dog</b> runs <!-- a\ncomment --> in <a href=\"/x\"><img src=\"i.png\"></a> the park.</i>\n");
+}
