@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""`nmt models install` against tests/hub/fake_hub.py: installs from the hub (safetensors, and
+pytorch_model.bin when torch can write one), equal translations to `nmt convert` + `nmt translate -m`, and
+every injected fault giving a one-line error or a successful retry, never a half-installed model.
+
+Usage: install_check.py NMT_BINARY OPUS_HF_DIR [--skip-marker MARKER]
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fake_hub  # noqa: E402
+
+SENTENCES = "the house is small\nthe cat sleeps\n"
+failures = []
+
+
+def check(ok, what):
+    print(("ok: " if ok else "FAILED: ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def make_repos(repos, opus_hf):
+    """ORG/NAME directories: test/opus-mt-en-de has model.safetensors (and weights nmt must never fetch)."""
+    base = os.path.join(repos, "test", "opus-mt-en-de")
+    shutil.copytree(opus_hf, base)
+    for never in ("tf_model.h5", "rust_model.ot", "flax_model.msgpack"):
+        with open(os.path.join(base, never), "wb") as f:
+            f.write(b"not for nmt")
+    for name in ("opus-mt-en-de-private", "opus-mt-en-de-flaky", "opus-mt-en-de-cut", "opus-mt-en-de-badsha",
+                 "opus-mt-en-de-slow"):
+        shutil.copytree(opus_hf, os.path.join(repos, "test", name))
+    return make_bin_repo(repos, opus_hf)
+
+
+def make_bin_repo(repos, opus_hf):
+    """test/opus-mt-en-de-bin: the same weights as pytorch_model.bin only; False without torch."""
+    try:
+        import torch
+    except ImportError:
+        return False
+    with open(os.path.join(opus_hf, "model.safetensors"), "rb") as f:
+        (size,) = struct.unpack("<Q", f.read(8))
+        header = json.loads(f.read(size))
+        data = f.read()
+    state = {}
+    for key, info in header.items():
+        if key == "__metadata__":
+            continue
+        assert info["dtype"] == "F32", info["dtype"]
+        begin, end = info["data_offsets"]
+        state[key] = torch.frombuffer(bytearray(data[begin:end]), dtype=torch.float32).reshape(info["shape"])
+    target = os.path.join(repos, "test", "opus-mt-en-de-bin")
+    shutil.copytree(opus_hf, target, ignore=shutil.ignore_patterns("model.safetensors"))
+    torch.save(state, os.path.join(target, "pytorch_model.bin"))
+    return True
+
+
+def run(nmt, args, env, stdin=""):
+    return subprocess.run([nmt] + args, env=env, input=stdin.encode(), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=60)
+
+
+def installed(home):
+    return sorted(os.listdir(home)) if os.path.isdir(home) else []
+
+
+def visible(home):
+    return [n for n in installed(home) if not n.startswith(".")]
+
+
+def fails_cleanly(nmt, env, home, args, code, words, what):
+    before = visible(home)
+    r = run(nmt, ["models", "install"] + args, env)
+    err = r.stderr.decode()
+    lines = [line for line in err.split("\n") if line]
+    check(r.returncode == code, f"{what}: exit {r.returncode}, expected {code} ({err.strip()})")
+    check(len(lines) == 1 and all(w in err for w in words), f"{what}: one line naming {words}: {err.strip()}")
+    check(visible(home) == before, f"{what}: the installed models are unchanged")
+    check(not [n for n in installed(home) if n.startswith(".installing")], f"{what}: no staging directory left")
+
+
+def translations(nmt, env, model_dir):
+    r = run(nmt, ["translate", "-m", model_dir], env, SENTENCES)
+    return r.stdout.decode() if r.returncode == 0 else "failed: " + r.stderr.decode()
+
+
+def main():
+    nmt, opus_hf = os.path.abspath(sys.argv[1]), sys.argv[2]
+    marker = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--skip-marker" else "nmt-test-skipped:"
+    with tempfile.TemporaryDirectory(prefix="nmt_hub.") as work:
+        repos = os.path.join(work, "repos")
+        have_torch = make_repos(repos, opus_hf)
+        hub_port, _, state, servers = fake_hub.start(repos)
+        hub = f"http://127.0.0.1:{hub_port}"
+        home = os.path.join(work, "home")
+        env = dict(os.environ, NMT_MODELS_DIR=home, NMT_HUB=hub, HF_HOME=os.path.join(work, "hf"),
+                   NMT_HUB_STALL_SECONDS="1", NMT_HUB_RETRY_DELAY_MS="20", LC_ALL="C.UTF-8")
+        env.pop("HF_TOKEN", None)
+        env.pop("HF_HUB_OFFLINE", None)
+
+        # The reference: nmt convert + nmt translate -m of the same files.
+        reference_dir = os.path.join(work, "reference")
+        r = run(nmt, ["convert", opus_hf, "-o", reference_dir, "--dtype", "int8"], env)
+        check(r.returncode == 0, "nmt convert of the fixture")
+        expected = translations(nmt, env, reference_dir)
+
+        r = run(nmt, ["models", "install", "test/opus-mt-en-de"], dict(env, HF_TOKEN=fake_hub.TOKEN))
+        check(r.returncode == 0, "install test/opus-mt-en-de: " + r.stderr.decode().strip())
+        check(r.stdout.decode().startswith("installed opus-mt-en-de: en -> de, int8"), r.stdout.decode().strip())
+        check(translations(nmt, env, os.path.join(home, "opus-mt-en-de")) == expected,
+              "the installed model translates as nmt convert + translate -m")
+        manifest = json.load(open(os.path.join(home, "opus-mt-en-de", "install.json")))
+        check(manifest["revision"] == fake_hub.commit_of(os.path.join(repos, "test", "opus-mt-en-de")),
+              "install.json records the commit")
+        log = state.log
+        fetched = [e["path"] for e in log if e["server"] == "lfs"]
+        check(not any(w in p for p in fetched for w in ("tf_model", "rust_model", "flax")) and
+              any("model.safetensors" in p for p in fetched), f"only the files a conversion needs: {fetched}")
+        check(all(e["authorization"] for e in log if e["server"] == "hub") and
+              not any(e["authorization"] for e in log if e["server"] == "lfs"),
+              "the token goes to the hub, never to the LFS host")
+        r = run(nmt, ["models", "list"], env)
+        check("opus-mt-en-de wins for en-de" in r.stdout.decode(), "list: the installed model wins:\n" + r.stdout.decode())
+        check(run(nmt, ["models", "verify"], env).returncode == 0, "verify passes")
+
+        fails_cleanly(nmt, env, home, ["test/opus-mt-en-de"], 64, ["--force"], "reinstall without --force")
+        r = run(nmt, ["models", "install", "test/opus-mt-en-de", "--force", "--dtype", "f32"], env)
+        check(r.returncode == 0 and json.load(open(os.path.join(home, "opus-mt-en-de", "install.json")))["dtype"]
+              == "f32", "--force replaces it (f32)")
+
+        fails_cleanly(nmt, env, home, ["test/opus-mt-xx-yy"], 4,
+                      ["test/opus-mt-xx-yy", "404", "nmt models install /path"], "404")
+        fails_cleanly(nmt, env, home, ["test/opus-mt-en-de-private"], 4,
+                      ["test/opus-mt-en-de-private", "401", "--token"], "401 without a token")
+        start = len(state.log)
+        r = run(nmt, ["models", "install", "test/opus-mt-en-de-private", "--token", fake_hub.TOKEN], env)
+        check(r.returncode == 0, "401 with --token installs: " + r.stderr.decode().strip())
+        check(not any(e["authorization"] for e in state.log[start:] if e["server"] == "lfs"),
+              "--token is not sent to the LFS host")
+        start = len(state.log)
+        r = run(nmt, ["models", "install", "test/opus-mt-en-de-flaky"], env)
+        statuses = [e["status"] for e in state.log[start:]]
+        check(r.returncode == 0 and 500 in statuses and 503 in statuses,
+              f"500 and 503 then success: {r.stderr.decode().strip()} {statuses}")
+        start = len(state.log)
+        r = run(nmt, ["models", "install", "test/opus-mt-en-de-cut"], env)
+        ranges = [e["range"] for e in state.log[start:] if e["server"] == "lfs" and e["range"]]
+        check(r.returncode == 0 and ranges, f"a cut download resumes with Range ({ranges})")
+        check(translations(nmt, env, os.path.join(home, "opus-mt-en-de-cut")) == expected,
+              "the resumed download translates as the reference")
+        fails_cleanly(nmt, env, home, ["test/opus-mt-en-de-badsha"], 4,
+                      ["test/opus-mt-en-de-badsha", "model.safetensors", "checksum", "nothing installed"],
+                      "wrong sha256")
+        r = run(nmt, ["models", "install", "test/opus-mt-en-de-slow"], env)
+        check(r.returncode == 0, "a stalled download fails in bounded time and the retry installs: " +
+              r.stderr.decode().strip())
+        dead = dict(env, NMT_HUB="http://127.0.0.1:9")
+        fails_cleanly(nmt, dead, home, ["test/opus-mt-en-fr"], 4,
+                      ["test/opus-mt-en-fr", "cannot download", "nmt models install /path"], "no network")
+        fails_cleanly(nmt, env, home, ["https://example.com/model.tar.gz"], 64, ["URL"], "a URL")
+
+        if have_torch:
+            r = run(nmt, ["models", "install", "test/opus-mt-en-de-bin"], env)
+            check(r.returncode == 0, "install a pytorch_model.bin repo: " + r.stderr.decode().strip())
+            bin_reference = os.path.join(work, "reference-bin")
+            run(nmt, ["convert", os.path.join(repos, "test", "opus-mt-en-de-bin"), "-o", bin_reference,
+                      "--dtype", "int8"], env)
+            got = translations(nmt, env, os.path.join(home, "opus-mt-en-de-bin"))
+            check(got == translations(nmt, env, bin_reference) and got == expected,
+                  "the pytorch_model.bin install translates as convert + translate -m")
+
+        # Offline: HF_HUB_OFFLINE=1 reads the Hugging Face cache only, and downloads nothing.
+        cache = os.path.join(work, "hf", "hub", "models--test--opus-mt-en-de")
+        commit = manifest["revision"]
+        shutil.copytree(opus_hf, os.path.join(cache, "snapshots", commit))
+        os.makedirs(os.path.join(cache, "refs"))
+        open(os.path.join(cache, "refs", "main"), "w").write(commit)
+        start = len(state.log)
+        r = run(nmt, ["models", "install", "test/opus-mt-en-de", "--name", "offline-en-de"],
+                dict(env, HF_HUB_OFFLINE="1"))
+        check(r.returncode == 0 and len(state.log) == start, "HF_HUB_OFFLINE=1 installs from the cache alone")
+
+        # verify names a tampered file; remove by name.
+        with open(os.path.join(home, "offline-en-de", "vocab.json"), "a") as f:
+            f.write(" ")
+        r = run(nmt, ["models", "verify", "offline-en-de"], env)
+        check(r.returncode == 2 and "vocab.json" in r.stderr.decode(), "verify names a changed file")
+        r = run(nmt, ["models", "remove", "offline-en-de"], env)
+        check(r.returncode == 0 and "offline-en-de" not in visible(home), "remove by name")
+        check(not [n for n in installed(home) if n.startswith(".") and n != ".downloads"], "no dot entries left")
+        for server in servers:
+            server.shutdown()
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    if not have_torch:
+        print(marker + " the pytorch_model.bin case needs python3-torch to write its fixture")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
