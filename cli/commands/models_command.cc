@@ -11,21 +11,6 @@ CLI::App* add_models_command(CLI::App& app, ModelsCommandOptions& o) {
   CLI::App* cmd =
       app.add_subcommand("models", "Install models from the Hugging Face hub, list, remove, verify");
   cmd->require_subcommand(1);
-  cmd->footer(
-      "Models live in $NMT_MODELS_DIR, else $XDG_DATA_HOME/nmt/models, else ~/.local/share/nmt/models;\n"
-      "the bundled models count as installed. Downloads come from --hub, $NMT_HUB, $HF_ENDPOINT or\n"
-      "https://huggingface.co; HF_HUB_OFFLINE=1 installs from the Hugging Face cache only.\n"
-      "Exit codes: 4 when a download fails (HTTP error, no network, a checksum that does not match).\n"
-      "See docs/models.md.\n"
-      "\n"
-      "Examples:\n"
-      "  nmt models install Helsinki-NLP/opus-mt-fr-en\n"
-      "  nmt models install Helsinki-NLP/opus-mt-en-de@main --dtype f32 --name en-de-f32\n"
-      "  nmt models install ./opus-mt-en-de        (a downloaded or converted model directory)\n"
-      "  nmt models list\n"
-      "  nmt models remove fr-en\n"
-      "  nmt models verify");
-
   o.install = cmd->add_subcommand("install", "Download (or read) a model, convert it and install it");
   o.install
       ->add_option("spec", o.spec, "ORG/NAME[@REVISION] on the hub, or a local directory nmt convert reads")
@@ -52,6 +37,22 @@ CLI::App* add_models_command(CLI::App& app, ModelsCommandOptions& o) {
 
   o.verify = cmd->add_subcommand("verify", "Re-hash installed models against their install.json");
   o.verify->add_option("model", o.which, "The model's name or pair (default: every installed model)");
+  // Set last: CLI11 copies a command's footer into the subcommands added after it.
+  cmd->footer(
+      "Models live in $NMT_MODELS_DIR, else $XDG_DATA_HOME/nmt/models, else\n"
+      "~/.local/share/nmt/models; the bundled models count as installed.\n"
+      "Downloads come from --hub, $NMT_HUB, $HF_ENDPOINT or https://huggingface.co;\n"
+      "HF_HUB_OFFLINE=1 installs from the Hugging Face cache only.\n"
+      "Exit code 4: a download failed (HTTP error, no network, a wrong checksum).\n"
+      "See docs/models.md.\n"
+      "\n"
+      "Examples:\n"
+      "  nmt models install Helsinki-NLP/opus-mt-fr-en\n"
+      "  nmt models install Helsinki-NLP/opus-mt-en-de@main --dtype f32 --name de-f32\n"
+      "  nmt models install ./opus-mt-en-de      (a downloaded model directory)\n"
+      "  nmt models list\n"
+      "  nmt models remove fr-en\n"
+      "  nmt models verify");
   return cmd;
 }
 

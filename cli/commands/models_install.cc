@@ -227,8 +227,11 @@ int run_models_install(const ModelsCommandOptions& o) {
     put_in_place(staging, dest, exists);
     if (source.downloaded) fs::remove_all(source.dir, ec);  // installed: the download served its turn
     std::cout << "installed " << name << ": " << m.source_lang << " -> " << m.target_lang << ", " << m.dtype
-              << ", " << format_bytes(m.size_bytes, 0) << ", from " << m.source
-              << (m.revision.empty() ? "" : "@" + m.revision.substr(0, 12)) << "\n";
+              << ", " << format_bytes(m.size_bytes, 0) << ", from " << o.spec
+              << (m.revision.empty() || o.spec.find('@') != std::string::npos
+                      ? ""
+                      : "@" + m.revision.substr(0, 12))
+              << "\n";
   } catch (...) {
     fs::remove_all(staging, ec);
     throw;

@@ -82,6 +82,7 @@ std::vector<Row> all_rows() {
     try {
       const hub::InstallManifest manifest = hub::read_manifest(m.dir);
       r.dtype = manifest.dtype;
+      r.size = manifest.size_bytes;  // the checkpoint's files, as installed
       r.revision = manifest.revision;
       r.installed_at = manifest.installed_at;
       r.source = manifest.source + (manifest.revision.empty() ? "" : "@" + manifest.revision.substr(0, 12));
@@ -156,7 +157,7 @@ int run_models_list(const ModelsCommandOptions& o) {
                      {"pair", r.pair},
                      {"source_lang", r.model.source_lang},
                      {"target_lang", r.model.target_lang},
-                     {"dir", r.model.dir.string()},
+                     {"dir", r.model.dir.lexically_normal().string()},
                      {"size_bytes", r.size},
                      {"dtype", r.dtype},
                      {"source", r.model.bundled ? "bundled" : r.source},

@@ -5,14 +5,16 @@ every injected fault giving a one-line error or a successful retry, never a half
 
 Usage: install_check.py NMT_BINARY OPUS_HF_DIR [--skip-marker MARKER]
 """
+import glob
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
 import tempfile
-import urllib.request
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fake_hub  # noqa: E402
@@ -35,7 +37,7 @@ def make_repos(repos, opus_hf):
         with open(os.path.join(base, never), "wb") as f:
             f.write(b"not for nmt")
     for name in ("opus-mt-en-de-private", "opus-mt-en-de-flaky", "opus-mt-en-de-cut", "opus-mt-en-de-badsha",
-                 "opus-mt-en-de-slow"):
+                 "opus-mt-en-de-slow", "opus-mt-en-de-slow-interrupted"):
         shutil.copytree(opus_hf, os.path.join(repos, "test", name))
     return make_bin_repo(repos, opus_hf)
 
@@ -90,6 +92,29 @@ def fails_cleanly(nmt, env, home, args, code, words, what):
 def translations(nmt, env, model_dir):
     r = run(nmt, ["translate", "-m", model_dir], env, SENTENCES)
     return r.stdout.decode() if r.returncode == 0 else "failed: " + r.stderr.decode()
+
+
+def interrupted_resumes(nmt, env, home, state):
+    """Ctrl-C during a download keeps the partial file; the next install resumes it with Range."""
+    repo = "test/opus-mt-en-de-slow-interrupted"
+    start = len(state.log)
+    proc = subprocess.Popen([nmt, "models", "install", repo], env=dict(env, NMT_HUB_STALL_SECONDS="30"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 10
+    while time.time() < deadline and not any(e["server"] == "lfs" and "model.safetensors" in e["path"]
+                                             for e in state.log[start:]):
+        time.sleep(0.05)
+    time.sleep(0.3)  # the stalled server has sent its first bytes
+    proc.send_signal(signal.SIGINT)
+    code = proc.wait(timeout=10)
+    partial = glob.glob(os.path.join(home, ".downloads", "test--opus-mt-en-de-slow-interrupted", "*",
+                                     "model.safetensors.partial"))
+    check(code == 130 and partial and "opus-mt-en-de-slow-interrupted" not in visible(home),
+          f"Ctrl-C mid-download: exit {code}, the partial file kept ({partial}), nothing installed")
+    start = len(state.log)
+    r = run(nmt, ["models", "install", repo], env)
+    ranges = [e["range"] for e in state.log[start:] if e["server"] == "lfs" and e["range"]]
+    check(r.returncode == 0 and ranges, f"the next install resumes the partial file with Range ({ranges})")
 
 
 def main():
@@ -162,6 +187,7 @@ def main():
         r = run(nmt, ["models", "install", "test/opus-mt-en-de-slow"], env)
         check(r.returncode == 0, "a stalled download fails in bounded time and the retry installs: " +
               r.stderr.decode().strip())
+        interrupted_resumes(nmt, env, home, state)
         dead = dict(env, NMT_HUB="http://127.0.0.1:9")
         fails_cleanly(nmt, dead, home, ["test/opus-mt-en-fr"], 4,
                       ["test/opus-mt-en-fr", "cannot download", "nmt models install /path"], "no network")
