@@ -37,7 +37,9 @@ void DownloadMeter::update(uint64_t done, uint64_t total) {
   last_draw_ = now;
   const double elapsed = seconds();
   const double fetched = static_cast<double>(done - first_done_);
-  std::string line = "\r\x1b[K" + format_bytes(done, total) + "  " + rate(fetched, elapsed);
+  std::string line = "\r\x1b[K" + format_bytes(done, total);
+  if (total > 0) line += " (" + std::to_string(done * 100 / total) + "%)";
+  line += "  " + rate(fetched, elapsed);
   if (fetched > 0 && total > done) line += "  ETA " + format_duration((total - done) * elapsed / fetched);
   write_all(fd_, line);
   drawn_ = true;
