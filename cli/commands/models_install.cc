@@ -1,8 +1,11 @@
 // `nmt models install`: fetch the files (hub download cache, Hugging Face cache or a local directory),
 // convert them into a hidden staging directory, record install.json, and rename it into place.
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -59,9 +62,28 @@ bool is_commit_hash(const std::string& s) {
   return s.size() == 40 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
-std::string random_suffix() {
+// "-PID-RANDOM": names a staging directory after its process, so a later install can tell a dead one's.
+std::string staging_suffix() {
   std::random_device device;
-  return std::to_string(device() % 1000000000u);
+  return "-" + std::to_string(::getpid()) + "-" + std::to_string(device() % 1000000000u);
+}
+
+// Removes .installing-*-PID-N and .removing-*-PID-N directories whose process is gone (killed mid-install).
+void remove_stale_staging(const fs::path& home) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(home, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(".installing-", 0) != 0 && name.rfind(".removing-", 0) != 0) continue;
+    const size_t last = name.rfind('-');
+    const size_t before =
+        last == std::string::npos || last == 0 ? std::string::npos : name.rfind('-', last - 1);
+    if (before == std::string::npos) continue;
+    const std::string pid_text = name.substr(before + 1, last - before - 1);
+    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::strtol(pid_text.c_str(), nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+      fs::remove_all(entry.path(), ec);
+  }
 }
 
 // The repository's snapshot in the Hugging Face cache, hashed as it is.
@@ -210,7 +232,8 @@ int run_models_install(const ModelsCommandOptions& o) {
   if (ec) throw core::Error(home.string() + ": cannot create the models home (" + ec.message() + ")");
 
   Source source = is_hub ? from_hub(o, home) : from_directory(o.spec);
-  const fs::path staging = home / (".installing-" + name + "-" + random_suffix());
+  remove_stale_staging(home);
+  const fs::path staging = home / (".installing-" + name + staging_suffix());
   try {
     const models::ConvertReport report = convert_into(o, source, staging);
     for (const std::string& w : report.warnings) std::cerr << "nmt: warning: " << w << "\n";

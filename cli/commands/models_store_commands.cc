@@ -1,4 +1,6 @@
 // `nmt models list`, `remove` and `verify`: the store (models/model_store.h) plus the bundled models.
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -188,7 +190,8 @@ int run_models_remove(const ModelsCommandOptions& o) {
   const models::StoredModel model = find_installed(o.which);
   std::random_device device;
   const fs::path doomed =
-      model.dir.parent_path() / (".removing-" + model.name + "-" + std::to_string(device()));
+      model.dir.parent_path() / (".removing-" + model.name + "-" + std::to_string(::getpid()) + "-" +
+                                 std::to_string(device() % 1000000000u));
   std::error_code ec;
   fs::rename(model.dir, doomed, ec);  // gone from the listing at once; the files go next
   if (ec) throw core::Error(model.dir.string() + ": cannot remove (" + ec.message() + ")");

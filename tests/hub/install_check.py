@@ -184,7 +184,10 @@ def main():
         fails_cleanly(nmt, env, home, ["test/opus-mt-en-de-badsha"], 4,
                       ["test/opus-mt-en-de-badsha", "model.safetensors", "checksum", "nothing installed"],
                       "wrong sha256")
+        stale = os.path.join(home, ".installing-opus-mt-en-de-slow-999999999-1")  # no such process
+        os.makedirs(stale)
         r = run(nmt, ["models", "install", "test/opus-mt-en-de-slow"], env)
+        check(not os.path.exists(stale), "an install removes a dead process's staging directory")
         check(r.returncode == 0, "a stalled download fails in bounded time and the retry installs: " +
               r.stderr.decode().strip())
         interrupted_resumes(nmt, env, home, state)
