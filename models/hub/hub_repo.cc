@@ -44,7 +44,7 @@ bool is_commit_hash(const std::string& s) {
 
 // The one-line message for a request about `spec` on `hub` that failed.
 [[noreturn]] void fail(const RepoSpec& spec, const std::string& hub, const HttpError& e,
-                       const std::string& what) {
+                       const std::string& what, int attempts) {
   std::string why;
   if (e.status() == 404) {
     why = "no such repository or revision '" + spec.revision + "' on " + hub + " (HTTP 404)";
@@ -54,7 +54,10 @@ bool is_commit_hash(const std::string& s) {
   } else if (e.status() == 0) {
     why = "cannot download from " + hub + ": " + e.what();
   } else {
-    why = "HTTP " + std::to_string(e.status()) + " from " + hub;
+    const bool retried =
+        e.status() >= 500 || e.status() == 429 || e.status() == 408;  // as http_client retries
+    why = "HTTP " + std::to_string(e.status()) + " from " + hub +
+          (retried ? " (" + std::to_string(attempts) + " tries)" : "");
   }
   throw DownloadError(spec.repo + (what.empty() ? "" : " " + what) + ": " + why + "; " + offline_advice());
 }
@@ -91,7 +94,7 @@ RepoRevision fetch_revision(const std::string& hub, const RepoSpec& spec, const 
   try {
     body = get_text(url, settings, kMaxApiAnswerBytes);
   } catch (const HttpError& e) {
-    fail(spec, hub, e, "");
+    fail(spec, hub, e, "", settings.attempts);
   }
   RepoRevision revision;
   try {
@@ -168,7 +171,7 @@ fs::path fetch_files(const std::string& hub, const RepoSpec& spec, const RepoRev
         });
       }
     } catch (const HttpError& e) {
-      fail(spec, hub, e, f.path);
+      fail(spec, hub, e, f.path, settings.attempts);
     }
     const uint64_t got = fs::file_size(partial, ec);
     if (got != f.size || !check(partial)) {

@@ -9,7 +9,7 @@ Repositories are directories REPOS/ORG/NAME/. The hub answers, as huggingface.co
       *.spm, *.h5, *.ot) a 302 to the LFS server (X-Linked-Etag, X-Linked-Size), which honours Range.
   GET /_log  -> every request so far: [{"server", "path", "range", "authorization", "status"}]
 Faults, by a word in NAME: "private" needs "Authorization: Bearer secret-token" (401 otherwise), "flaky"
-answers its first API request and first weights request 500, "cut" closes the first weights download
+answers its first API request and first weights request 500 (503), "broken" every API request 500, "cut" closes the first weights download
 half way, "badsha" states a wrong sha256 for the weights, "slow" stalls the first weights download.
 
 Usage: fake_hub.py REPOS [--port-file FILE] [--lifetime SECONDS]   (prints {"hub": PORT, "lfs": PORT})
@@ -117,6 +117,8 @@ def make_handler(state, server_name):
                 return self.error(404, "Repository not found")
             if not self.authorized(name):
                 return self.error(401, "Invalid credentials in Authorization header")
+            if "broken" in name:
+                return self.error(500, "Internal Error")
             if "flaky" in name and state.first_time(("api", name)):
                 return self.error(500, "Internal Error")
             commit = commit_of(repo)

@@ -36,7 +36,7 @@ def make_repos(repos, opus_hf):
     for never in ("tf_model.h5", "rust_model.ot", "flax_model.msgpack"):
         with open(os.path.join(base, never), "wb") as f:
             f.write(b"not for nmt")
-    for name in ("opus-mt-en-de-private", "opus-mt-en-de-flaky", "opus-mt-en-de-cut", "opus-mt-en-de-badsha",
+    for name in ("opus-mt-en-de-broken", "opus-mt-en-de-private", "opus-mt-en-de-flaky", "opus-mt-en-de-cut", "opus-mt-en-de-badsha",
                  "opus-mt-en-de-slow", "opus-mt-en-de-slow-interrupted"):
         shutil.copytree(opus_hf, os.path.join(repos, "test", name))
     return make_bin_repo(repos, opus_hf)
@@ -171,6 +171,11 @@ def main():
         check(not any(e["authorization"] for e in state.log[start:] if e["server"] == "lfs"),
               "--token is not sent to the LFS host")
         start = len(state.log)
+        fails_cleanly(nmt, env, home, ["test/opus-mt-en-de-broken"], 4,
+                      ["test/opus-mt-en-de-broken", "HTTP 500", "nmt models install /path"], "500 every time")
+        tries = [e for e in state.log[start:] if "broken" in e["path"]]
+        check(len(tries) == 4, f"500 is tried 4 times, then given up ({len(tries)} requests)")
+        start = len(state.log)
         r = run(nmt, ["models", "install", "test/opus-mt-en-de-flaky"], env)
         statuses = [e["status"] for e in state.log[start:]]
         check(r.returncode == 0 and 500 in statuses and 503 in statuses,
@@ -222,6 +227,11 @@ def main():
             f.write(" ")
         r = run(nmt, ["models", "verify", "offline-en-de"], env)
         check(r.returncode == 2 and "vocab.json" in r.stderr.decode(), "verify names a changed file")
+        r = run(nmt, ["models", "remove", "en-de"], env)
+        check(r.returncode == 64 and "several installed models translate en-de" in r.stderr.decode(),
+              "remove by a pair that several models translate names them: " + r.stderr.decode().strip())
+        r = run(nmt, ["models", "remove", "general-en-de"], env)
+        check(r.returncode == 64 and "bundled" in r.stderr.decode(), "a bundled model cannot be removed")
         r = run(nmt, ["models", "remove", "offline-en-de"], env)
         check(r.returncode == 0 and "offline-en-de" not in visible(home), "remove by name")
         check(not [n for n in installed(home) if n.startswith(".") and n != ".downloads"], "no dot entries left")
