@@ -13,7 +13,9 @@ CLI::App* add_models_command(CLI::App& app, ModelsCommandOptions& o) {
   cmd->require_subcommand(1);
   o.install = cmd->add_subcommand("install", "Download (or read) a model, convert it and install it");
   o.install
-      ->add_option("spec", o.spec, "ORG/NAME[@REVISION] on the hub, or a local directory nmt convert reads")
+      ->add_option("spec", o.spec,
+                   "ORG/NAME[@REVISION] on the hub, a local directory nmt convert reads, or the https URL of "
+                   "a .zip of one")
       ->required();
   o.install->add_option("--name", o.name,
                         "The installed model's name (default: the repository's or directory's)");
@@ -50,6 +52,7 @@ CLI::App* add_models_command(CLI::App& app, ModelsCommandOptions& o) {
       "  nmt models install Helsinki-NLP/opus-mt-fr-en\n"
       "  nmt models install Helsinki-NLP/opus-mt-en-de@main --dtype f32 --name de-f32\n"
       "  nmt models install ./opus-mt-en-de      (a downloaded model directory)\n"
+      "  nmt models install https://object.pouta.csc.fi/OPUS-MT-models/en-de/opus-2020-02-26.zip\n"
       "  nmt models list\n"
       "  nmt models remove fr-en\n"
       "  nmt models verify");

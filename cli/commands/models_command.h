@@ -9,7 +9,7 @@ namespace cli {
 
 struct ModelsCommandOptions {
   // install
-  std::string spec;  // ORG/NAME[@REV], a directory, or a URL (refused)
+  std::string spec;  // ORG/NAME[@REV], a directory, or the URL of a zip package
   std::string name;  // "": the repository's or directory's basename
   std::string dtype = "int8";
   bool force = false;

@@ -21,6 +21,7 @@
 #include "models/hub/file_digest.h"
 #include "models/hub/hub_repo.h"
 #include "models/hub/install_manifest.h"
+#include "models/hub/url_package.h"
 #include "models/model_config.h"
 #include "models/model_error.h"
 #include "models/model_store.h"
@@ -41,6 +42,7 @@ struct Source {
   std::string from;               // the layout for convert; "" to detect
   hub::InstallManifest manifest;  // source, hub, revision, files
   bool downloaded = false;        // `dir` is ours, in the download cache
+  fs::path cleanup;               // what to delete once installed: `dir` unless set
 };
 
 bool valid_name(const std::string& name) {
@@ -133,6 +135,25 @@ Source from_hub(const ModelsCommandOptions& o, const fs::path& home) {
   return s;
 }
 
+// A zip package by URL, unpacked next to its download.
+Source from_url(const ModelsCommandOptions& o, const fs::path& home) {
+  hub::HttpSettings settings = hub::HttpSettings::from_environment();
+  DownloadMeter meter;
+  const fs::path zip = hub::fetch_package(o.spec, home / kDownloadCache, settings,
+                                          [&](uint64_t done, uint64_t total) { meter.update(done, total); });
+  meter.finish(o.spec);
+  Source s;
+  s.dir = zip.parent_path() / "unpacked";
+  std::error_code ec;
+  fs::remove_all(s.dir, ec);
+  hub::unpack_zip(zip, s.dir);
+  s.downloaded = true;
+  s.manifest.source = o.spec;
+  s.manifest.files = {{zip.filename().string(), hub::sha256_hex(zip), fs::file_size(zip)}};
+  s.cleanup = zip.parent_path();
+  return s;
+}
+
 Source from_directory(const std::string& path) {
   if (!fs::is_directory(path)) {
     throw core::UsageError("'" + path +
@@ -146,8 +167,12 @@ Source from_directory(const std::string& path) {
   return s;
 }
 
-std::string default_name(const std::string& spec, bool from_hub) {
+std::string default_name(const std::string& spec, bool from_hub, bool is_url) {
   if (from_hub) return fs::path(hub::parse_repo_spec(spec).repo).filename().string();
+  if (is_url) {  // the file's name without .zip and query
+    const std::string path = spec.substr(0, spec.find_first_of("?#"));
+    return fs::path(path).stem().string();
+  }
   fs::path p = fs::path(spec).lexically_normal();
   if (p.filename().empty()) p = p.parent_path();
   return fs::absolute(p).filename().string();
@@ -204,19 +229,16 @@ int run_models_install(const ModelsCommandOptions& o) {
   if (home.empty()) {
     throw core::UsageError(std::string("no models home: set ") + models::kModelsDirEnv + " or HOME");
   }
-  if (o.spec.rfind("https://", 0) == 0 || o.spec.rfind("http://", 0) == 0) {
-    throw core::UsageError(
-        "installing from a URL is not supported: download and unpack the model, then run "
-        "`nmt models install DIR`");
-  }
+  const bool is_url = o.spec.rfind("https://", 0) == 0 || o.spec.rfind("http://", 0) == 0;
+  if (is_url && !o.hub.empty()) throw core::UsageError("--hub is for ORG/NAME installs, not URLs");
   std::error_code ec;
-  const bool local = fs::symlink_status(o.spec, ec).type() != fs::file_type::not_found;
+  const bool local = !is_url && fs::symlink_status(o.spec, ec).type() != fs::file_type::not_found;
   const bool is_hub = !local && models::is_hf_repo_id(o.spec);
-  if (!local && !is_hub) {
+  if (!local && !is_hub && !is_url) {
     throw core::UsageError("'" + o.spec +
                            "' is neither a directory nor a hub repository (ORG/NAME[@REVISION])");
   }
-  const std::string name = o.name.empty() ? default_name(o.spec, is_hub) : o.name;
+  const std::string name = o.name.empty() ? default_name(o.spec, is_hub, is_url) : o.name;
   if (!valid_name(name)) {
     throw core::UsageError("'" + name +
                            "' cannot name a model: use letters, digits, '.', '_' and '-', not a "
@@ -231,7 +253,7 @@ int run_models_install(const ModelsCommandOptions& o) {
   fs::create_directories(home, ec);
   if (ec) throw core::Error(home.string() + ": cannot create the models home (" + ec.message() + ")");
 
-  Source source = is_hub ? from_hub(o, home) : from_directory(o.spec);
+  Source source = is_hub ? from_hub(o, home) : is_url ? from_url(o, home) : from_directory(o.spec);
   remove_stale_staging(home);
   const fs::path staging = home / (".installing-" + name + staging_suffix());
   try {
@@ -248,7 +270,9 @@ int run_models_install(const ModelsCommandOptions& o) {
     m.nmt_version = hub::nmt_version();
     hub::write_manifest(staging, m);
     put_in_place(staging, dest, exists);
-    if (source.downloaded) fs::remove_all(source.dir, ec);  // installed: the download served its turn
+    if (source.downloaded) {  // installed: the download served its turn
+      fs::remove_all(source.cleanup.empty() ? source.dir : source.cleanup, ec);
+    }
     std::cout << "installed " << name << ": " << m.source_lang << " -> " << m.target_lang << ", " << m.dtype
               << ", " << format_bytes(m.size_bytes, 0) << ", from " << o.spec
               << (m.revision.empty() || o.spec.find('@') != std::string::npos

@@ -50,6 +50,13 @@ std::string digest(const EVP_MD* md, const std::filesystem::path& file, const st
 
 std::string sha256_hex(const std::filesystem::path& file) { return digest(EVP_sha256(), file, ""); }
 
+std::string sha256_of_text(const std::string& text) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned length = 0;
+  EVP_Digest(text.data(), text.size(), out, &length, EVP_sha256(), nullptr);
+  return to_hex(out, length);
+}
+
 std::string git_blob_id(const std::filesystem::path& file) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(file, ec);

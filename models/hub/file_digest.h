@@ -10,5 +10,6 @@ namespace hub {
 // Lower-case hex; throws core::Error naming the file when it cannot be read.
 std::string sha256_hex(const std::filesystem::path& file);
 std::string git_blob_id(const std::filesystem::path& file);
+std::string sha256_of_text(const std::string& text);
 
 }  // namespace hub

@@ -7,6 +7,7 @@ Repositories are directories REPOS/ORG/NAME/. The hub answers, as huggingface.co
       "blobId", "lfs": {"sha256", "size", "pointerSize"}}]}
   GET /ORG/NAME/resolve/REV/PATH  -> the file (X-Repo-Commit, ETag), or for LFS files (*.safetensors, *.bin,
       *.spm, *.h5, *.ot) a 302 to the LFS server (X-Linked-Etag, X-Linked-Size), which honours Range.
+  GET {lfs}/files/NAME  -> REPOS/_files/NAME, a package by URL (Range honoured; faults by NAME as above)
   GET /_log  -> every request so far: [{"server", "path", "range", "authorization", "status"}]
 Faults, by a word in NAME: "private" needs "Authorization: Bearer secret-token" (401 otherwise), "flaky"
 answers its first API request and first weights request 500 (503), "broken" every API request 500, "cut" closes the first weights download
@@ -161,12 +162,14 @@ def make_handler(state, server_name):
             self.send(200, data, headers + [("ETag", '"%s"' % facts["blob"])])
 
         def lfs(self, parts):
-            if len(parts) != 4 or parts[0] != "lfs":
+            if len(parts) == 2 and parts[0] == "files" and "/" not in parts[1] and parts[1] not in (".", ".."):
+                repo, name, path = os.path.join(state.repos, "_files"), parts[1], parts[1]
+            elif len(parts) == 4 and parts[0] == "lfs":
+                repo, name, path = self.repo_dir(parts[1], parts[2]), parts[2], parts[3]
+            else:
                 return self.error(404, "Not Found")
-            repo = self.repo_dir(parts[1], parts[2])
-            if repo is None or not os.path.isfile(os.path.join(repo, parts[3])):
+            if repo is None or not os.path.isfile(os.path.join(repo, path)):
                 return self.error(404, "Not Found")
-            name, path = parts[2], parts[3]
             data = open(os.path.join(repo, path), "rb").read()
             start = 0
             wanted = self.headers.get("Range")
@@ -182,7 +185,7 @@ def make_handler(state, server_name):
                 self.send_header("Content-Range", "bytes %d-%d/%d" % (start, len(data) - 1, len(data)))
             self.end_headers()
             self.note(status)
-            weights = path.endswith(WEIGHTS_SUFFIXES)
+            weights = path.endswith(WEIGHTS_SUFFIXES + (".zip",))
             if weights and "cut" in name and state.first_time(("cut", name)):
                 self.wfile.write(body[:len(body) // 2])
                 self.wfile.flush()

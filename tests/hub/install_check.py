@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fake_hub  # noqa: E402
@@ -39,6 +40,13 @@ def make_repos(repos, opus_hf):
     for name in ("opus-mt-en-de-broken", "opus-mt-en-de-private", "opus-mt-en-de-flaky", "opus-mt-en-de-cut", "opus-mt-en-de-badsha",
                  "opus-mt-en-de-slow", "opus-mt-en-de-slow-interrupted"):
         shutil.copytree(opus_hf, os.path.join(repos, "test", name))
+    files = os.path.join(repos, "_files")
+    os.makedirs(files)
+    marian = os.path.join(os.path.dirname(opus_hf), "marian")
+    for zip_name in ("opus-2020-02-26.zip", "opus-cut.zip"):  # a Marian release, with a top folder
+        with zipfile.ZipFile(os.path.join(files, zip_name), "w") as z:
+            for f in sorted(os.listdir(marian)):
+                z.write(os.path.join(marian, f), "opus-2020-02-26/" + f)
     return make_bin_repo(repos, opus_hf)
 
 
@@ -115,6 +123,26 @@ def interrupted_resumes(nmt, env, home, state):
     r = run(nmt, ["models", "install", repo], env)
     ranges = [e["range"] for e in state.log[start:] if e["server"] == "lfs" and e["range"]]
     check(r.returncode == 0 and ranges, f"the next install resumes the partial file with Range ({ranges})")
+
+
+def package_installs(nmt, env, home, state, opus_hf):
+    """A zip package by URL installs as nmt convert of its unpacked files, a cut download resumed."""
+    lfs = f"http://127.0.0.1:{state.lfs_port}/files/"
+    marian = os.path.join(os.path.dirname(opus_hf), "marian")
+    reference = os.path.join(os.path.dirname(home), "reference-marian")
+    langs = ["--source-lang", "en", "--target-lang", "de"]
+    run(nmt, ["convert", marian, "-o", reference, "--dtype", "int8"] + langs, env)
+    r = run(nmt, ["models", "install", lfs + "opus-2020-02-26.zip"] + langs, env)
+    check(r.returncode == 0 and "opus-2020-02-26" in visible(home), "install a zip by URL: " + r.stderr.decode())
+    got = translations(nmt, env, os.path.join(home, "opus-2020-02-26"))
+    check(got == translations(nmt, env, reference) and not got.startswith("failed"),
+          "the package translates as nmt convert of its files")
+    start = len(state.log)
+    r = run(nmt, ["models", "install", lfs + "opus-cut.zip", "--name", "cut-package"] + langs, env)
+    ranges = [e["range"] for e in state.log[start:] if e["range"]]
+    check(r.returncode == 0 and ranges, f"a cut package download resumes with Range ({ranges})")
+    fails_cleanly(nmt, env, home, [lfs + "missing.zip"], 4, ["missing.zip", "HTTP 404"], "a URL that is not there")
+    check(not glob.glob(os.path.join(home, ".downloads", "url-*", "package.zip")), "installed packages are deleted")
 
 
 def main():
@@ -199,7 +227,7 @@ def main():
         dead = dict(env, NMT_HUB="http://127.0.0.1:9")
         fails_cleanly(nmt, dead, home, ["test/opus-mt-en-fr"], 4,
                       ["test/opus-mt-en-fr", "cannot download", "nmt models install /path"], "no network")
-        fails_cleanly(nmt, env, home, ["https://example.com/model.tar.gz"], 64, ["URL"], "a URL")
+        package_installs(nmt, env, home, state, opus_hf)
 
         if have_torch:
             r = run(nmt, ["models", "install", "test/opus-mt-en-de-bin"], env)
