@@ -25,7 +25,8 @@ CLI::App* add_models_command(CLI::App& app, ModelsCommandOptions& o) {
   o.install->add_option("--hub", o.hub,
                         "The hub's URL (default: $NMT_HUB, $HF_ENDPOINT, https://huggingface.co)");
   o.install->add_option("--token", o.token,
-                        "Access token for private or gated repositories (default: $HF_TOKEN)");
+                        "Access token for private or gated repositories (default: $HF_TOKEN, else the one "
+                        "huggingface-cli login saved)");
   o.install->add_option("--source-lang", o.source_lang,
                         "The model's source language, when the repository does not say (BCP 47: fr, pt-BR)");
   o.install->add_option("--target-lang", o.target_lang, "The model's target language, as --source-lang");

@@ -112,10 +112,7 @@ Source from_hub(const ModelsCommandOptions& o, const fs::path& home) {
   Source s;
   const std::string hub_url = hub::hub_endpoint(o.hub);
   hub::HttpSettings settings = hub::HttpSettings::from_environment();
-  settings.token = o.token;
-  if (settings.token.empty()) {
-    if (const char* token = std::getenv(hub::kTokenEnv)) settings.token = token;
-  }
+  settings.token = o.token.empty() ? hub::saved_token() : o.token;
   settings.token_origin = hub::url_origin(hub_url);
   const hub::RepoRevision revision = hub::fetch_revision(hub_url, spec, settings);
   const std::vector<hub::HubFile> files = hub::conversion_files(spec, revision.files);

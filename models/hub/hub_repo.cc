@@ -2,7 +2,9 @@
 
 #include <curl/curl.h>
 
+#include <cctype>
 #include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <system_error>
@@ -66,6 +68,23 @@ bool is_commit_hash(const std::string& s) {
 
 std::string offline_advice() {
   return "to install offline, download the model elsewhere and run `nmt models install /path/to/model-dir`";
+}
+
+std::string saved_token() {
+  if (const char* token = std::getenv(kTokenEnv); token != nullptr && *token != '\0') return token;
+  std::string path;
+  if (const char* p = std::getenv("HF_TOKEN_PATH"); p != nullptr && *p != '\0') {
+    path = p;
+  } else if (const char* home = std::getenv("HF_HOME"); home != nullptr && *home != '\0') {
+    path = std::string(home) + "/token";
+  } else if (const char* user = std::getenv("HOME"); user != nullptr && *user != '\0') {
+    path = std::string(user) + "/.cache/huggingface/token";
+  }
+  std::ifstream in(path);
+  std::string token;
+  std::getline(in, token);
+  while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.pop_back();
+  return token;
 }
 
 std::string hub_endpoint(const std::string& flag) {

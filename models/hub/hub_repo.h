@@ -67,6 +67,10 @@ std::filesystem::path fetch_files(const std::string& hub, const RepoSpec& spec, 
                                   const std::vector<HubFile>& files, const std::filesystem::path& cache,
                                   const HttpSettings& settings, const DownloadProgress& progress);
 
+// The token huggingface_hub would send: $HF_TOKEN, else the file $HF_TOKEN_PATH, $HF_HOME/token or
+// ~/.cache/huggingface/token (`huggingface-cli login` writes it), first line; "" when none.
+std::string saved_token();
+
 // "how to install offline" advice every download error ends with.
 std::string offline_advice();
 

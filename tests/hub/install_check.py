@@ -157,6 +157,7 @@ def main():
         env = dict(os.environ, NMT_MODELS_DIR=home, NMT_HUB=hub, HF_HOME=os.path.join(work, "hf"),
                    NMT_HUB_STALL_SECONDS="1", NMT_HUB_RETRY_DELAY_MS="20", LC_ALL="C.UTF-8")
         env.pop("HF_TOKEN", None)
+        env.pop("HF_TOKEN_PATH", None)
         env.pop("HF_HUB_OFFLINE", None)
 
         # The reference: nmt convert + nmt translate -m of the same files.
@@ -198,6 +199,12 @@ def main():
         check(r.returncode == 0, "401 with --token installs: " + r.stderr.decode().strip())
         check(not any(e["authorization"] for e in state.log[start:] if e["server"] == "lfs"),
               "--token is not sent to the LFS host")
+        os.makedirs(os.path.join(work, "hf"), exist_ok=True)
+        with open(os.path.join(work, "hf", "token"), "w") as f:  # as `huggingface-cli login` leaves it
+            f.write(fake_hub.TOKEN + "\n")
+        r = run(nmt, ["models", "install", "test/opus-mt-en-de-private", "--name", "private-2"], env)
+        check(r.returncode == 0, "the token saved in $HF_HOME/token is used: " + r.stderr.decode().strip())
+        os.remove(os.path.join(work, "hf", "token"))
         start = len(state.log)
         fails_cleanly(nmt, env, home, ["test/opus-mt-en-de-broken"], 4,
                       ["test/opus-mt-en-de-broken", "HTTP 500", "nmt models install /path"], "500 every time")
