@@ -141,6 +141,8 @@ def package_installs(nmt, env, home, state, opus_hf):
     r = run(nmt, ["models", "install", lfs + "opus-cut.zip", "--name", "cut-package"] + langs, env)
     ranges = [e["range"] for e in state.log[start:] if e["range"]]
     check(r.returncode == 0 and ranges, f"a cut package download resumes with Range ({ranges})")
+    fails_cleanly(nmt, env, home, [marian], 64, ["does not state its languages", "--source-lang"],
+                  "a model without languages, converted and then refused")
     fails_cleanly(nmt, env, home, [lfs + "missing.zip"], 4, ["missing.zip", "HTTP 404"], "a URL that is not there")
     check(not glob.glob(os.path.join(home, ".downloads", "url-*", "package.zip")), "installed packages are deleted")
 

@@ -1,5 +1,7 @@
 // models/hub/ without a network: repository specs, the hub's URL from flags and environment, which files
 // a conversion fetches, origins (the token's scope), the digests the hub states, and install.json.
+#include <zip.h>
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 
@@ -7,6 +9,7 @@
 #include "models/hub/http_client.h"
 #include "models/hub/hub_repo.h"
 #include "models/hub/install_manifest.h"
+#include "models/hub/url_package.h"
 #include "test_support.h"
 
 namespace {
@@ -93,4 +96,28 @@ TEST_CASE("install.json round-trips and lists the installed files' hashes", "[hu
   CHECK(hub::hash_directory(dir.path()).size() == 1);  // install.json itself is not hashed
   dir.write("install.json", "{");
   CHECK_THROWS_WITH(hub::read_manifest(dir.path()), Catch::Contains("install.json"));
+}
+
+TEST_CASE("a zip package unpacks flat and refuses members that climb out", "[hub]") {
+  test::TempDir dir;
+  const auto make_zip = [&](const std::string& name, const std::vector<std::string>& members) {
+    const std::string path = dir.file(name);
+    int error = 0;
+    zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
+    REQUIRE(z != nullptr);
+    for (const std::string& m : members) {
+      zip_source_t* source = zip_source_buffer(z, m.data(), m.size(), 0);
+      REQUIRE(zip_file_add(z, m.c_str(), source, ZIP_FL_ENC_UTF_8) >= 0);
+    }
+    REQUIRE(zip_close(z) == 0);
+    return path;
+  };
+  const std::string good = make_zip("good.zip", {"release/model.npz", "release/decoder.yml"});
+  hub::unpack_zip(good, dir.file("out"));
+  CHECK(test::read_file(dir.file("out/model.npz")) == "release/model.npz");
+  CHECK(test::read_file(dir.file("out/decoder.yml")) == "release/decoder.yml");
+  CHECK_THROWS_WITH(hub::unpack_zip(make_zip("evil.zip", {"../evil.txt"}), dir.file("evil")),
+                    Catch::Contains("points outside the package"));
+  CHECK_THROWS_WITH(hub::unpack_zip(make_zip("twice.zip", {"a/x.spm", "b/x.spm"}), dir.file("twice")),
+                    Catch::Contains("named twice"));
 }
