@@ -5,7 +5,8 @@ A fenced block right after `<!-- readme-check -->` is a transcript: each `$ COMM
 in one scratch directory shared by all blocks, with `nmt` on PATH and the bundled model as default), and
 the lines after it up to the next `$ ` are what it must print, stdout and stderr together. Every command
 must exit 0. `<!-- readme-check: run only: REASON -->` runs the commands without comparing their output
-(the reason is printed). The OPUS-MT examples get tests/fixtures/opus/hf as `opus-mt-en-de`.
+(the reason is printed). The OPUS-MT examples get tests/fixtures/opus/hf as `opus-mt-en-de`; models install
+into the scratch directory's .models ($NMT_MODELS_DIR), and the scratch directory prints as /home/you.
 
 Usage: readme_check.py NMT_BINARY README BUNDLED_MODEL_DIR OPUS_HF_DIR
 """
@@ -69,7 +70,8 @@ def main():
         os.symlink(os.path.abspath(nmt), os.path.join(bin_dir, "nmt"))
         shutil.copytree(opus_hf, os.path.join(work, "opus-mt-en-de"))
         env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"],
-                   NMT_MODEL=os.path.abspath(model), LC_ALL="C.UTF-8")
+                   NMT_MODEL=os.path.abspath(model), LC_ALL="C.UTF-8",
+                   NMT_MODELS_DIR=os.path.join(work, ".models"))
         for line_no, reason, lines in blocks:
             if reason is not None:
                 print(f"README:{line_no}: output not compared: {reason}")
@@ -77,7 +79,8 @@ def main():
                 run = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=work, env=env,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, timeout=120)
-                printed = run.stdout.decode("utf-8", "replace").split("\n")
+                # The scratch directory is printed as /home/you (`nmt models list` shows paths).
+                printed = run.stdout.decode("utf-8", "replace").replace(work, "/home/you").split("\n")
                 if printed[-1] == "":
                     printed.pop()
                 if run.returncode != 0:
