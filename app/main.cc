@@ -17,6 +17,7 @@
 #include "cli/commands/help_format.h"
 #include "cli/commands/help_markdown.h"
 #include "cli/commands/info_command.h"
+#include "cli/commands/models_command.h"
 #include "cli/commands/shortlist_command.h"
 #include "cli/commands/signals.h"
 #include "cli/commands/standard_fds.h"
@@ -117,6 +118,7 @@ int main(int argc, char** argv) {
   cli::AttentionCommandOptions attention;
   serve::ServeOptions serve_options;
   cli::ShortlistCommandOptions shortlist;
+  cli::ModelsCommandOptions models_options;
   const std::vector<Command> commands = {
       {cli::add_translate_command(app, translate),
        [&] { return with_stdout_written(cli::run_translate(translate)); }, true},
@@ -129,6 +131,8 @@ int main(int argc, char** argv) {
       {serve::add_serve_command(app, serve_options), [&] { return serve::run_serve(serve_options); }, true},
       {cli::add_shortlist_command(app, shortlist),
        [&] { return with_stdout_written(cli::run_shortlist(shortlist)); }, true},
+      {cli::add_models_command(app, models_options),
+       [&] { return with_stdout_written(cli::run_models(models_options)); }, false},
   };
   const std::vector<std::string> names = command_names(commands);
   // Set after the commands are added: CLI11 copies the app's footer into each command added later.

@@ -36,8 +36,8 @@ const RunDialect& docx_dialect() {
 std::string translate_docx(std::string_view bytes, const std::string& name,
                            std::vector<std::string>* warnings, const SegmentTranslator& translate,
                            uint64_t max_inflated) {
-  return translate_run_package(bytes, name, warnings, translate, is_member_translated, docx_dialect(),
-                               max_inflated);
+  return translate_run_package(bytes, name, warnings, translate, "word/document.xml", is_member_translated,
+                               docx_dialect(), max_inflated);
 }
 
 }  // namespace documents

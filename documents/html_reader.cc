@@ -197,7 +197,9 @@ class Reader {
       close.assign(e.original_end_tag.data, e.original_end_tag.length);
       run_cursor_ = std::min(end_begin + e.original_end_tag.length, html_.size());
     }
-    run_.close_element(index, close);
+    const bool spaced = (run_.text.empty() || run_.text.back() == ' ') &&
+                        (run_cursor_ == html_.size() || is_ascii_space(html_[run_cursor_]));
+    if (!run_.close_as_insertion(index, close, spaced)) run_.close_element(index, close);
   }
 
   void finish_run() {

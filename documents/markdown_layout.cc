@@ -30,4 +30,17 @@ MarkdownLayout measure_layout(std::string_view text, size_t begin, size_t end, b
   return layout;
 }
 
+size_t front_matter_length(std::string_view text) {
+  if (text.substr(0, 4) != "---\n" && text.substr(0, 5) != "---\r\n") return 0;
+  for (size_t i = text.find('\n') + 1; i < text.size();) {
+    const size_t nl = text.find('\n', i);
+    const size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
+    std::string_view line = text.substr(i, end - i);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    if (line == "---" || line == "...") return end;
+    i = end;
+  }
+  return 0;
+}
+
 }  // namespace documents

@@ -25,4 +25,8 @@ MarkdownLayout measure_layout(std::string_view text, size_t begin, size_t end, b
 // Columns as the layout counts them: UTF-8 code points.
 size_t code_points(std::string_view text);
 
+// The length of a YAML front matter block ("---" ... "---" or "..." lines) at the document's start: kept
+// verbatim, as no Markdown reader renders it.
+size_t front_matter_length(std::string_view text);
+
 }  // namespace documents

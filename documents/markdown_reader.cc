@@ -7,6 +7,9 @@
 #include <set>
 
 #include "documents/markdown_html_blocks.h"
+#include "documents/markdown_inline_html.h"
+#include "documents/markdown_syntax.h"
+#include "documents/markdown_tables.h"
 
 namespace documents {
 
@@ -19,23 +22,11 @@ struct Span {
   bool html_block = false;  // [begin, end) is an HTML block for the HTML reader; `segment` is unused
 };
 
-// The length of a YAML front matter block ("---" ... "---" or "..." lines) at the document's start.
-size_t front_matter_length(std::string_view text) {
-  if (text.substr(0, 4) != "---\n" && text.substr(0, 5) != "---\r\n") return 0;
-  for (size_t i = text.find('\n') + 1; i < text.size();) {
-    const size_t nl = text.find('\n', i);
-    const size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
-    std::string_view line = text.substr(i, end - i);
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
-    if (line == "---" || line == "...") return end;
-    i = end;
-  }
-  return 0;
-}
-
 class Reader {
  public:
-  explicit Reader(std::string_view text) : text_(text) {}
+  // md4c parses `tables`' text, which starts at `parse_begin` of `text`.
+  Reader(std::string_view text, const WidenedTables& tables, size_t parse_begin)
+      : text_(text), tables_(tables), parse_begin_(parse_begin) {}
 
   std::vector<Span> spans;
 
@@ -53,11 +44,7 @@ class Reader {
     if (type == MD_BLOCK_CODE || type == MD_BLOCK_HTML) --verbatim_depth_;
     // An HTML block whose lines carry no container prefix goes to the HTML reader whole.
     if (type == MD_BLOCK_HTML && html_begin_ != std::string::npos && html_contiguous_) {
-      Span span;
-      span.begin = html_begin_;
-      span.end = html_end_;
-      span.html_block = true;
-      spans.push_back(std::move(span));
+      spans.push_back({html_begin_, html_end_, Segment(), MarkdownLayout(), true});
     }
     return 0;
   }
@@ -108,7 +95,7 @@ class Reader {
   int text(MD_TEXTTYPE type, const char* data, size_t size) {
     if (verbatim_depth_ > 0 || skip_depth_ > 0) {
       if (inside(data)) {
-        cursor_ = std::max(cursor_, offset(data) + size);
+        cursor_ = std::max(cursor_, offset(data + size));
         if (type == MD_TEXT_HTML) note_html_line(offset(data), size);
       }
       return 0;
@@ -130,6 +117,11 @@ class Reader {
     }
     if (!inside(data)) return 0;  // a replacement character for NUL: nothing of the source
     const size_t at = offset(data);
+    if (type == MD_TEXT_HTML && inline_html_.continues()) {  // the rest of a construct over lines
+      inline_html_.add(run_, text_, cursor_, offset(data + size));
+      cursor_ = offset(data + size);
+      return 0;
+    }
     if (in_code_) {
       if (code_begin_ == std::string::npos) {
         code_begin_ = at;
@@ -137,25 +129,23 @@ class Reader {
         while (code_begin_ > cursor_ && text_[code_begin_ - 1] == '`') --code_begin_;
         reach(code_begin_);
       }
-      cursor_ = at + size;
+      cursor_ = offset(data + size);
       return 0;
     }
     reach(at);
     if (!pending_autolink_.empty()) {
       pending_autolink_.clear();
       skip_depth_ = 1;
-      cursor_ = at + size;
+      cursor_ = offset(data + size);
       return 0;
     }
-    if (type == MD_TEXT_HTML || type == MD_TEXT_LATEXMATH) {
+    if (type == MD_TEXT_HTML) {
+      inline_html_.add(run_, text_, at, offset(data + size));
+    } else if (type == MD_TEXT_LATEXMATH) {
       run_.insert(std::string(data, size));
     } else if (type == MD_TEXT_ENTITY) {
       const std::string_view entity(data, size);
-      const std::string decoded = entity == "&amp;"    ? "&"
-                                  : entity == "&lt;"   ? "<"
-                                  : entity == "&gt;"   ? ">"
-                                  : entity == "&quot;" ? "\""
-                                                       : "";
+      const std::string_view decoded = decoded_basic_entity(entity);
       if (decoded.empty()) {
         run_.insert(std::string(entity));
       } else {
@@ -164,7 +154,7 @@ class Reader {
     } else {
       append(std::string_view(data, size));
     }
-    cursor_ = at + size;
+    cursor_ = offset(data + size);
     return 0;
   }
 
@@ -173,6 +163,7 @@ class Reader {
     open_types_.clear();
     open_at_.clear();
     closed_.clear();
+    inline_html_.finish(run_);
     soft_break_ = false;
     const bool wrapped = wrapped_;
     wrapped_ = false;
@@ -190,8 +181,14 @@ class Reader {
   }
 
  private:
-  bool inside(const char* p) const { return p >= text_.data() && p < text_.data() + text_.size(); }
-  size_t offset(const char* p) const { return static_cast<size_t>(p - text_.data()); }
+  bool inside(const char* p) const {
+    const std::string_view parsed = tables_.parse_text();
+    return p >= parsed.data() && p < parsed.data() + parsed.size();
+  }
+  // The source offset of a pointer into what md4c parses.
+  size_t offset(const char* p) const {
+    return parse_begin_ + tables_.source_offset(static_cast<size_t>(p - tables_.parse_text().data()));
+  }
   // An HTML block's lines must follow each other with nothing but line ends and indentation between them
   // (which HTML reads as spaces); a quote's `>` keeps the block verbatim.
   void note_html_line(size_t at, size_t size) {
@@ -270,11 +267,12 @@ class Reader {
   // The element open last ends here: its closing delimiter is taken from the bytes at the cursor.
   void close_top(MD_SPANTYPE type, bool take_delimiter) {
     for (size_t i = run_.elements.size(); i-- > 0;) {
-      if (closed_.count(i)) continue;
+      if (closed_.count(i) || inline_html_.owns(i)) continue;
       size_t end = cursor_;
       if (take_delimiter) end = closing_delimiter_end(type);
       if (take_delimiter && i < open_at_.size() && open_at_[i] < cursor_ &&
-          (run_.elements[i].begin == run_.text.size() || names_its_reference(type))) {
+          (run_.elements[i].begin == run_.text.size() || names_its_reference(type) ||
+           wraps_only_an_image(i, type))) {
         keep_whole(i, end);
         return;
       }
@@ -294,9 +292,19 @@ class Reader {
     run_.elements.resize(element);
     open_at_.resize(element);
     closed_.erase(closed_.lower_bound(element), closed_.end());
+    inline_html_.forget_from(element);
     while (!run_.insertions.empty() && run_.insertions.back().order > order) run_.insertions.pop_back();
     run_.insert(std::string(text_.substr(begin, end - begin)), true);
     cursor_ = end;
+  }
+
+  // A link around an image and nothing else (a badge): the alt text labels the image, not a sentence.
+  bool wraps_only_an_image(size_t link, MD_SPANTYPE type) const {
+    if (type != MD_SPAN_A || link + 1 >= run_.elements.size() || !closed_.count(link + 1)) return false;
+    const std::string& open = run_.elements[link].open;
+    const InlineElement& image = run_.elements[link + 1];
+    return open.size() >= 2 && open.compare(open.size() - 2, 2, "![") == 0 &&
+           image.begin == run_.elements[link].begin && image.end == run_.text.size();
   }
 
   bool names_its_reference(MD_SPANTYPE type) const {  // "[the spec]", "![logo][]": the text is a label
@@ -309,22 +317,7 @@ class Reader {
     size_t end = cursor_;
     if (type == MD_SPAN_A || type == MD_SPAN_IMG) {
       if (end < text_.size() && text_[end] == ']') ++end;
-      if (end < text_.size() && (text_[end] == '(' || text_[end] == '[')) {
-        const char open = text_[end], close = open == '(' ? ')' : ']';
-        int depth = 0;
-        for (; end < text_.size(); ++end) {
-          if (text_[end] == '\\') {
-            ++end;
-            continue;
-          }
-          if (text_[end] == open) ++depth;
-          if (text_[end] == close && --depth == 0) {
-            ++end;
-            break;
-          }
-        }
-      }
-      return end;
+      return after_bracketed(text_, end);
     }
     if (end < text_.size()) {
       const char delimiter = text_[end];
@@ -336,6 +329,8 @@ class Reader {
   }
 
   std::string_view text_;
+  const WidenedTables& tables_;
+  size_t parse_begin_;
   Segment run_;
   bool started_ = false, soft_break_ = false, in_code_ = false, wrapped_ = false, wrapped_once_ = false;
   bool html_contiguous_ = true;
@@ -348,6 +343,7 @@ class Reader {
   std::vector<MD_SPANTYPE> open_types_;
   std::string pending_autolink_;
   std::set<size_t> closed_;
+  MarkdownInlineHtml inline_html_;
 };
 
 }  // namespace
@@ -355,7 +351,8 @@ class Reader {
 Document read_markdown(std::string_view markdown, const std::string& name, std::vector<std::string>* warnings,
                        std::vector<MarkdownLayout>* layouts) {
   const size_t front = front_matter_length(markdown);
-  Reader reader(markdown);
+  const WidenedTables tables(markdown.substr(front));
+  Reader reader(markdown, tables, front);
   MD_PARSER parser{};
   parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS;
   parser.enter_block = [](MD_BLOCKTYPE type, void*, void* r) {
@@ -373,7 +370,8 @@ Document read_markdown(std::string_view markdown, const std::string& name, std::
   parser.text = [](MD_TEXTTYPE type, const MD_CHAR* data, MD_SIZE size, void* r) {
     return static_cast<Reader*>(r)->text(type, data, size);
   };
-  md_parse(markdown.data() + front, static_cast<MD_SIZE>(markdown.size() - front), &parser, &reader);
+  const std::string_view parsed = tables.parse_text();
+  md_parse(parsed.data(), static_cast<MD_SIZE>(parsed.size()), &parser, &reader);
   reader.finish();
   Document document;
   size_t cursor = 0;

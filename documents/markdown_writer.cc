@@ -121,10 +121,13 @@ std::string translate_markdown(std::string_view bytes, const std::string& name,
     const Segment& segment = document.segments[index];
     const SegmentTranslation& t = translations[index];
     const MarkdownLayout& layout = layouts[index];
-    if (layout.html) return project_markup(segment, t.text, t.links, escape_html_text);
+    size_t moved = 0;
     std::vector<MarkupRange> markup;
-    const std::string projected = project_markup(segment, t.text, t.links, escape_markdown_text, &markup);
-    return wrap_markdown(projected, markup, layout);
+    std::string projected =
+        layout.html ? project_markup(segment, t.text, t.links, escape_html_text, nullptr, &moved)
+                    : project_markup(segment, t.text, t.links, escape_markdown_text, &markup, &moved);
+    if (moved > 0 && warnings) warnings->push_back(moved_elements_warning(name, segment, moved));
+    return layout.html ? projected : wrap_markdown(projected, markup, layout);
   });
 }
 

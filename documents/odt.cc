@@ -78,6 +78,7 @@ void rebuild(OfficeParagraph& p, const std::string& projected) {
 std::string translate_odt(std::string_view bytes, const std::string& name, std::vector<std::string>* warnings,
                           const SegmentTranslator& translate, uint64_t max_inflated) {
   OfficeFormat format;
+  format.main_member = "content.xml";
   format.is_translated = [](const std::string& member) {
     return member == "content.xml" || member == "styles.xml";
   };

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/error.h"
 #include "documents/nesting.h"
 #include "documents/projection.h"
 #include "documents/zip_package.h"
@@ -43,6 +44,10 @@ std::string translate_office_package(std::string_view bytes, const std::string& 
                                      std::vector<std::string>* warnings, const SegmentTranslator& translate,
                                      const OfficeFormat& format, uint64_t max_inflated) {
   ZipPackage package{std::string(bytes), name, max_inflated};
+  const std::vector<std::string>& members = package.names();
+  if (std::find(members.begin(), members.end(), format.main_member) == members.end()) {
+    throw core::Error(name + ": not a document of this format: the zip package has no " + format.main_member);
+  }
   std::map<std::string, pugi::xml_document> parts;
   std::vector<OfficeParagraph> paragraphs;
   for (const std::string& member : package.names()) {

@@ -37,6 +37,8 @@ void walk_projected(const std::string& projected, const OfficeParagraph& p,
 bool tidy_paragraph_text(Segment& segment);
 
 struct OfficeFormat {
+  // The member every package of the format has ("word/document.xml"): a zip without it is another file.
+  std::string main_member;
   std::function<bool(const std::string& member)> is_translated;
   std::function<void(const pugi::xml_node& root, std::vector<OfficeParagraph>& out)> collect;
   // Puts the paragraph's translation (its projected text) in place of the paragraph.
@@ -44,7 +46,8 @@ struct OfficeFormat {
 };
 
 // The package with the paragraphs of its translated members translated; a member that does not parse is
-// kept as it is, with a warning naming `name` and the member. The members read inflate to `max_inflated`
+// kept as it is, with a warning naming `name` and the member. Throws core::Error when the package lacks
+// the format's main member. The members read inflate to `max_inflated`
 // bytes at most (documents/zip_package.h).
 std::string translate_office_package(std::string_view bytes, const std::string& name,
                                      std::vector<std::string>* warnings, const SegmentTranslator& translate,

@@ -24,8 +24,8 @@ const RunDialect& pptx_dialect() {
 std::string translate_pptx(std::string_view bytes, const std::string& name,
                            std::vector<std::string>* warnings, const SegmentTranslator& translate,
                            uint64_t max_inflated) {
-  return translate_run_package(bytes, name, warnings, translate, is_member_translated, pptx_dialect(),
-                               max_inflated);
+  return translate_run_package(bytes, name, warnings, translate, "ppt/presentation.xml", is_member_translated,
+                               pptx_dialect(), max_inflated);
 }
 
 }  // namespace documents

@@ -115,6 +115,22 @@ class Projector {
     return 0;
   }
 
+  // The target word starting at or after `at`, else the last one before it, without the ASCII punctuation
+  // at its end; {kNone, kNone} without words.
+  std::pair<size_t, size_t> word_after(size_t at) const {
+    if (target_words_.empty()) return {kNone, kNone};
+    Word w = target_words_.back();
+    for (const Word& t : target_words_) {
+      if (t.begin >= at) {
+        w = t;
+        break;
+      }
+    }
+    size_t end = w.end;
+    while (end > w.begin + 1 && std::ispunct(static_cast<unsigned char>(target_[end - 1]))) --end;
+    return {w.begin, end};
+  }
+
   // The hull of the target characters whose source character lies in [begin, end); {kNone, kNone} if none.
   std::pair<size_t, size_t> hull(size_t begin, size_t end) const {
     size_t lo = kNone, hi = kNone;
@@ -176,11 +192,49 @@ bool crosses(const Placed& a, const Placed& b) {
          (b.begin < a.begin && a.begin < b.end && b.end < a.end);
 }
 
-// Element hulls made well nested: each inside its source parent, none crossing an earlier one.
-std::vector<Placed> place_elements(const Segment& source, const Projector& projector) {
+// Whether element `i` holds words of its own and no element with text.
+bool is_text_leaf(const Segment& source, size_t i) {
+  const std::vector<InlineElement>& elements = source.elements;
+  const InlineElement& e = elements[i];
+  if (e.begin >= std::min(e.end, source.text.size())) return false;  // readers may trim the text after it
+  const std::string_view text =
+      std::string_view(source.text).substr(e.begin, std::min(e.end, source.text.size()) - e.begin);
+  if (text.find_first_not_of(" \t\n") == std::string_view::npos) return false;
+  for (size_t j = i + 1; j < elements.size() && elements[j].begin < e.end; ++j) {
+    if (elements[j].begin < elements[j].end) return false;
+  }
+  return true;
+}
+
+// An element the translation left empty goes around the target word at its place, when that word lies
+// inside its parent and in no other element with text.
+bool move_to_nearest_word(std::vector<Placed>& placed, const std::vector<int>& parent, size_t i,
+                          const Projector& projector, const InlineElement& e) {
+  const auto [lo, hi] = projector.word_after(placed[i].begin);
+  if (lo == kNone) return false;
+  if (parent[i] >= 0 && (lo < placed[parent[i]].begin || hi > placed[parent[i]].end)) return false;
+  for (size_t j = 0; j < placed.size(); ++j) {
+    bool ancestor = false;
+    for (int a = parent[i]; a >= 0 && !ancestor; a = parent[a]) ancestor = static_cast<size_t>(a) == j;
+    if (j == i || ancestor || placed[j].begin == placed[j].end) continue;
+    if (placed[j].begin < hi && lo < placed[j].end) return false;
+  }
+  placed[i].begin = lo;
+  placed[i].end = hi;
+  placed[i].both.clear();
+  placed[i].open = &e.open;
+  placed[i].close = &e.close;
+  return true;
+}
+
+// Element hulls made well nested: each inside its source parent, none crossing an earlier one. With
+// `moved`, a leaf element whose words the translation dropped goes around the nearest free word, counted
+// there.
+std::vector<Placed> place_elements(const Segment& source, const Projector& projector, size_t* moved) {
   const std::vector<InlineElement>& elements = source.elements;
   std::vector<Placed> placed(elements.size());
   std::vector<int> parent(elements.size(), -1);
+  std::vector<bool> dropped(elements.size(), false);
   for (size_t i = 0; i < elements.size(); ++i) {
     const InlineElement& e = elements[i];
     for (size_t j = i; j-- > 0;) {
@@ -192,6 +246,7 @@ std::vector<Placed> place_elements(const Segment& source, const Projector& proje
     Placed& p = placed[i];
     p.order = e.order;
     auto [lo, hi] = e.begin < e.end ? projector.hull(e.begin, e.end) : std::make_pair(kNone, kNone);
+    dropped[i] = moved != nullptr && lo == kNone && is_text_leaf(source, i);
     if (lo == kNone) lo = hi = projector.point(e.begin);
     p.begin = lo;
     p.end = hi;
@@ -223,6 +278,11 @@ std::vector<Placed> place_elements(const Segment& source, const Projector& proje
       p.close = &e.close;
     }
   }
+  if (moved != nullptr) {
+    for (size_t i = 0; i < elements.size(); ++i) {
+      if (dropped[i]) *moved += move_to_nearest_word(placed, parent, i, projector, elements[i]) ? 1 : 0;
+    }
+  }
   return placed;
 }
 
@@ -230,10 +290,10 @@ std::vector<Placed> place_elements(const Segment& source, const Projector& proje
 
 std::string project_markup(const Segment& source, const std::string& target,
                            const std::vector<WordLink>& links, const TextEscape& escape,
-                           std::vector<MarkupRange>* markup) {
+                           std::vector<MarkupRange>* markup, size_t* moved) {
   if (!source.has_markup()) return escape(target);
   const Projector projector(source, target, links);
-  std::vector<Placed> items = place_elements(source, projector);
+  std::vector<Placed> items = place_elements(source, projector, moved);
   size_t previous = 0;  // insertions keep their source order
   for (const Insertion& insertion : source.insertions) {
     previous = std::max(previous, projector.point(insertion.at));
@@ -303,6 +363,12 @@ std::string project_markup(const Segment& source, const std::string& target,
   }
   while (!open_stack.empty()) close_top();
   return out;
+}
+
+std::string moved_elements_warning(const std::string& name, const Segment& segment, size_t moved) {
+  const std::string where = segment.line > 0 ? name + ":" + std::to_string(segment.line) : name;
+  return where + ": the translation left " + std::to_string(moved) + " inline element" +
+         (moved == 1 ? "" : "s") + " without words; each went around the word at its place";
 }
 
 }  // namespace documents

@@ -165,9 +165,11 @@ void rebuild_run_paragraph(OfficeParagraph& p, const std::string& projected, con
 
 std::string translate_run_package(std::string_view bytes, const std::string& name,
                                   std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                                  const std::string& main_member,
                                   bool (*is_translated)(const std::string& member), const RunDialect& dialect,
                                   uint64_t max_inflated) {
   OfficeFormat format;
+  format.main_member = main_member;
   format.is_translated = is_translated;
   format.collect = [&](const pugi::xml_node& root, std::vector<OfficeParagraph>& out) {
     collect_run_paragraphs(root, dialect, out);

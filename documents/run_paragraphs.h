@@ -31,9 +31,11 @@ void collect_run_paragraphs(const pugi::xml_node& root, const RunDialect& dialec
 // The paragraph rebuilt from its projected translation, in its place.
 void rebuild_run_paragraph(OfficeParagraph& p, const std::string& projected, const RunDialect& dialect);
 
-// translate_office_package over the run paragraphs of the members `is_translated` names.
+// translate_office_package over the run paragraphs of the members `is_translated` names, in a package
+// that must hold `main_member`.
 std::string translate_run_package(std::string_view bytes, const std::string& name,
                                   std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                                  const std::string& main_member,
                                   bool (*is_translated)(const std::string& member), const RunDialect& dialect,
                                   uint64_t max_inflated);
 

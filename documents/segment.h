@@ -46,6 +46,26 @@ struct Segment {
     elements[index].end = text.size();
     elements[index].close = std::move(close_tag);
   }
+  // Closes the element open last when it holds no text but insertions (a link around an image or code)
+  // as one insertion with them, so the projection cannot leave it empty beside what it held. Returns false,
+  // changing nothing, when it holds text or nothing at all. `spaced`: it stands between spaces in the source.
+  bool close_as_insertion(size_t index, const std::string& close_tag, bool spaced) {
+    if (index + 1 != elements.size() || elements[index].begin != text.size()) return false;
+    const int order = elements[index].order;
+    size_t first_inside = insertions.size();
+    while (first_inside > 0 && insertions[first_inside - 1].order > order) --first_inside;
+    if (first_inside == insertions.size()) return false;
+    Insertion whole{text.size(), std::move(elements[index].open), order, spaced};
+    for (size_t i = first_inside; i < insertions.size(); ++i) {
+      whole.bytes += insertions[i].bytes;
+      whole.spaced = whole.spaced || insertions[i].spaced;
+    }
+    whole.bytes += close_tag;
+    insertions.resize(first_inside);
+    elements.pop_back();
+    insertions.push_back(std::move(whole));
+    return true;
+  }
   void insert(std::string bytes, bool spaced = false) {
     insertions.push_back({text.size(), std::move(bytes), next_order_++, spaced});
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "documents/cue_text.h"
 #include "documents/projection.h"
 
 namespace documents {
@@ -14,12 +15,45 @@ constexpr char kCueClose[] = "\x02";
 constexpr size_t kMaxCuesPerSentence = 8;
 constexpr size_t kDefaultWidth = 42;
 
+// A cue's text, or one line of a dialogue cue (each speaker's line is a sentence of its own, written back
+// on its own line after its dash).
 struct Cue {
   size_t part = 0;                 // its slot among the output parts
   std::vector<std::string> lines;  // its text lines, without line endings
   int line = 0;                    // the file line of its first text line
   bool last_line_ended = true;     // false: the file ends on its last text line without a line break
+  std::string dash;                // a dialogue line's speaker dash with its spaces
+  bool dialogue = false;
 };
+
+// Whether a block's first line is a WebVTT header or a NOTE, STYLE or REGION block, or an SRT index alone:
+// no cue, so no timing line is expected.
+bool is_cue_free_block(const std::string& first_line, bool alone) {
+  for (std::string_view word : {"WEBVTT", "NOTE", "STYLE", "REGION", "\xEF\xBB\xBFWEBVTT"}) {
+    if (first_line.compare(0, word.size(), word) == 0) return true;
+  }
+  return alone && !first_line.empty() && first_line.find_first_not_of("0123456789 \r") == std::string::npos;
+}
+
+// A cue's text lines as cues: one, or one per line when a line after the first opens with a speaker's dash.
+void add_cue(std::vector<Cue>& cues, Cue cue) {
+  bool dialogue = false;
+  for (size_t k = 1; k < cue.lines.size(); ++k) dialogue = dialogue || dialogue_dash_length(cue.lines[k]) > 0;
+  if (!dialogue) {
+    cues.push_back(std::move(cue));
+    return;
+  }
+  for (size_t k = 0; k < cue.lines.size(); ++k) {
+    Cue line = cue;
+    const size_t dash = dialogue_dash_length(cue.lines[k]);
+    line.dash = cue.lines[k].substr(0, dash);
+    line.lines = {cue.lines[k].substr(dash)};
+    line.line = cue.line + static_cast<int>(k);
+    line.dialogue = true;
+    line.last_line_ended = k + 1 < cue.lines.size() || cue.last_line_ended;
+    cues.push_back(std::move(line));
+  }
+}
 
 size_t columns(std::string_view text) {
   size_t n = 0;
@@ -30,45 +64,6 @@ size_t columns(std::string_view text) {
     if (c == '>') in_tag = false;
   }
   return n;
-}
-
-std::string tag_name(std::string_view tag) {  // "<i>" -> "i", "</c.x>" -> "c", "<v Bob>" -> "v"
-  size_t i = tag[1] == '/' ? 2 : 1;
-  size_t end = i;
-  while (end < tag.size() && std::string_view(" .>\t").find(tag[end]) == std::string_view::npos) ++end;
-  return std::string(tag.substr(i, end - i));
-}
-
-// A cue's text into the sentence: tags as elements (or insertions when unmatched), text as text.
-void add_cue_text(Segment& segment, const std::string& text) {
-  std::vector<std::pair<std::string, size_t>> open;
-  for (size_t i = 0; i < text.size();) {
-    const size_t close = text[i] == '<' ? text.find('>', i) : std::string::npos;
-    if (close == std::string::npos) {
-      const char c = text[i++];
-      if (c != ' ' || (!segment.text.empty() && segment.text.back() != ' ')) segment.text += c;
-      continue;
-    }
-    const std::string tag = text.substr(i, close + 1 - i);
-    i = close + 1;
-    const std::string name = tag_name(tag);
-    if (tag[1] == '/') {
-      if (!open.empty() && open.back().first == name) {
-        segment.close_element(open.back().second, tag);
-        open.pop_back();
-      } else {
-        segment.insert(tag);
-      }
-    } else if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
-      segment.insert(tag);  // a WebVTT timestamp tag
-    } else {
-      open.emplace_back(name, segment.open_element(tag));
-    }
-  }
-  while (!open.empty()) {
-    segment.close_element(open.back().second, "");
-    open.pop_back();
-  }
 }
 
 bool ends_sentence(const std::string& text) {
@@ -172,7 +167,8 @@ std::vector<std::string> wrap_cue(const std::string& text, size_t width) {
 }
 
 std::string translate_subtitles(std::string_view bytes, const std::string& name,
-                                std::vector<std::string>* warnings, const SegmentTranslator& translate) {
+                                std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                                bool webvtt) {
   std::vector<std::string> lines;  // with their line endings
   for (size_t i = 0; i < bytes.size();) {
     const size_t nl = bytes.find('\n', i);
@@ -204,6 +200,10 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
     std::string head;
     for (size_t k = i; k < std::min(end, timing + 1); ++k) head += lines[k];
     parts.push_back(head);
+    if (timing == end && warnings && !is_cue_free_block(body(lines[i]), end == i + 1)) {
+      warnings->push_back(name + ":" + std::to_string(i + 1) +
+                          ": a block without a timing line (\"-->\") is kept untranslated");
+    }
     if (timing + 1 < end) {
       Cue cue;
       cue.part = parts.size();
@@ -211,7 +211,7 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
       for (size_t k = timing + 1; k < end; ++k) cue.lines.push_back(body(lines[k]));
       cue.last_line_ended = lines[end - 1].back() == '\n';
       parts.emplace_back();
-      cues.push_back(std::move(cue));
+      add_cue(cues, std::move(cue));
     }
     i = end;
   }
@@ -219,8 +219,8 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
   std::vector<Segment> segments;
   std::vector<std::vector<size_t>> members;
   for (size_t c = 0; c < cues.size(); ++c) {
-    if (members.empty() || members.back().size() >= kMaxCuesPerSentence ||
-        ends_sentence(strip_tags(cues[c - 1].lines.back()))) {
+    if (members.empty() || members.back().size() >= kMaxCuesPerSentence || cues[c].dialogue ||
+        cues[c - 1].dialogue || ends_sentence(strip_tags(cues[c - 1].lines.back()))) {
       segments.emplace_back();
       segments.back().line = cues[c].line;
       members.emplace_back();
@@ -230,16 +230,17 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
     const size_t index = segment.open_element(kCueOpen);
     std::string joined;
     for (const std::string& line : cues[c].lines) joined += (joined.empty() ? "" : " ") + line;
-    add_cue_text(segment, joined);
+    add_cue_text(segment, joined, webvtt);
     while (!segment.text.empty() && segment.text.back() == ' ') segment.text.pop_back();
     segment.close_element(index, kCueClose);
     members.back().push_back(c);
   }
   const std::vector<SegmentTranslation> translations = translate(segments);
-  const auto identity = [](std::string_view text) { return std::string(text); };
+  const TextEscape escape = webvtt ? TextEscape(escape_vtt_text)
+                                   : TextEscape([](std::string_view text) { return std::string(text); });
   for (size_t s = 0; s < segments.size(); ++s) {
     std::vector<std::string> texts =
-        split_cues(project_markup(segments[s], translations[s].text, translations[s].links, identity));
+        split_cues(project_markup(segments[s], translations[s].text, translations[s].links, escape));
     const bool empty_cue =
         std::any_of(texts.begin(), texts.end(), [](const std::string& t) { return t.empty(); });
     if (texts.size() != members[s].size() || (empty_cue && !translations[s].text.empty())) {
@@ -257,15 +258,16 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
         }
         counts.push_back(words);
       }
-      texts = spread(translations[s].text, counts);
+      texts = spread(escape(translations[s].text), counts);
     }
     for (size_t k = 0; k < members[s].size(); ++k) {
       const Cue& cue = cues[members[s][k]];
-      size_t width = kDefaultWidth;
+      size_t width = cue.dialogue ? std::string::npos : kDefaultWidth;  // a speaker's line stays one line
       for (const std::string& line : cue.lines) width = std::max(width, columns(line));
       std::vector<std::string> wrapped = wrap_cue(texts[k], width);
       if (wrapped.empty()) wrapped.push_back(texts[k]);
       std::string& out = parts[cue.part];
+      out += cue.dash;
       for (size_t l = 0; l < wrapped.size(); ++l) {
         out += wrapped[l];
         if (l + 1 < wrapped.size() || cue.last_line_ended) out += eol;

@@ -17,9 +17,12 @@ namespace documents {
 // Translates segments (and may take protected spans out of them first).
 using SegmentTranslator = std::function<std::vector<SegmentTranslation>(std::vector<Segment>&)>;
 
-// `name` labels warnings ("film.srt:12: ...").
+// `name` labels warnings ("film.srt:12: ..."). A cue whose lines after the first open with a speaker's dash
+// is a dialogue: each line is translated as a sentence of its own and written on its own line after its
+// dash. `webvtt`: character references are read and written as WebVTT spells them (cue_text.h).
 std::string translate_subtitles(std::string_view bytes, const std::string& name,
-                                std::vector<std::string>* warnings, const SegmentTranslator& translate);
+                                std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                                bool webvtt);
 
 // The cue's text lines re-wrapped: words (tags count as part of their word, not as columns) filled into
 // lines of at most `width` code points; a word longer than that stands alone.

@@ -75,7 +75,10 @@ std::string render(Document& document, const Translator& translator, const Trans
     const Segment& segment = document.segments[index];
     const SegmentTranslation& t = translations[index];
     check_numbers(segment, t.text, name, warnings);
-    return project_markup(segment, t.text, t.links, escape_for(segment));
+    size_t moved = 0;
+    std::string projected = project_markup(segment, t.text, t.links, escape_for(segment), nullptr, &moved);
+    if (moved > 0 && warnings) warnings->push_back(moved_elements_warning(name, segment, moved));
+    return projected;
   });
 }
 
@@ -185,7 +188,7 @@ std::string translate_document(const Translator& translator, const TranslateOpti
       return translate_pptx(bytes, name, warnings, checked, max_inflated);
     case DocumentFormat::kSrt:
     case DocumentFormat::kVtt:
-      return translate_subtitles(bytes, name, warnings, checked);
+      return translate_subtitles(bytes, name, warnings, checked, format == DocumentFormat::kVtt);
     case DocumentFormat::kText:
       break;
   }

@@ -229,7 +229,9 @@ class Reader {
       const size_t tag_end = start_tag_end(static_cast<size_t>(child.offset_debug()));
       const size_t index = run_.open_element(std::string(bytes(tag_begin, tag_end)));
       add_children(child, preserves_space(child, preserve), false);
-      run_.close_element(index, std::string(bytes(content_end(child), end_of(child))));
+      std::string close(bytes(content_end(child), end_of(child)));
+      const bool spaced = at_word_start() && space_at(end_of(child));
+      if (!run_.close_as_insertion(index, close, spaced)) run_.close_element(index, std::move(close));
     }
   }
 

@@ -46,7 +46,9 @@ void judge_last(Translation& t, const JudgedLine& line, const std::vector<const 
   const LowConfidenceAction action = low_confidence_action(o.on_low_confidence);
   if (action == LowConfidenceAction::kKeep) return;
   text = low_confidence_text(action, line.source, text);
-  if (!t.alignments.empty()) t.alignments.back().clear();  // the links were the translation's
+  if (!t.alignments.empty()) {
+    t.alignments.back() = low_confidence_links(action, line.source, t.alignments.back());
+  }
 }
 
 }  // namespace pipeline

@@ -144,4 +144,35 @@ std::string low_confidence_text(LowConfidenceAction action, const std::string& s
   return target;
 }
 
+std::vector<WordLink> low_confidence_links(LowConfidenceAction action, const std::string& source,
+                                           const std::vector<WordLink>& links) {
+  const auto word_count = [](const std::string& text) {
+    int n = 0;
+    bool in_word = false;
+    for (char c : text) {
+      const bool space = c == ' ' || c == '\t' || c == '\n';
+      if (!space && !in_word) ++n;
+      in_word = !space;
+    }
+    return n;
+  };
+  std::vector<WordLink> out;
+  switch (action) {
+    case LowConfidenceAction::kSource:
+      for (int i = 0, n = word_count(source); i < n; ++i) out.push_back({i, i});
+      return out;
+    case LowConfidenceAction::kEmpty:
+      return out;
+    case LowConfidenceAction::kMark: {
+      const int mark_words = word_count(source) > 0 ? word_count(kLowConfidenceMark) : 0;
+      for (int i = 0; i < mark_words; ++i) out.push_back({0, i});
+      for (const WordLink& link : links) out.push_back({link.source, link.target + mark_words});
+      return out;
+    }
+    case LowConfidenceAction::kKeep:
+      break;
+  }
+  return links;
+}
+
 }  // namespace pipeline

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/word_alignment.h"
+
 namespace pipeline {
 
 // exp of the mean log-probability of the generated tokens (EOS included): the geometric mean of the
@@ -29,6 +31,11 @@ LowConfidenceAction low_confidence_action(const std::string& name);
 // What is written for a translation below --min-confidence.
 std::string low_confidence_text(LowConfidenceAction action, const std::string& source,
                                 const std::string& target);
+// The word alignment of low_confidence_text's text given the translation's `links`: the source's own words
+// (each to itself) for kSource, none for kEmpty, the mark's words linked to the first source word before
+// the translation's for kMark; so a document's markup lands on the text that is written.
+std::vector<WordLink> low_confidence_links(LowConfidenceAction action, const std::string& source,
+                                           const std::vector<WordLink>& links);
 // The prefix of `mark`.
 constexpr const char* kLowConfidenceMark = "[low confidence] ";
 

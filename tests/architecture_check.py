@@ -19,9 +19,10 @@ for line in block.group(1).splitlines():
 
 
 def library_of(path):
-    """The library a path belongs to: its top folder, or models/convert."""
-    if path.startswith("models/convert/"):
-        return "models/convert"
+    """The library a path belongs to: its top folder, or a listed subfolder (models/convert, models/hub)."""
+    nested = "/".join(path.split("/", 2)[:2])
+    if nested in allowed and path.count("/") >= 2:
+        return nested
     top = path.split("/", 1)[0]
     return top if top in allowed else None
 

@@ -48,6 +48,10 @@ expect "json svg" nmt attention --format ""
 expect "in.txt" nmt translate -i in
 expect "models" nmt translate -m mod
 expect "models" nmt info mod
+expect "install list remove verify" nmt models ""
+expect "--force" nmt models install --fo
+expect "" nmt models install --hub ""
+expect "models" nmt models install mod
 if [[ -n $nmt ]]; then
   for command in translate attention serve info convert shortlist; do
     # Option lines of the help: "  -b,--beam-size,--beam N ...": the first field's names.
@@ -58,6 +62,15 @@ if [[ -n $nmt ]]; then
         failed=1
       fi
     done
+  done
+  for flag in $("$nmt" help models | awk '/^ +-/ {print $1}' | tr ',' ' ') \
+    $("$nmt" models install --help | awk '/^ +-/ {print $1}' | tr ',' ' '); do
+    [[ $flag == --version ]] && continue
+    got=$(complete_words nmt models install "$flag" | grep -cxF -- "$flag")
+    if [[ $got -ne 1 ]]; then
+      echo "FAIL ($mode): nmt models install $flag: the flag in its help is not offered"
+      failed=1
+    fi
   done
 fi
 exit $failed

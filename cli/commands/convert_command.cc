@@ -42,9 +42,8 @@ std::string source_directory(const ConvertCommandOptions& options) {
   return models::find_hf_snapshot(options.source_dir);
 }
 
-// The layout of SOURCE when --from is not given, from the files it holds: model.json is ours, config.json
-// a Hugging Face checkpoint, a *.npz a Marian release; an ORG/NAME that names no path is a Hugging Face
-// repository in the cache.
+}  // namespace
+
 std::string detect_layout(const std::string& source) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -61,6 +60,8 @@ std::string detect_layout(const std::string& source) {
   throw core::UsageError("cannot tell the layout of '" + source +
                          "': no model.json, config.json or *.npz in it; give --from");
 }
+
+namespace {
 
 // Runs the chosen converter; library messages name options by field, users see flags.
 models::ConvertReport convert(const ConvertCommandOptions& options, const models::ConvertOptions& co) {
@@ -131,7 +132,7 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
   return cmd;
 }
 
-int run_convert(const ConvertCommandOptions& given) {
+models::ConvertReport convert_checkpoint(const ConvertCommandOptions& given) {
   ConvertCommandOptions options = given;
   if (options.from.empty()) options.from = detect_layout(options.source_dir);
   models::ConvertOptions co;
@@ -161,7 +162,11 @@ int run_convert(const ConvertCommandOptions& given) {
     throw core::UsageError(
         "--vocab sets both vocabularies: do not combine it with --source-vocab/--target-vocab");
   }
-  const models::ConvertReport report = convert(options, co);
+  return convert(options, co);
+}
+
+int run_convert(const ConvertCommandOptions& options) {
+  const models::ConvertReport report = convert_checkpoint(options);
   for (const std::string& w : report.warnings) std::cerr << "nmt: warning: " << w << "\n";
   const models::ModelConfig& c = report.description.config;
   std::cout << "converted " << options.source_dir << " -> " << options.output_dir << ": " << report.tensors

@@ -24,4 +24,11 @@ struct ConvertCommandOptions {
 CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& options);
 int run_convert(const ConvertCommandOptions& options);
 
+// The layout of SOURCE when --from is not given, from the files it holds: model.json is ours, config.json
+// a Hugging Face checkpoint, a *.npz a Marian release; an ORG/NAME that names no path is a Hugging Face
+// repository in the cache.
+std::string detect_layout(const std::string& source);
+// Checks the options and converts, printing nothing (`nmt convert` and `nmt models install` share it).
+models::ConvertReport convert_checkpoint(const ConvertCommandOptions& options);
+
 }  // namespace cli

@@ -47,6 +47,11 @@ std::string markdown_reference(const CLI::App& app) {
     out << "```text\n" << plain.make_usage(command, name) << "```\n\n";
     out << options_table(*command);
     if (!command->get_footer().empty()) out << "\n```text\n" << command->get_footer() << "\n```\n";
+    for (const CLI::App* sub : command->get_subcommands({})) {  // `nmt models install` and its siblings
+      const std::string sub_name = name + " " + sub->get_name();
+      out << "\n### " << sub_name << "\n\n" << sub->get_description() << "\n\n";
+      out << "```text\n" << plain.make_usage(sub, sub_name) << "```\n\n" << options_table(*sub);
+    }
   }
   return out.str();
 }

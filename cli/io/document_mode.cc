@@ -26,12 +26,13 @@ void check_document_options(const TranslateCommandOptions& o, const std::string&
   } else if (!document_input) {
     return;
   }
+  const pipeline::TranslateOptions flags = o.flags.apply({});
   if (o.input_format != TextFormat::kText || o.output_format != TextFormat::kText || o.scores ||
-      o.flags.apply({}).n_best > 1) {
+      flags.n_best > 1 || flags.alignment || flags.word_scores) {
     throw core::UsageError("--format " + format_option +
                            (format_option == "auto" ? " reads a document and" : "") +
-                           " writes the document itself: --input-format, --output-format, --scores and "
-                           "--n-best need --format text");
+                           " writes the document itself: --input-format, --output-format, --scores, "
+                           "--n-best, --alignment and --word-scores need --format text");
   }
 }
 

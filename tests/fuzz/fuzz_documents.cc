@@ -85,7 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       break;
     default:
-      documents::translate_subtitles(text, "f", &warnings, scramble_all);
+      documents::translate_subtitles(text, "f", &warnings, scramble_all, (selector / 5) % 2 == 1);
   }
   return 0;
 }

@@ -230,3 +230,11 @@ TEST_CASE("a closed output pipe ends the run quietly, exit 141 like any tool kil
   REQUIRE(r.err.empty());
   REQUIRE(test::read_file(dir.file("status")) == "141\n");
 }
+
+TEST_CASE("plain-text-only flags on a document exit 64 instead of being ignored", "[cli]") {
+  for (const std::string flag : {"--scores", "--n-best 2", "--alignment", "--word-scores"}) {
+    const auto r = test::run(translate() + " --format html " + flag, "<p>a small dog</p>\n");
+    CHECK(r.exit_code == 64);
+    CHECK_THAT(r.err, Contains("need --format text"));
+  }
+}

@@ -28,7 +28,7 @@ TEST_CASE("an unknown command or flag suggests the closest one", "[cli][usage]")
   CHECK(r.exit_code == 64);
   CHECK(r.err ==
         "nmt: unknown command 'transalte' (did you mean `translate`?); commands: translate, info, convert, "
-        "attention, serve, shortlist, help\n");  // help's order
+        "attention, serve, shortlist, models, help\n");  // help's order
 
   r = test::run(nmt() + " translate --beamsize 3", "x\n");
   CHECK(r.exit_code == 64);

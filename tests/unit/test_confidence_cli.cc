@@ -59,3 +59,14 @@ TEST_CASE("flag warnings name FILE:LINE and the flags of each flagged line", "[c
   const auto quiet = test::run(translate() + " --min-confidence 0.99 -i '" + path + "'");
   CHECK(quiet.err.find("flagged") == std::string::npos);  // off unless asked
 }
+
+TEST_CASE("--on-low-confidence keeps a document's markup on the text it writes", "[cli][confidence]") {
+  const std::string page = "<p>A dog runs on the <b>grass</b>.</p>\n";
+  const std::string low = " --format html --min-confidence 1 --on-low-confidence ";
+  CHECK(test::run(translate() + low + "source", page).out == page);
+  CHECK(test::run(translate() + low + "empty", page).out == "<p><b></b></p>\n");
+  const auto marked = test::run(translate() + low + "mark", page).out;
+  CHECK(marked.rfind("<p>[low confidence] ", 0) == 0);
+  CHECK(marked.find("<b>") != std::string::npos);
+  CHECK(marked.find("</b>") > marked.find("<b>") + 3);  // the bold word is still inside
+}

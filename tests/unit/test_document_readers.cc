@@ -133,7 +133,7 @@ TEST_CASE("subtitles: an identity translation gives the file back", "[documents]
     for (const documents::Segment& s : segments) out.push_back(identity(s));
     return out;
   };
-  CHECK(documents::translate_subtitles(srt, "t.srt", nullptr, translate) == srt);
+  CHECK(documents::translate_subtitles(srt, "t.srt", nullptr, translate, false) == srt);
 }
 
 TEST_CASE("subtitles: cue text wraps at the width", "[documents]") {
@@ -147,4 +147,42 @@ TEST_CASE("html reader: NUL bytes where gumbo makes up text keep the page whole"
   REQUIRE(html.find('\0') != std::string::npos);
   Document d = documents::read_html(html, documents::HtmlPass::kText, "t.html", nullptr);
   CHECK(render_identity(d, documents::escape_html_text).size() > 0);
+}
+
+TEST_CASE("markdown reader: tables as GitHub reads them, one dash a cell", "[documents]") {
+  // What cmark-gfm -e table reads: each a table but the last two (code, and a row count mismatch).
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"|hi|\n|--|\n|lo|\n", {"hi", "lo"}},
+      {"a|b\n-|-\nc|d\n", {"a", "b", "c", "d"}},
+      {"| a | b |\n|:-| -: |\n| c | d |\n", {"a", "b", "c", "d"}},
+      {"Text\n\n```\n|a|\n|-|\n```\n", {"Text"}},
+      {"|a|b|\n|-|\n", {"|a|b| |-|"}},
+  };
+  for (const auto& [md, segments] : cases) {
+    Document d = documents::read_markdown(md, "t.md", nullptr);
+    CHECK(texts(d) == segments);
+    if (segments.size() > 1)
+      CHECK(render_identity(d, [](std::string_view t) { return std::string(t); }) == md);
+  }
+}
+
+TEST_CASE("markdown reader: inline HTML tags pair into elements, a comment over lines is one piece",
+          "[documents]") {
+  const std::string md =
+      "A <b>dog</b> runs <!-- a\ncomment --> in <a href=\"/x\"><img src=\"i.png\"></a> the park.</i>\n";
+  Document d = documents::read_markdown(md, "t.md", nullptr);
+  REQUIRE(d.segments.size() == 1);
+  const documents::Segment& s = d.segments[0];
+  CHECK(s.text == "A dog runs in the park.");
+  REQUIRE(s.elements.size() == 1);
+  CHECK(s.elements[0].open == "<b>");
+  CHECK(s.elements[0].close == "</b>");
+  CHECK(s.text.substr(s.elements[0].begin, s.elements[0].end - s.elements[0].begin) == "dog");
+  REQUIRE(s.insertions.size() == 3);
+  CHECK(s.insertions[0].bytes == "<!-- a\ncomment -->");
+  CHECK(s.insertions[0].spaced);
+  CHECK(s.insertions[1].bytes == "<a href=\"/x\"><img src=\"i.png\"></a>");
+  CHECK(s.insertions[2].bytes == "</i>");  // a close tag with nothing open stays as it is
+  CHECK(render_identity(d, [](std::string_view t) { return std::string(t); }) ==
+        "A <b>dog</b> runs <!-- a\ncomment --> in <a href=\"/x\"><img src=\"i.png\"></a> the park.</i>\n");
 }

@@ -91,6 +91,17 @@ TEST_CASE("docx: bytes that are not a package are an error naming the file", "[d
                     Catch::Contains("x.docx: not a zip package"));
 }
 
+TEST_CASE("office: a zip without the format's main member is an error, not a translation", "[documents]") {
+  const std::string other = test::zip_of({{"hello.txt", "Hello."}, {"word/styles.xml", "<w:styles/>"}});
+  CHECK_THROWS_WITH(documents::translate_docx(other, "x.docx", nullptr, identity),
+                    Catch::Contains("x.docx: not a document of this format: the zip package has no "
+                                    "word/document.xml"));
+  CHECK_THROWS_WITH(documents::translate_odt(other, "x.odt", nullptr, identity),
+                    Catch::Contains("content.xml"));
+  CHECK_THROWS_WITH(documents::translate_pptx(other, "x.pptx", nullptr, identity),
+                    Catch::Contains("ppt/presentation.xml"));
+}
+
 TEST_CASE("docx: a run holding w:lastRenderedPageBreak is translated, the element kept", "[documents]") {
   const std::string source = test::zip_of(
       {{"word/document.xml",

@@ -124,3 +124,38 @@ TEST_CASE("projection: a word of stray UTF-8 continuation bytes is still a word"
   CHECK(project("<b>\x94</b> a", "\x94 A", {{0, 0}, {1, 1}}) == "<b>\x94</b> A");
   CHECK(project("<b>a</b> b", "\x94\x94 B", {{0, 0}, {1, 1}}) == "<b>\x94\x94</b> B");
 }
+
+TEST_CASE("an element whose words the translation dropped goes around the word at its place",
+          "[documents][projection]") {
+  const Segment s = parse("Click <a>here</a> to continue.");
+  // "here" (source word 1) has no target word.
+  const auto l = links({{0, 0}, {1, 0}, {2, 2}, {3, 3}});
+  CHECK(documents::project_markup(s, "Klicken Sie, um fortzufahren.", l, plain) ==
+        "Klicken Sie,<a></a> um fortzufahren.");
+  size_t moved = 0;
+  CHECK(documents::project_markup(s, "Klicken Sie, um fortzufahren.", l, plain, nullptr, &moved) ==
+        "Klicken Sie, <a>um</a> fortzufahren.");
+  CHECK(moved == 1);
+  CHECK(
+      documents::moved_elements_warning("p.html", s, moved) ==
+      "p.html: the translation left 1 inline element without words; each went around the word at its place");
+}
+
+TEST_CASE("a dropped element takes no word another element holds", "[documents][projection]") {
+  const Segment s = parse("A <b>big</b> <i>dog</i> runs.");
+  size_t moved = 0;
+  // "big" dropped; the word after its place is "Hund", which <i> holds.
+  CHECK(documents::project_markup(s, "Ein Hund rennt.", links({{0, 0}, {1, 2}, {2, 3}}), plain, nullptr,
+                                  &moved) == "Ein<b></b> <i>Hund</i> rennt.");
+  CHECK(moved == 0);
+}
+
+TEST_CASE("an element a reader left past the end of the text is no word to move", "[documents][projection]") {
+  Segment s;
+  s.text = "a b";
+  s.elements.push_back({2, 9, "<x>", "</x>", 0});  // a cue trimmed after its element closed
+  s.elements.push_back({5, 9, "<y>", "</y>", 1});
+  size_t moved = 0;
+  CHECK_NOTHROW(documents::project_markup(s, "A B", links({{0, 0}, {1, 1}}), plain, nullptr, &moved));
+  CHECK_NOTHROW(documents::project_markup(s, "A B", links({{0, 0}, {1, 1}}), plain));
+}

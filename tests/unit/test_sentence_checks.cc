@@ -62,3 +62,21 @@ TEST_CASE("what replaces a translation below the minimum confidence", "[confiden
         "[low confidence] tgt");
   CHECK_THROWS_AS(pipeline::low_confidence_action("drop"), std::invalid_argument);
 }
+
+TEST_CASE("low confidence: the links follow the text that is written", "[sentence_checks]") {
+  using pipeline::LowConfidenceAction;
+  using pipeline::low_confidence_links;
+  const std::vector<pipeline::WordLink> links = {{1, 0}, {0, 1}};
+  const auto pairs = [](const std::vector<pipeline::WordLink>& l) {
+    std::vector<std::pair<int, int>> out;
+    for (const auto& link : l) out.emplace_back(link.source, link.target);
+    return out;
+  };
+  CHECK(pairs(low_confidence_links(LowConfidenceAction::kKeep, "a b", links)) ==
+        std::vector<std::pair<int, int>>{{1, 0}, {0, 1}});
+  CHECK(pairs(low_confidence_links(LowConfidenceAction::kSource, "a  b c", links)) ==
+        std::vector<std::pair<int, int>>{{0, 0}, {1, 1}, {2, 2}});
+  CHECK(low_confidence_links(LowConfidenceAction::kEmpty, "a b", links).empty());
+  CHECK(pairs(low_confidence_links(LowConfidenceAction::kMark, "a b", links)) ==
+        std::vector<std::pair<int, int>>{{0, 0}, {0, 1}, {1, 2}, {0, 3}});
+}
