@@ -19,9 +19,12 @@ for line in block.group(1).splitlines():
 
 
 def library_of(path):
-    """The library a path belongs to: its top folder, or models/convert."""
+    """The library a path belongs to: its top folder, or models/convert; "nmt/..." is include/'s (the
+    installed headers are included by that name)."""
     if path.startswith("models/convert/"):
         return "models/convert"
+    if path.startswith("nmt/"):
+        path = "include/" + path
     top = path.split("/", 1)[0]
     return top if top in allowed else None
 
