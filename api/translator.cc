@@ -2,8 +2,11 @@
 // every failure an nmt::Error.
 #include "nmt/translator.h"
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <climits>
+#include <cstdlib>
 #include <thread>
 
 #include "api/convert_results.h"
@@ -24,10 +27,25 @@ bool is_directory(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+// Where the installed models are: beside this library as installed (LIBDIR/NMT_LIBRARY_TO_DATA, so a
+// relocated install finds its own), else where the build was configured to install them.
+std::string installed_models_dir() {
+  Dl_info self;
+  if (::dladdr(reinterpret_cast<void*>(&installed_models_dir), &self) != 0 && self.dli_fname) {
+    std::string library = self.dli_fname;
+    const std::string beside = library.substr(0, library.rfind('/') + 1) + NMT_LIBRARY_TO_DATA;
+    char resolved[PATH_MAX];
+    if (library.find('/') != std::string::npos && ::realpath(beside.c_str(), resolved) &&
+        is_directory(resolved))
+      return resolved;
+  }
+  return NMT_INSTALL_DATA_DIR;
+}
+
 // A directory as it is; a plain name of a model installed with nmt, its folder there.
 std::string model_directory(const std::string& model) {
   if (is_directory(model) || model.find('/') != std::string::npos) return model;
-  const std::string installed = std::string(NMT_INSTALL_DATA_DIR) + "/" + model;
+  const std::string installed = installed_models_dir() + "/" + model;
   return is_directory(installed) ? installed : model;
 }
 

@@ -12,7 +12,7 @@ set_target_properties(nmt_library PROPERTIES OUTPUT_NAME nmt EXPORT_NAME nmt VER
                                              CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
 target_include_directories(nmt_library PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
                                               $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-target_link_libraries(nmt_library PRIVATE nmt_front nmt_documents)
+target_link_libraries(nmt_library PRIVATE nmt_front nmt_documents ${CMAKE_DL_LIBS})
 target_compile_features(nmt_library PUBLIC cxx_std_17)  # std::optional in nmt/options.h
 target_link_options(nmt_library PRIVATE -Wl,--exclude-libs,ALL
                     -Wl,--version-script=${CMAKE_CURRENT_SOURCE_DIR}/packaging/libnmt.map)
@@ -21,7 +21,9 @@ if(NOT NMT_SANITIZE AND NOT NMT_FUZZ)
   target_link_options(nmt_library PRIVATE -Wl,--no-undefined)
 endif()
 set_property(TARGET nmt_library APPEND PROPERTY LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/packaging/libnmt.map)
-target_compile_definitions(nmt_library PRIVATE NMT_INSTALL_DATA_DIR="${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/nmt")
+file(RELATIVE_PATH library_to_data /${CMAKE_INSTALL_LIBDIR} /${CMAKE_INSTALL_DATADIR}/nmt)
+target_compile_definitions(nmt_library PRIVATE NMT_INSTALL_DATA_DIR="${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/nmt"
+                                               NMT_LIBRARY_TO_DATA="${library_to_data}")
 add_library(nmt::nmt ALIAS nmt_library)
 
 install(TARGETS nmt_library EXPORT nmtTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -43,4 +43,7 @@ test -f "$site/nmt.pyi"
 PYTHONPATH=$site /usr/bin/python3 -c "import nmt; assert nmt.__file__.startswith('$site'), nmt.__file__"
 PYTHONPATH=$site /usr/bin/python3 "$dir/example.py" "$model" > "$dir/example.out"
 grep -q '^invalid-argument beam_size' "$dir/example.out"
+# An installed model by its name, found beside the installed library.
+PYTHONPATH=$site /usr/bin/python3 -c "import nmt, os; d = nmt.Translator('multi30k-en-de', 1).info()['model_dir']; \
+assert os.path.samefile(d, '$prefix/share/nmt/multi30k-en-de'), d"
 echo "python3: import nmt and docs/library.md's example work from $site"

@@ -61,6 +61,11 @@ try:
 except ImportError:
     print("sentencepiece is not importable: the CTranslate2-style script is not run")
 
+# A forced target prefix, as text or as tokens.
+for prefix in ("Eine Katze", ["\u2581Eine", "\u2581Katze"]):
+    forced = translator.translate_batch(["A dog runs in the park."], target_prefix=[prefix])[0].hypotheses[0]
+    expect(forced.startswith("Eine Katze"), f"target_prefix {prefix!r}: {forced!r}")
+
 # Forced decoding agrees with the beam's own raw scores (loop guards and shortlist off in both).
 plain = dict(split_sentences=False, no_repeat_ngram_size=0, shortlist="off")
 best = translator.translate_batch(LINES[:2], return_scores=True, **plain)
@@ -72,7 +77,7 @@ for r, s in zip(best, scored):
 
 # Two threads on one Translator (one thread each): the same results, and the time ratio.
 single = nmt.Translator(model, threads=1)
-batch = [f"{line} A man is walking with {n} dogs." for n in range(12) for line in LINES if line]
+batch = [f"{line} A man is walking with {n} dogs." for n in range(6) for line in LINES if line]
 start = time.perf_counter()
 expected = [single.translate_batch(batch), single.translate_batch(batch)]
 sequential = time.perf_counter() - start
