@@ -15,6 +15,7 @@
 // Errors: every method throws nmt::Error (nmt/error.h) and nothing else, but std::bad_alloc.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -59,7 +60,7 @@ class NMT_API Translator {
   // Forced decoding: each target's tokens scored given its source (same index), one sentence each (no
   // splitting), as CTranslate2's score_batch and marian-scorer do. Every token's log-probability is the
   // model's full softmax (the model's banned ids excluded, as the search does), without the search's loop
-  // guards or a shortlist. Options: only batch_size and target_lang are used.
+  // guards or a shortlist. Options: batch_size, target_lang and length_penalty (Score::normalized) are used.
   std::vector<Score> score(const std::vector<std::string>& sources, const std::vector<std::string>& targets,
                            const Options& options = {}) const;
 
