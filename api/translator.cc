@@ -16,6 +16,7 @@
 #include "api/resolve_options.h"
 #include "core/threads.h"
 #include "documents/translate_document.h"
+#include "front/model_catalog.h"
 #include "pipeline/translator.h"
 
 namespace nmt {
@@ -42,11 +43,21 @@ std::string installed_models_dir() {
   return NMT_INSTALL_DATA_DIR;
 }
 
-// A directory as it is; a plain name of a model installed with nmt, its folder there.
+// A directory as it is; a plain name of a model shipped with nmt or installed by `nmt models install`,
+// its folder; a language pair ("fr-en", "fra-eng"), the model `nmt translate --from fr --to en` would take.
 std::string model_directory(const std::string& model) {
   if (is_directory(model) || model.find('/') != std::string::npos) return model;
-  const std::string installed = installed_models_dir() + "/" + model;
-  return is_directory(installed) ? installed : model;
+  const std::string shipped = installed_models_dir() + "/" + model;
+  if (is_directory(shipped)) return shipped;
+  const front::ModelCatalog catalog = front::ModelCatalog::load();
+  for (const models::StoredModel& stored : catalog.models()) {
+    if (stored.name == model) return stored.dir.string();
+  }
+  for (size_t dash = model.find('-'); dash != std::string::npos; dash = model.find('-', dash + 1)) {
+    const models::StoredModel* pair = catalog.direct(model.substr(0, dash), model.substr(dash + 1));
+    if (pair != nullptr) return pair->dir.string();
+  }
+  return model;
 }
 
 // The file's lines ('\n'-separated, a last line without one included), translated one window at a time.

@@ -30,8 +30,10 @@ namespace nmt {
 
 class NMT_API Translator {
  public:
-  // `model`: a model directory (model.json, weights, tokenizer), or the name of a model installed with
-  // nmt ("general-en-de", "multi30k-en-de" under PREFIX/share/nmt). threads 0: the machine's cores.
+  // `model`: a model directory (model.json, weights, tokenizer), the name of a model shipped with nmt
+  // ("general-en-de", "multi30k-en-de" under PREFIX/share/nmt) or installed by `nmt models install`
+  // ("opus-mt-fr-en"), or a language pair ("fr-en"; an installed model wins over a shipped one). threads
+  // 0: the machine's cores.
   explicit Translator(const std::string& model, int threads = 0);
   ~Translator();
   Translator(Translator&&) noexcept;

@@ -115,6 +115,16 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(target, encoding="utf-8") as f:
         expect(f.read().splitlines() == cli(LINES), "translate_file's output equals nmt translate's")
 
+# A model installed into the models home is found by its name and by its pair, before the bundled one.
+with tempfile.TemporaryDirectory() as home:
+    import shutil
+    shutil.copytree(model, os.path.join(home, "my-en-de"))
+    os.environ["NMT_MODELS_DIR"] = home
+    for name in ("my-en-de", "en-de", "eng-deu"):
+        found = nmt.Translator(name, threads=1).info()["model_dir"]
+        expect(found == os.path.join(home, "my-en-de"), f"Translator({name!r}) loads the installed model: {found}")
+    del os.environ["NMT_MODELS_DIR"]
+
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")
 print("python module check passed")
