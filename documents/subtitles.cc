@@ -4,6 +4,7 @@
 
 #include "documents/cue_text.h"
 #include "documents/projection.h"
+#include "documents/xml_reader.h"
 
 namespace documents {
 
@@ -236,7 +237,8 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
     members.back().push_back(c);
   }
   const std::vector<SegmentTranslation> translations = translate(segments);
-  const TextEscape escape = webvtt ? TextEscape(escape_vtt_text)
+  // WebVTT escapes '&', '<' and '>' as XML text does.
+  const TextEscape escape = webvtt ? TextEscape(escape_xml_text)
                                    : TextEscape([](std::string_view text) { return std::string(text); });
   for (size_t s = 0; s < segments.size(); ++s) {
     std::vector<std::string> texts =
