@@ -15,6 +15,13 @@ enum class TextFormat { kText, kJsonl };  // --input-format / --output-format
 
 struct TranslateCommandOptions {
   std::string model_dir;
+  // --from/--to choose the model by language (front/model_catalog.h) when -m is not given; through
+  // `pivot` when no model translates the pair itself ("" with --no-pivot).
+  std::string from;
+  std::string to;
+  std::string pivot = "en";
+  bool no_pivot = false;
+  std::string first_leg_dir;       // the pivot's first model, "" without one (directory mode's manifest)
   std::vector<std::string> texts;  // text arguments: each one input line, instead of -i
   std::string input = "-";
   bool input_given = false;  // -i (refused with text arguments)

@@ -47,6 +47,12 @@ std::unique_ptr<tokenizer::Tokenizer> load_tokenizer(const std::string& model_di
 
 }  // namespace
 
+Translator::Translator(const Translator& other, ShareModel)
+    : model_dir_(other.model_dir_),
+      model_(other.model_),
+      tokenizer_(other.tokenizer_),
+      language_tags_(other.language_tags_) {}
+
 Translator::Translator(const std::string& model_dir) : model_dir_(model_dir) {
   auto checkpoint = std::make_unique<models::Checkpoint>(model_dir);
   // SentencePiece builds its tries on another thread while this one packs the weights: load time is about

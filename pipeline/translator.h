@@ -24,6 +24,7 @@ namespace pipeline {
 class Translator {
  public:
   explicit Translator(const std::string& model_dir);
+  virtual ~Translator() = default;
 
   const models::Transformer& model() const { return *model_; }
   const tokenizer::Tokenizer& tokenizer() const { return *tokenizer_; }
@@ -36,9 +37,11 @@ class Translator {
   // lines come back as they are without running the model. Warnings (a sentence cut for length) go to
   // `warnings` when given. `controls`, when given, holds one LineControls per line (prefixes must pass
   // prefix_ids).
-  std::vector<Translation> translate(const std::vector<std::string>& lines, const TranslateOptions& options,
-                                     std::vector<TranslateWarning>* warnings = nullptr,
-                                     const std::vector<LineControls>* controls = nullptr) const;
+  // A pivot translator (pipeline/pivot_translator.h) runs another model first.
+  virtual std::vector<Translation> translate(const std::vector<std::string>& lines,
+                                             const TranslateOptions& options,
+                                             std::vector<TranslateWarning>* warnings = nullptr,
+                                             const std::vector<LineControls>* controls = nullptr) const;
 
   // Source ids (incl. EOS) -> hypotheses; the core of translate(), exposed for tests. With `capture`,
   // `attention` receives each hypothesis's attention, shaped like the result.
@@ -71,6 +74,11 @@ class Translator {
   // The model's ">>xx<<" target tags (multilingual models), sorted, without the brackets.
   const std::vector<std::string>& language_tags() const { return language_tags_; }
 
+ protected:
+  // A translator on `other`'s loaded model and tokenizer (shared, not copied).
+  struct ShareModel {};
+  Translator(const Translator& other, ShareModel);
+
  private:
   // Step 2 of translate(): every segment's hypotheses; lines of another beam size in runs of their own.
   // With `capture`, `attention` receives each hypothesis's attention, shaped like the result.
@@ -86,8 +94,8 @@ class Translator {
   const models::Shortlist* shortlist(const TranslateOptions& options) const;
 
   std::string model_dir_;
-  std::unique_ptr<models::Transformer> model_;
-  std::unique_ptr<tokenizer::Tokenizer> tokenizer_;
+  std::shared_ptr<models::Transformer> model_;
+  std::shared_ptr<tokenizer::Tokenizer> tokenizer_;
   std::vector<std::string> language_tags_;
   mutable std::mutex splitters_mutex_;
   mutable std::map<std::string, std::unique_ptr<tokenizer::SentenceSplitter>> splitters_;

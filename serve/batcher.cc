@@ -36,7 +36,7 @@ std::future<std::vector<pipeline::Translation>> Batcher::submit(std::shared_ptr<
 std::vector<std::shared_ptr<BatchJob>> Batcher::take_batch() {
   std::vector<std::shared_ptr<BatchJob>> batch;
   const BatchJob& first = *queue_.front();
-  const LanguagePair* pair = first.pair;
+  const pipeline::Translator* translator = first.pair.translator;
   const std::string key = first.options_key;
   int tokens = 0;
   if (first.task) {  // alone
@@ -52,7 +52,7 @@ std::vector<std::shared_ptr<BatchJob>> Batcher::take_batch() {
       continue;
     }
     const bool fits = batch.empty() || tokens + job.estimated_tokens <= max_batch_tokens_;
-    if (job.pair == pair && job.options_key == key && fits) {
+    if (job.pair.translator == translator && job.options_key == key && fits) {
       tokens += job.estimated_tokens;
       queued_tokens_ -= job.estimated_tokens;
       if (!job.abandoned) batch.push_back(*it);
@@ -104,7 +104,7 @@ void Batcher::run() {
       }
     }
     try {
-      std::vector<pipeline::Translation> out = batch.front()->pair->translator->translate(
+      std::vector<pipeline::Translation> out = batch.front()->pair.translator->translate(
           lines, batch.front()->options, nullptr, any_controls ? &controls : nullptr);
       size_t at = 0;
       for (const auto& job : batch) {

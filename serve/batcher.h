@@ -21,7 +21,7 @@
 namespace serve {
 
 struct BatchJob {
-  const LanguagePair* pair = nullptr;
+  LanguagePair pair;  // a loaded copy: its lease keeps the model loaded until the job is done
   pipeline::TranslateOptions options;            // resolved and checked against the pair's model
   std::string options_key;                       // jobs of one key and pair share a batch
   std::vector<std::string> lines;                // one sentence or several each, no line breaks

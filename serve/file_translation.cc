@@ -139,7 +139,7 @@ nlohmann::json translate_file_response(TranslationService& service, FileStore& s
     service.check_document_bytes(bytes.size());
     // Owned by the task: a task still running when the request times out must not write into this frame.
     auto result = std::make_shared<std::string>();
-    service.run_alone([result, &pair, format, bytes, filename] {
+    service.run_alone([result, pair, format, bytes, filename] {
       std::vector<std::string> warnings;
       try {
         *result =

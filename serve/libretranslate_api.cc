@@ -106,7 +106,7 @@ Json html_response(TranslationService& service, const LanguagePair& pair,
   for (const std::string& text : texts) {
     // Owned by the task: a task still running when the request times out must not write into this frame.
     auto out = std::make_shared<std::string>();
-    service.run_alone([out, &pair, text] {
+    service.run_alone([out, pair, text] {
       std::vector<std::string> warnings;
       *out = documents::translate_document(*pair.translator, pair.options, documents::DocumentFormat::kHtml,
                                            text, "q", &warnings);

@@ -5,28 +5,64 @@
 #include <map>
 
 #include "core/error.h"
+#include "front/language_codes.h"
 #include "front/translate_flags.h"
+#include "serve/api_error.h"
 
 namespace serve {
 
 ModelSet::ModelSet(const std::vector<std::string>& model_dirs) {
   for (const std::string& dir : model_dirs) {
-    translators_.push_back(std::make_unique<pipeline::Translator>(dir));
-    const pipeline::Translator& t = *translators_.back();
-    // The options of `nmt translate -m DIR` without flags, so answers equal the CLI's.
-    const pipeline::TranslateOptions defaults = front::resolve_translate_flags(front::TranslateFlags{}, t);
-    const models::ModelDescription& d = t.model().description();
-    if (t.language_tags().empty()) {
-      pairs_.push_back({d.source_lang, d.target_lang, &t, dir, defaults});
-      continue;
-    }
-    for (const std::string& tag : t.language_tags()) {
-      LanguagePair pair{d.source_lang, tag, &t, dir, defaults};
-      pair.options.target_lang = tag;
-      pairs_.push_back(std::move(pair));
-    }
+    translators_.push_back(std::make_shared<const pipeline::Translator>(dir));
+    add_pairs(*translators_.back(), dir, "");
   }
   refuse_shared_pairs();
+}
+
+ModelSet::ModelSet(const front::ModelCatalog& catalog, const std::string& pivot, uint64_t memory_budget)
+    : cache_(std::make_unique<ModelCache>(memory_budget)) {
+  for (const auto& [source, target] : catalog.reachable(pivot)) {
+    const std::optional<front::ModelRoute> route = catalog.route(source, target, pivot);
+    LanguagePair pair;
+    pair.source = source;
+    pair.target = target;
+    pair.model_dir = route->legs.back().dir.string();
+    pair.route = route->describe();
+    pairs_.push_back(std::move(pair));
+    routes_.push_back(*route);
+  }
+}
+
+LanguagePair ModelSet::use(const LanguagePair& pair) const {
+  if (!cache_) return pair;
+  const size_t index = static_cast<size_t>(&pair - pairs_.data());
+  ModelCache::Loaded loaded;
+  try {
+    loaded = cache_->use(index, routes_.at(index));
+  } catch (const std::exception& e) {
+    throw ApiError(500,
+                   "cannot load " + pair.route + " for " + pair.source + "-" + pair.target + ": " + e.what());
+  }
+  LanguagePair copy = pair;
+  copy.translator = loaded.translator;
+  copy.options = std::move(loaded.options);
+  copy.lease = std::move(loaded.lease);
+  return copy;
+}
+
+void ModelSet::add_pairs(const pipeline::Translator& t, const std::string& dir, const std::string& route) {
+  // The options of `nmt translate -m DIR` without flags, so answers equal the CLI's.
+  const pipeline::TranslateOptions defaults = front::resolve_translate_flags(front::TranslateFlags{}, t);
+  const models::ModelDescription& d = t.model().description();
+  if (t.language_tags().empty()) {
+    pairs_.push_back({d.source_lang, d.target_lang, &t, dir, defaults, route, nullptr});
+    return;
+  }
+  for (const std::string& tag : t.language_tags()) {
+    LanguagePair pair{d.source_lang, tag, &t, dir, defaults, route, nullptr};
+    pair.options.target_lang = tag;
+    pairs_.push_back(std::move(pair));
+  }
 }
 
 // Two models of one pair would leave a request no way to name the one it means, and /languages would list
@@ -45,6 +81,12 @@ void ModelSet::refuse_shared_pairs() const {
 const LanguagePair* ModelSet::find(const std::string& source, const std::string& target) const {
   for (const LanguagePair& p : pairs_) {
     if ((same_code(source, "auto") || same_code(p.source, source)) && same_code(p.target, target)) return &p;
+  }
+  // Then the codes as people also write them: "deu", "de-DE" for a model's "de".
+  for (const LanguagePair& p : pairs_) {
+    if ((same_code(source, "auto") || (!p.source.empty() && front::same_language_code(p.source, source))) &&
+        !p.target.empty() && front::same_language_code(p.target, target))
+      return &p;
   }
   return nullptr;
 }
@@ -73,15 +115,6 @@ nlohmann::json ModelSet::languages_json() const {
   return languages;
 }
 
-std::string language_name(const std::string& code) {
-  static const std::map<std::string, std::string> kNames = {
-      {"ar", "Arabic"},     {"cs", "Czech"},    {"da", "Danish"},    {"de", "German"},   {"el", "Greek"},
-      {"en", "English"},    {"es", "Spanish"},  {"fi", "Finnish"},   {"fr", "French"},   {"hu", "Hungarian"},
-      {"it", "Italian"},    {"ja", "Japanese"}, {"ko", "Korean"},    {"nl", "Dutch"},    {"pl", "Polish"},
-      {"pt", "Portuguese"}, {"ro", "Romanian"}, {"ru", "Russian"},   {"sv", "Swedish"},  {"tr", "Turkish"},
-      {"uk", "Ukrainian"},  {"zh", "Chinese"},  {"nb", "Norwegian"}, {"et", "Estonian"}, {"bg", "Bulgarian"}};
-  const auto found = kNames.find(code);
-  return found == kNames.end() ? code : found->second;
-}
+std::string language_name(const std::string& code) { return front::language_name(code); }
 
 }  // namespace serve

@@ -1,4 +1,5 @@
-// The models `nmt serve` loads, once each at start, and the language pairs they serve.
+// The models `nmt serve` serves and their language pairs: those of -m, loaded at start, or every installed
+// model's and the pairs they reach through a pivot language, loaded on first use (serve/model_cache.h).
 #pragma once
 
 #include <memory>
@@ -6,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "front/model_catalog.h"
 #include "pipeline/translator.h"
+#include "serve/model_cache.h"
 
 namespace serve {
 
@@ -15,9 +18,12 @@ namespace serve {
 struct LanguagePair {
   std::string source;  // the model's source_lang ("" when model.json does not say)
   std::string target;
+  // An installed model's pair has these once loaded: ModelSet::use gives a loaded copy.
   const pipeline::Translator* translator = nullptr;
-  std::string model_dir;
+  std::string model_dir;  // the model's, or the second leg's through a pivot
   pipeline::TranslateOptions options;
+  std::string route;  // "" for a model given by -m; else ModelRoute::describe() ("fr-en (NAME) then ...")
+  std::shared_ptr<const void> lease;  // a loaded copy's: its models stay loaded while it lives
 };
 
 class ModelSet {
@@ -25,9 +31,19 @@ class ModelSet {
   // Loads every directory; throws (models::ModelError, core::UsageError) as `nmt translate` would, and
   // core::UsageError when two models serve the same pair.
   explicit ModelSet(const std::vector<std::string>& model_dirs);
+  // Every model of `catalog` that is preferred for its pair (an installed one before the bundled one),
+  // and with a pivot ("" for none) each pair reachable through it, both legs shared with the direct
+  // pairs. Nothing loads here: each model on the first request that needs it, within `memory_budget`.
+  ModelSet(const front::ModelCatalog& catalog, const std::string& pivot, uint64_t memory_budget);
+  ModelSet(const ModelSet&) = delete;
+  ModelSet& operator=(const ModelSet&) = delete;
 
-  // The pair for source -> target, codes in any case ("EN"); source "auto" takes the first pair into
-  // `target`. nullptr: none.
+  // `pair` (one of pairs()) with its translator and options, loaded if it was not; ApiError 500 naming
+  // the model when it cannot load (the other pairs keep working).
+  LanguagePair use(const LanguagePair& pair) const;
+
+  // The pair for source -> target, codes in any case ("EN") and spelling ("eng", "en-US"); source "auto"
+  // takes the first pair into `target`. nullptr: none.
   const LanguagePair* find(const std::string& source, const std::string& target) const;
   const std::vector<LanguagePair>& pairs() const { return pairs_; }
 
@@ -37,9 +53,13 @@ class ModelSet {
 
  private:
   void refuse_shared_pairs() const;
+  // The pairs `translator` serves (one per target tag of a multilingual model).
+  void add_pairs(const pipeline::Translator& translator, const std::string& dir, const std::string& route);
 
-  std::vector<std::unique_ptr<pipeline::Translator>> translators_;
+  std::vector<std::shared_ptr<const pipeline::Translator>> translators_;
   std::vector<LanguagePair> pairs_;
+  std::vector<front::ModelRoute> routes_;  // installed models: one per pair
+  std::unique_ptr<ModelCache> cache_;      // installed models: null for -m
 };
 
 // Whether two language codes are the same, case aside.

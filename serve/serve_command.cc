@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/threads.h"
+#include "front/model_catalog.h"
 #include "front/model_path.h"
 #include "front/usage.h"
 #include "serve/http_server.h"
@@ -18,17 +19,32 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
   CLI::App* cmd = app.add_subcommand("serve", "Serve translations over HTTP with LibreTranslate's API");
   cmd->footer(
       "Examples:\n"
-      "  nmt serve\n"
+      "  nmt serve                  # every installed model, and the pairs they reach through English\n"
       "  nmt serve -m opus-mt-en-de -m opus-mt-de-en --port 5000 --threads 4\n"
       "  curl -s 127.0.0.1:5000/translate -d q='A dog runs.' -d source=en -d target=de\n"
       "Open http://127.0.0.1:5000/ in a browser to try it. See docs/serve.md for the API and the limits.");
   cmd->add_option("-m,--model", o.model_dirs,
                   "Model directory, once per model; each serves its language pair (default: $" +
-                      std::string(front::kModelEnv) + ", else the bundled " + front::kDefaultModelName +
-                      " model)")
+                      std::string(front::kModelEnv) +
+                      ", else every installed model (`nmt models list`) "
+                      "and the bundled " +
+                      front::kDefaultModelName + " model)")
       ->type_name("DIR")
       ->envname(front::kModelEnv)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--pivot", o.pivot,
+                  "Without -m: serve each pair no model translates through this language, by a model "
+                  "into it and one out of it")
+      ->capture_default_str()
+      ->type_name("LANG");
+  cmd->add_flag("--no-pivot", o.no_pivot, "Without -m: serve the models' own pairs only");
+  cmd->get_option("--no-pivot")->excludes(cmd->get_option("--pivot"));
+  cmd->add_option("--max-models-memory", o.max_models_memory,
+                  "Without -m: bytes of installed models kept loaded (e.g. 2G); past it the least recently "
+                  "used model no request holds is unloaded")
+      ->capture_default_str()
+      ->transform(CLI::AsSizeValue(false))
+      ->type_name("SIZE");
   cmd->add_option("--host", o.host, "Address to listen on; 0.0.0.0 opens it to the network")
       ->capture_default_str();
   front::int_in_range(cmd->add_option("--port", o.port, "Port; 0 picks a free one")->capture_default_str(), 0,
@@ -89,7 +105,6 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
 
 int run_serve(const ServeOptions& options) {
   ServeOptions o = options;
-  if (o.model_dirs.empty()) o.model_dirs.push_back(front::default_model_dir());
   const ApiKeys keys = o.api_keys_file.empty() ? ApiKeys() : ApiKeys::load(o.api_keys_file);
   // The signals wait for the signal thread: every thread started from here on inherits the mask.
   sigset_t stop_signals;
@@ -98,7 +113,16 @@ int run_serve(const ServeOptions& options) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   core::set_num_threads(o.threads == 0 ? static_cast<int>(cores) : o.threads);
-  const ModelSet models(o.model_dirs);
+  const std::unique_ptr<const ModelSet> model_set =
+      o.model_dirs.empty() ? std::make_unique<const ModelSet>(front::ModelCatalog::load(),
+                                                              o.no_pivot ? "" : o.pivot, o.max_models_memory)
+                           : std::make_unique<const ModelSet>(o.model_dirs);
+  const ModelSet& models = *model_set;
+  if (models.pairs().empty()) {
+    throw core::UsageError(
+        "no model to serve: install one (nmt models install Helsinki-NLP/opus-mt-en-de) "
+        "or give -m DIR");
+  }
   TranslationService service(models, o);
   HttpServer server(service, o, keys);
   const int port = server.bind();

@@ -3,16 +3,22 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace serve {
 
 struct ServeOptions {
-  std::vector<std::string> model_dirs;  // -m, each once; empty: the default model (cli/commands/model_path.h)
-  std::string host = "127.0.0.1";       // loopback unless asked
-  int port = 5000;                      // 0: any free port (printed on stderr)
-  int threads = 0;                      // the translator's budget; 0: all cores
+  // -m, each once; empty: every installed model and the bundled one (front/model_catalog.h)
+  std::vector<std::string> model_dirs;
+  std::string pivot = "en";  // without -m: pairs no model translates go through this language
+  bool no_pivot = false;     // without -m: direct pairs only
+  // Without -m: bytes of installed models kept loaded (serve/model_cache.h); a few dozen int8 OPUS-MT models.
+  std::uint64_t max_models_memory = std::uint64_t{4} << 30;
+  std::string host = "127.0.0.1";                     // loopback unless asked
+  int port = 5000;                                    // 0: any free port (printed on stderr)
+  int threads = 0;                                    // the translator's budget; 0: all cores
   std::size_t max_body_bytes = std::size_t{1} << 20;  // 413 beyond
   std::size_t max_chars = 20000;                      // characters of text per request; 400 beyond
   std::size_t max_items = 1000;                       // texts in one request's q array; 400 beyond

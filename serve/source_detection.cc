@@ -15,8 +15,8 @@ DetectedLanguage detect_language(const ModelSet& models, const std::string& text
   return {guess.language, guess.percent};
 }
 
-const LanguagePair& auto_pair(const ModelSet& models, const std::string& text, const std::string& target,
-                              DetectedLanguage& detected) {
+LanguagePair auto_pair(const ModelSet& models, const std::string& text, const std::string& target,
+                       DetectedLanguage& detected) {
   const DetectedLanguage found = detect_language(models, text);
   if (!found.language.empty()) {
     const LanguagePair* p = models.find(found.language, target);
@@ -27,12 +27,12 @@ const LanguagePair& auto_pair(const ModelSet& models, const std::string& text, c
                               std::to_string(found.confidence) + "% " + language_name(found.language));
     }
     detected = found;
-    return *p;
+    return models.use(*p);
   }
   const LanguagePair* first = models.find("auto", target);
   if (first == nullptr) throw ApiError(400, "no model translates into " + target);
   detected = {first->source, 0};
-  return *first;
+  return models.use(*first);
 }
 
 }  // namespace serve

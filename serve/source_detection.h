@@ -20,8 +20,9 @@ DetectedLanguage detect_language(const ModelSet& models, const std::string& text
 // source "auto": the pair into `target` from the language of `text` as detect_language tells it (the
 // language /detect answers), and `detected` that language. When the language cannot be told, the first
 // pair into `target`, and `detected` is its source with confidence 0. ApiError 400 when no served pair
-// goes from the told language into `target`, or none goes into `target`.
-const LanguagePair& auto_pair(const ModelSet& models, const std::string& text, const std::string& target,
-                              DetectedLanguage& detected);
+// goes from the told language into `target`, or none goes into `target`. The pair comes loaded
+// (ModelSet::use).
+LanguagePair auto_pair(const ModelSet& models, const std::string& text, const std::string& target,
+                       DetectedLanguage& detected);
 
 }  // namespace serve

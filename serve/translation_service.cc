@@ -21,8 +21,8 @@ TranslationService::TranslationService(const ModelSet& models, const ServeOption
       options_(options),
       batcher_(std::chrono::milliseconds(options.batch_wait_ms), options.max_batch_tokens) {}
 
-const LanguagePair& TranslationService::pair(const std::string& source, const std::string& target) const {
-  if (const LanguagePair* p = models_.find(source, target)) return *p;
+LanguagePair TranslationService::pair(const std::string& source, const std::string& target) const {
+  if (const LanguagePair* p = models_.find(source, target)) return models_.use(*p);
   std::string served;
   for (const LanguagePair& p : models_.pairs())
     served += (served.empty() ? "" : ", ") + p.source + "-" + p.target;
@@ -61,7 +61,7 @@ std::vector<pipeline::Translation> TranslationService::translate(
     throw ApiError(400, e.what());
   }
   auto job = std::make_shared<BatchJob>();
-  job->pair = &pair;
+  job->pair = pair;
   job->options = options;
   job->options_key = options_key(options);
   job->estimated_tokens = estimate_tokens(lines);

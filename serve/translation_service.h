@@ -18,8 +18,8 @@ class TranslationService {
 
   const ModelSet& models() const { return models_; }
 
-  // The pair source -> target, or ApiError 400 naming what is not served.
-  const LanguagePair& pair(const std::string& source, const std::string& target) const;
+  // The pair source -> target, loaded (ModelSet::use), or ApiError 400 naming what is not served.
+  LanguagePair pair(const std::string& source, const std::string& target) const;
 
   // One Translation per line (lines hold no line breaks); `controls` empty or one per line. ApiError
   // 400 over the character limit, 429 with --max-queue requests waiting, 503 past the time bound, 400 for

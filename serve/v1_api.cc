@@ -121,7 +121,7 @@ std::string v1_attention_svg(TranslationService& service, const std::map<std::st
   options.split_sentences = false;  // one sentence is drawn, as by `nmt attention`
   // Owned by the task: a task still running when the request times out must not write into this frame.
   auto svg = std::make_shared<std::string>();
-  service.run_alone([svg, &pair, text, options] {
+  service.run_alone([svg, pair, text, options] {
     models::AttentionRequest request;
     request.cross = true;
     const pipeline::AttentionTranslation t =

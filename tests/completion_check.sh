@@ -39,7 +39,9 @@ expect "" nmt translate -b ""
 expect "" nmt translate --seed ""
 expect "" nmt attention --layer ""
 expect "" nmt serve --port ""
-expect "--max-batch-tokens --max-body --max-chars --max-connections --max-items --max-queue" nmt serve --max
+expect "" nmt translate --from ""
+expect "hf-marian" nmt convert --from hf
+expect "--max-batch-tokens --max-body --max-chars --max-connections --max-items --max-models-memory --max-queue" nmt serve --max
 expect "" nmt convert --source-lang ""
 expect "--source-lang --source-spm --source-vocab" nmt convert --source
 expect "json svg" nmt attention --format ""

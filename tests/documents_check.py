@@ -18,6 +18,7 @@ translation, the same spans and links, mimetype first and stored. Subtitles: the
 words of a sentence's cues are the words of `nmt translate` of the sentence.
 
 Usage: documents_check.py [--md-elements MD_ELEMENTS] NMT_BINARY MODEL_DIR FIXTURE...
+MODEL_DIR may be route:SOURCE:TARGET: the model `--from SOURCE --to TARGET` picks (a pivot included).
 """
 import collections
 import html.parser
@@ -39,10 +40,18 @@ def fail(fixture, text):
     failures.append(f"{fixture}: {text}")
 
 
+def model_args(model):
+    """-m MODEL_DIR, or --from/--to for route:SOURCE:TARGET."""
+    if model.startswith("route:"):
+        _, source, target = model.split(":")
+        return ["--from", source, "--to", target]
+    return ["-m", model]
+
+
 def translate_lines(nmt, model, lines):
     if not lines:
         return []
-    out = subprocess.run([nmt, "translate", "-q", "-m", model, "-b", "1"], input="\n".join(lines) + "\n",
+    out = subprocess.run([nmt, "translate", "-q", *model_args(model), "-b", "1"], input="\n".join(lines) + "\n",
                          capture_output=True, text=True, check=True).stdout
     return out.split("\n")[:len(lines)]
 
@@ -378,7 +387,7 @@ def main():
     for fixture in fixtures:
         if fixture.endswith((".docx", ".odt")):
             output_path = fixture_output(fixture)
-            run = subprocess.run([nmt, "translate", "-m", model, "-b", "1", "-i", fixture, "-o", output_path],
+            run = subprocess.run([nmt, "translate", *model_args(model), "-b", "1", "-i", fixture, "-o", output_path],
                                  capture_output=True, text=True)
             if run.returncode != 0:
                 fail(fixture, f"exit {run.returncode}: {run.stderr}")
@@ -388,7 +397,7 @@ def main():
                 print(f"{fixture}: checked")
             continue
         source = open(fixture, encoding="utf-8").read()
-        run = subprocess.run([nmt, "translate", "-m", model, "-b", "1", "-i", fixture], capture_output=True,
+        run = subprocess.run([nmt, "translate", *model_args(model), "-b", "1", "-i", fixture], capture_output=True,
                              text=True)
         if run.returncode != 0:
             fail(fixture, f"exit {run.returncode}: {run.stderr}")

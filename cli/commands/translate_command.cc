@@ -23,6 +23,8 @@
 #include "core/error.h"
 #include "core/gemm.h"
 #include "core/threads.h"
+#include "front/language_router.h"
+#include "front/model_catalog.h"
 #include "front/model_path.h"
 #include "front/usage.h"
 
@@ -73,6 +75,25 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
       "  nmt translate --input-dir docs/ --output-dir docs.de/ --glob '*.txt'\n"
       "Unset decoding flags take the model's defaults (see `nmt info`).");
   front::add_model_option(*cmd, o.model_dir);
+  cmd->add_option("-s,--from", o.from,
+                  "Source language (de, deu, de-DE): with --to, picks the installed model for the pair "
+                  "(`nmt models list`); -m wins")
+      ->check(non_empty())
+      ->type_name("LANG");
+  cmd->add_option("-t,--to", o.to,
+                  "Target language: with --from, picks the model for the pair; alone, each line goes to the "
+                  "model for its language as detected (a line none translates is copied, flagged unrouted)")
+      ->check(non_empty())
+      ->type_name("LANG");
+  cmd->add_option("--pivot", o.pivot,
+                  "With --to and no model for the pair: translate through this language, by a model "
+                  "into it and one out of it")
+      ->capture_default_str()
+      ->check(non_empty())
+      ->type_name("LANG");
+  cmd->add_flag("--no-pivot", o.no_pivot,
+                "With --to: refuse (or, --to alone, copy) what no model translates directly");
+  cmd->get_option("--no-pivot")->excludes(cmd->get_option("--pivot"));
   cmd->add_option("text", o.texts,
                   "Text to translate, each argument one line (default: -i or standard input)")
       ->type_name("LINE");
@@ -195,6 +216,25 @@ int run_translate(const TranslateCommandOptions& options) {
                            std::to_string(cores) + " cores");
   }
   core::set_num_threads(o.threads == 0 ? static_cast<int>(cores) : o.threads);
+  if (!o.from.empty() && o.to.empty())
+    throw core::UsageError("--from needs --to: give the target language too");
+  std::optional<front::ModelCatalog> catalog;    // --from/--to or --to alone, without -m (which wins)
+  std::optional<front::ModelRoute> route;        // --from/--to: the model, or the two through the pivot
+  std::optional<front::ModelRoute> router_base;  // --to alone: a model into it (front/language_router.h)
+  if (!o.to.empty() && !o.model_dir.empty() && !o.quiet) {
+    std::cerr << "nmt: warning: -m " << o.model_dir << " (or $" << front::kModelEnv
+              << ") chooses the model: --from/--to do not\n";
+  }
+  if (!o.to.empty() && o.model_dir.empty()) {
+    catalog.emplace(front::ModelCatalog::load());
+    if (o.from.empty()) {
+      router_base = front::route_into(*catalog, o.to);
+    } else {
+      route = catalog->require_route(o.from, o.to, o.no_pivot ? "" : o.pivot);
+      if (route->through_pivot()) o.first_leg_dir = route->legs.front().dir.string();
+    }
+    o.model_dir = (route ? *route : *router_base).legs.back().dir.string();
+  }
   if (o.model_dir.empty()) o.model_dir = front::default_model_dir();
 
   // Open the input and the output before loading the model, so a typo or a bad target fails fast.
@@ -212,7 +252,18 @@ int run_translate(const TranslateCommandOptions& options) {
   std::optional<OutputTarget> report_target;
   if (!o.report.empty()) report_target.emplace(OutputTarget::open(o.report));
   const auto start = std::chrono::steady_clock::now();
-  pipeline::Translator translator(o.model_dir);
+  std::shared_ptr<const pipeline::Translator> loaded_translator;
+  if (router_base) {
+    loaded_translator = std::make_shared<const front::LanguageRouter>(
+        *catalog, o.to, o.no_pivot ? "" : o.pivot, o.flags, front::load_route(*router_base, o.flags));
+  } else {
+    loaded_translator = route ? front::load_route(*route, o.flags)
+                              : std::make_shared<const pipeline::Translator>(o.model_dir);
+  }
+  const pipeline::Translator& translator = *loaded_translator;
+  if (route && route->through_pivot() && !o.quiet)
+    std::cerr << "nmt: no model translates " << o.from << " to " << o.to << " directly: through "
+              << route->describe() << "\n";
   o.translate = front::resolve_translate_flags(o.flags, translator);  // checked before any output
   if (const std::string w = front::source_lang_warning(o.flags, o.translate); !w.empty() && !o.quiet)
     std::cerr << "nmt: warning: " << w << "\n";

@@ -80,7 +80,9 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   std::vector<std::string> relatives;
   for (const InputFile& f : files) relatives.push_back(f.relative);
   Manifest manifest(o.output_dir, Manifest::file_name(spec.index, spec.count), relatives);
-  const std::string model = model_fingerprint(o.model_dir);
+  const std::string model = o.first_leg_dir.empty()
+                                ? model_fingerprint(o.model_dir)
+                                : model_fingerprint(o.first_leg_dir) + "+" + model_fingerprint(o.model_dir);
   const std::string options = options_fingerprint(front::output_options_key(o.translate, output_shape(o)));
 
   ProgressTotals totals;
