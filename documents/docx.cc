@@ -26,7 +26,7 @@ const RunDialect& docx_dialect() {
       "w:t",
       {"w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:softHyphen", "w:lastRenderedPageBreak"},
       {"w:tab", "w:br", "w:cr"},
-      {"w:hyperlink", "w:smartTag"},
+      {"w:hyperlink", "w:smartTag", "w:sdt", "w:sdtContent", "w:ins", "w:customXml", "w:dir", "w:bdo"},
       true};
   return dialect;
 }

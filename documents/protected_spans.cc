@@ -95,9 +95,13 @@ void protect_spans(Segment& segment, const std::function<std::string(std::string
     size_t cut_begin = begin, cut_end = end;
     const bool space_before = begin > 0 && segment.text[begin - 1] == ' ';
     const bool space_after = end < segment.text.size() && segment.text[end] == ' ';
-    if (space_before) {
+    // One space beside the span goes with it, so its words stay apart as they were: a span glued to the
+    // word (`running {% if x %}in`, `dogs{{n}} run`) leaves the space beside that word, which the model
+    // needs.
+    const bool at_end = end == segment.text.size();
+    if (space_before && (space_after || at_end)) {
       --cut_begin;
-    } else if (space_after) {
+    } else if (space_after && begin == 0) {
       ++cut_end;
     }
     int order = -1;

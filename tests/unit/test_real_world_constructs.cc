@@ -1,0 +1,85 @@
+// Constructs of real documents that once came back wrong (tests/fixtures/documents/real-world/ has each in a
+// whole document): footnote marks, text without letters, template tags glued to words, kbd in Markdown,
+// GitHub alerts, the text before `</body>`.
+#include <catch2/catch.hpp>
+
+#include "document_test_support.h"
+#include "documents/html_reader.h"
+#include "documents/letters.h"
+#include "documents/markdown_reader.h"
+#include "documents/markdown_syntax.h"
+#include "documents/protected_spans.h"
+
+using documents::Document;
+using test::texts;
+
+TEST_CASE("letters: digits, dates, arrows and marks are no letters", "[documents]") {
+  CHECK_FALSE(documents::has_letter("[1.2.0] - 2024-05-01"));
+  CHECK_FALSE(documents::has_letter("\xE2\x86\xA9\xEF\xB8\x8E"));                // ↩︎
+  CHECK_FALSE(documents::has_letter("\xC2\xB9 \xE2\x80\xA0 \xF0\x9F\x90\xB6"));  // ¹ † 🐶
+  CHECK(documents::has_letter("1 dog"));
+  CHECK(documents::has_letter("caf\xC3\xA9"));
+  CHECK(documents::has_letter("\xE7\x8A\xAC"));  // 犬
+  CHECK(documents::has_letter("\xFF"));          // invalid UTF-8 goes to the model
+}
+
+TEST_CASE("html: a footnote mark or back-link arrow is kept whole, off the model's text", "[documents]") {
+  const std::string html =
+      "<p>A man rides.<sup id=\"r1\"><a href=\"#n1\">1</a></sup></p>"
+      "<p>A woman walks. <a href=\"#r1\">\xE2\x86\xA9</a></p><p>See <a href=\"#x\">[2]</a> now.</p>"
+      "<p>A <a href=\"/d\">dog</a> has <sup>2</sup> legs.</p>";
+  Document d = documents::read_html(html, documents::HtmlPass::kText, "t.html", nullptr);
+  CHECK(texts(d) ==
+        std::vector<std::string>{"A man rides.", "A woman walks.", "See now.", "A dog has legs."});
+  REQUIRE(d.segments[0].insertions.size() == 1);
+  CHECK(d.segments[0].insertions[0].bytes == "<sup id=\"r1\"><a href=\"#n1\">1</a></sup>");
+  CHECK_FALSE(d.segments[0].insertions[0].spaced);
+  CHECK(d.segments[1].insertions[0].spaced);
+  CHECK(d.segments[3].elements.size() == 1);  // the link with a word stays an element
+}
+
+TEST_CASE("html: text before </body> keeps the end tags after it", "[documents]") {
+  const std::string html = "<body>\n<p>A dog.</p>\nA man runs\n</body>\n</html>\n";
+  Document d = documents::read_html(html, documents::HtmlPass::kText, "t.html", nullptr);
+  const std::string out = d.assemble([&](int i) { return "<" + d.segments[i].text + ">"; });
+  CHECK(out == "<body>\n<p><A dog.></p>\n<A man runs>\n</body>\n</html>\n");
+}
+
+TEST_CASE("html: a server template tag is written as written", "[documents]") {
+  CHECK(documents::escape_html_text("a <%= x %> & <b>") == "a <%= x %> &amp; &lt;b&gt;");
+  CHECK(documents::escape_xhtml_text("<%= x %>") == "&lt;%= x %&gt;");
+}
+
+TEST_CASE("protected spans: one glued to a word leaves the space beside it", "[documents]") {
+  documents::Segment glued_after;
+  glued_after.text = "A dog runs {% if x %}in the park.";
+  documents::protect_spans(glued_after);
+  CHECK(glued_after.text == "A dog runs in the park.");
+  documents::Segment glued_before;
+  glued_before.text = "Dogs{{n}} run.";
+  documents::protect_spans(glued_before);
+  CHECK(glued_before.text == "Dogs run.");
+  documents::Segment between;
+  between.text = "A {{x}} dog.";
+  documents::protect_spans(between);
+  CHECK(between.text == "A dog.");
+  CHECK(between.insertions[0].spaced);
+}
+
+TEST_CASE("markdown: kbd and code in inline HTML are kept whole", "[documents]") {
+  Document d =
+      documents::read_markdown("Press <kbd>Ctrl</kbd> and run <code>make</code> now.\n", "t.md", nullptr);
+  CHECK(texts(d) == std::vector<std::string>{"Press and run now."});
+  REQUIRE(d.segments[0].insertions.size() == 2);
+  CHECK(d.segments[0].insertions[0].bytes == "<kbd>Ctrl</kbd>");
+}
+
+TEST_CASE("markdown: a GitHub alert's marker line is kept", "[documents]") {
+  CHECK(documents::alert_marker_length("> [!NOTE]\n> A dog.", 2) == 10);
+  CHECK(documents::alert_marker_length("[!NOTE]\nA dog.", 0) == 0);   // not in a blockquote
+  CHECK(documents::alert_marker_length("> [!NOTE] A dog.", 2) == 0);  // not alone on its line
+  Document d = documents::read_markdown("> [!WARNING]\n> A man climbs.\n", "t.md", nullptr);
+  CHECK(texts(d) == std::vector<std::string>{"A man climbs."});
+  REQUIRE(d.segments[0].insertions.size() == 1);
+  CHECK(d.segments[0].insertions[0].bytes == "[!WARNING]\n> ");
+}
