@@ -144,7 +144,7 @@ def check_html(nmt, model, fixture, source, output, stderr):
                  (" (with markup)" if markup else ""))
 
 
-CUE_TIMING = re.compile(r"-->")
+CUE_TIMING = re.compile(r"\d.*-->.*\d")  # a timing line; one inside a block's text starts the next cue
 
 
 def cues(text):
@@ -152,11 +152,15 @@ def cues(text):
     out = []
     for b in blocks:
         lines = b.splitlines()
-        timing = next((i for i, l in enumerate(lines) if CUE_TIMING.search(l)), None)
-        if timing is None:
+        timings = [i for i, l in enumerate(lines) if CUE_TIMING.search(l)]
+        if not timings:
             out.append((b, None))
-        else:
-            out.append(("\n".join(lines[:timing + 1]), "\n".join(lines[timing + 1:])))
+            continue
+        out.append(("\n".join(lines[:timings[0] + 1]), None) if timings[0] + 1 in timings[1:2] else
+                   ("\n".join(lines[:timings[0] + 1]), "\n".join(lines[timings[0] + 1:(timings[1:] + [None])[0]])))
+        for k, t in enumerate(timings[1:], 1):
+            following = (timings[k + 1:] + [len(lines)])[0]
+            out.append((lines[t], "\n".join(lines[t + 1:following]) if following > t + 1 else None))
     return out
 
 
@@ -171,14 +175,21 @@ def check_subtitles(nmt, model, fixture, source, output, stderr):
     if len(before) != len(after):
         fail(fixture, f"{len(before)} blocks in, {len(after)} out")
         return
-    sentences, current, translated = [], [], []
+    sentences, current, translated, last_end = [], [], [], None
     for (head_in, text_in), (head_out, text_out) in zip(before, after):
         if head_in != head_out:
             fail(fixture, f"cue head changed: {head_in!r} -> {head_out!r}")
         if text_in is None:
             continue
-        if not text_out.strip():
+        times = [sum(float(x) * 60 ** i for i, x in enumerate(reversed(t.replace(",", ".").split(":"))))
+                 for t in re.findall(r"(?:\d+:)?\d+:\d+[.,]\d{3}", head_in.split("\n")[-1])]
+        if current and len(times) == 2 and last_end is not None and times[0] - last_end > 2:
+            sentences.append((" ".join(current), " ".join(translated)))  # a pause ends the sentence
+            current, translated = [], []
+        last_end = times[1] if len(times) == 2 else None
+        if not (text_out or "").strip():
             fail(fixture, f"cue {head_in!r} left empty")
+            continue
         lines_in, lines_out = text_in.split("\n"), text_out.split("\n")
         if len(lines_in) > 1 and all(line.startswith("-") for line in lines_in):  # dialogue: a line a sentence
             if len(lines_out) != len(lines_in):

@@ -1,9 +1,10 @@
 // Constructs of real documents that once came back wrong (tests/fixtures/documents/real-world/ has each in a
 // whole document): footnote marks, text without letters, template tags glued to words, kbd in Markdown,
-// GitHub alerts, the text before `</body>`.
+// GitHub alerts, the text before `</body>`, timing lines without blank lines.
 #include <catch2/catch.hpp>
 
 #include "document_test_support.h"
+#include "documents/cue_timing.h"
 #include "documents/html_reader.h"
 #include "documents/letters.h"
 #include "documents/markdown_reader.h"
@@ -82,4 +83,19 @@ TEST_CASE("markdown: a GitHub alert's marker line is kept", "[documents]") {
   CHECK(texts(d) == std::vector<std::string>{"A man climbs."});
   REQUIRE(d.segments[0].insertions.size() == 1);
   CHECK(d.segments[0].insertions[0].bytes == "[!WARNING]\n> ");
+}
+
+TEST_CASE("subtitles: a timing line needs times; its times parse in both dialects", "[documents]") {
+  CHECK(documents::is_timing_line("00:00:01,000 --> 00:00:03,500"));
+  CHECK(documents::is_timing_line("00:01.000 --> 00:03.500 align:start"));
+  CHECK_FALSE(documents::is_timing_line("-->"));
+  CHECK_FALSE(documents::is_timing_line("- - > -- > - -> -- <--"));
+  long long start = 0, end = 0;
+  REQUIRE(documents::parse_timing("01:00:10.000 --> 01:00:20.500 line:0", &start, &end));
+  CHECK(start == 3610000);
+  CHECK(end == 3620500);
+  REQUIRE(documents::parse_timing("00:00:01,000 --> 00:00:03,500", &start, &end));
+  CHECK(start == 1000);
+  CHECK_FALSE(documents::parse_timing("00:00:01,0 --> 00:00:03,500", &start, &end));
+  CHECK(start == 1000);
 }
