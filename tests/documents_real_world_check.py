@@ -117,11 +117,26 @@ def check_markdown_links(fixture, source, output):
         dc.fail(fixture, f"tables differ from cmark-gfm's: {table_shapes(source)} vs {table_shapes(output)}")
 
 
+def check_docx_notes(fixture, output_path):
+    """Footnotes' and endnotes' paragraphs (which python-docx does not read) come back translated."""
+    import zipfile
+    for member in ("word/footnotes.xml", "word/endnotes.xml"):
+        if member not in zipfile.ZipFile(fixture).namelist():
+            continue
+        texts = [re.findall(r"<w:p\b.*?</w:p>", zipfile.ZipFile(path).read(member).decode(), re.S)
+                 for path in (fixture, output_path)]
+        for a, b in zip(*texts):
+            words = ["".join(re.findall(r"<w:t\b[^>]*>([^<]*)</w:t>", p)).strip() for p in (a, b)]
+            if LETTER.search(words[0]) and words[0] == words[1]:
+                dc.fail(fixture, f"{member}: {words[0]!r} left untranslated")
+
+
 def check(nmt, model, fixture, run):
     if run.returncode != 0:
         dc.fail(fixture, f"exit {run.returncode}: {run.stderr}")
         return
     if fixture.endswith(".docx"):
+        check_docx_notes(fixture, run.output_path)
         return documents_packages.check_docx(nmt, model, fixture, run.output_path, run.stderr)
     if fixture.endswith(".odt"):
         return documents_packages.check_odt(nmt, model, fixture, run.output_path, run.stderr)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the real-world document fixtures that are zip packages, modelled on what Word, LibreOffice and EPUB
 tools write (mammoth's and pandoc's test files): DOCX page breaks Word renders into runs, simple and complex
-fields, a hyperlink, content controls, proofing marks and a table; ODT footnotes, spans, links, spaces,
+fields, a hyperlink, content controls, proofing marks, a table and a footnote whose mark shares its run; ODT footnotes, spans, links, spaces,
 tabs, a soft page break, lists and line breaks; an EPUB 3 chapter with footnote references and its nav.
 Minimal parts, written with zipfile, so nothing fetched is committed.
 
@@ -17,9 +17,11 @@ HEAD = "<?xml version='1.0' encoding='UTF-8' standalone='yes'?>\n"
 DOC_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
 
 
-def write_docx(path, body, links=()):
+def write_docx(path, body, links=(), footnotes=None):
     rels = "".join(f'<Relationship Id="{i}" Type="{R}/hyperlink" Target="{t}" TargetMode="External"/>'
                    for i, t in links)
+    if footnotes:
+        rels += f'<Relationship Id="rIdFn" Type="{R}/footnotes" Target="footnotes.xml"/>'
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("[Content_Types].xml", HEAD + '<Types xmlns="http://schemas.openxmlformats.org/package/2006/'
                    'content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
@@ -30,6 +32,8 @@ def write_docx(path, body, links=()):
                    '</Relationships>')
         z.writestr("word/_rels/document.xml.rels", HEAD + '<Relationships xmlns="http://schemas.openxmlformats.'
                    f'org/package/2006/relationships">{rels}</Relationships>')
+        if footnotes:
+            z.writestr("word/footnotes.xml", HEAD + f'<w:footnotes xmlns:w="{W}">{footnotes}</w:footnotes>')
         z.writestr("word/document.xml", HEAD + f'<w:document xmlns:w="{W}" xmlns:r="{R}"><w:body>{body}'
                    '<w:sectPr/></w:body></w:document>')
 
@@ -57,6 +61,11 @@ def docx_fixtures(out):
                p(r("Page "), '<w:fldSimple w:instr=" PAGE "><w:r><w:t>1</w:t></w:r></w:fldSimple>') +
                p(r("A boy is swimming in the "), '<w:hyperlink r:id="rId9">' + r("water", '<w:rStyle w:val='
                  '"Hyperlink"/>') + "</w:hyperlink>", r(".")), links=[("rId9", "https://e.com/water")])
+    note = ('<w:footnote w:id="1"><w:p><w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteRef/>'
+            '<w:t xml:space="preserve"> A woman is walking on the beach.</w:t></w:r></w:p></w:footnote>')
+    write_docx(os.path.join(out, "footnotes.docx"),
+               p(r("A dog is running in the park."), '<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr>'
+                 '<w:footnoteReference w:id="1"/></w:r>'), footnotes=note)
     cell = '<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>{}</w:tc>'
     write_docx(os.path.join(out, "content-controls.docx"),
                '<w:sdt><w:sdtPr><w:alias w:val="Title"/></w:sdtPr><w:sdtContent>' +
