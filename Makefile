@@ -7,8 +7,8 @@ PYTHON ?= /usr/bin/python3
 DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
        nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev libcld2-dev help2man dpkg-dev parallel \
        librsvg2-bin bash-completion libcpp-httplib-dev curl python3-requests \
-       libcurl4-openssl-dev libssl-dev libgumbo-dev libmd4c-dev libpugixml-dev python3-jsonschema python3-docx python3-odf \
-       cmark-gfm
+       libcurl4-openssl-dev libssl-dev libgumbo-dev libmd4c-dev libpugixml-dev python3-jsonschema python3-docx \
+       python3-odf python3-pybind11 python3-dev cmark-gfm
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
 # What CI adds: the sanitizer and fuzzing compiler, and the browser the page tests drive.
 CI_DEPS = clang libclang-rt-14-dev chromium
@@ -51,8 +51,9 @@ deps-ci:
 
 # Only what is installed is built (no tests), whatever $(BUILD) was configured with; PREFIX wins.
 install: $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) -j $(JOBS) --target nmt nmt_man
+	cmake --build $(BUILD) -j $(JOBS) --target nmt_installed
 	cmake --install $(BUILD) --prefix $(PREFIX)
+	if [ -w /etc/ld.so.cache ]; then ldconfig; fi
 
 # A Debian package (CPack) in the repository root: `apt install ./nmt_*.deb`, `apt remove nmt`.
 DEB_BUILD ?= build-deb

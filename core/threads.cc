@@ -13,11 +13,12 @@ namespace core {
 
 namespace {
 int g_threads = 1;
+thread_local int t_threads = 0;  // a ThreadsOnThisThread's count; 0: g_threads
 std::optional<bool> g_forced_share;
 
 // BLAS gets threads only when it does the heavy products (no packed kernel for this CPU). Otherwise it
 // multiplies only attention's small matrices, where threads cost more than they give.
-int blas_threads() { return packed_isa() == PackedIsa::kNone ? g_threads : 1; }
+int blas_threads() { return packed_isa() == PackedIsa::kNone ? num_threads() : 1; }
 
 }  // namespace
 
@@ -27,10 +28,13 @@ void set_num_threads(int n) {
   if (blas_threads() == 1) stop_blas_workers();
 }
 
-int num_threads() { return g_threads; }
+int num_threads() { return t_threads > 0 ? t_threads : g_threads; }
+
+ThreadsOnThisThread::ThreadsOnThisThread(int n) : previous_(t_threads) { t_threads = n < 1 ? 1 : n; }
+ThreadsOnThisThread::~ThreadsOnThisThread() { t_threads = previous_; }
 
 void parallel_for(int n_tasks, const std::function<void(int)>& task) {
-  const int workers = std::min(g_threads, n_tasks);
+  const int workers = std::min(num_threads(), n_tasks);
   if (workers <= 1) {
     for (int i = 0; i < n_tasks; ++i) task(i);
     return;
@@ -60,7 +64,7 @@ void parallel_for(int n_tasks, const std::function<void(int)>& task) {
 }
 
 bool threads_share_batches(int width) {
-  if (g_threads < 2) return false;
+  if (num_threads() < 2) return false;
   if (g_forced_share) return *g_forced_share;
   return packed_isa() != PackedIsa::kNone && width >= 512;
 }

@@ -9,7 +9,22 @@ namespace core {
 
 // Sets the number of threads used by parallel_for (and BLAS, see above). n >= 1.
 void set_num_threads(int n);
+// The calling thread's count: its ThreadsOnThisThread's while one is alive, else set_num_threads's.
 int num_threads();
+
+// While alive, parallel_for, threads_share_batches and num_threads on the calling thread use `n` (>= 1)
+// instead of the process-wide count: a library caller's threads per translator (api/). Nests; BLAS's own
+// thread count (CPUs without packed kernels) stays process-wide.
+class ThreadsOnThisThread {
+ public:
+  explicit ThreadsOnThisThread(int n);
+  ~ThreadsOnThisThread();
+  ThreadsOnThisThread(const ThreadsOnThisThread&) = delete;
+  ThreadsOnThisThread& operator=(const ThreadsOnThisThread&) = delete;
+
+ private:
+  int previous_;
+};
 
 // Runs task(i) for i in [0, n_tasks) on up to num_threads() threads (the caller is one of them),
 // handing out tasks in order. BLAS runs single-threaded meanwhile. The first exception thrown by a

@@ -196,7 +196,9 @@ bool crosses(const Placed& a, const Placed& b) {
 bool is_text_leaf(const Segment& source, size_t i) {
   const std::vector<InlineElement>& elements = source.elements;
   const InlineElement& e = elements[i];
-  const std::string_view text = std::string_view(source.text).substr(e.begin, e.end - e.begin);
+  if (e.begin >= std::min(e.end, source.text.size())) return false;  // readers may trim the text after it
+  const std::string_view text =
+      std::string_view(source.text).substr(e.begin, std::min(e.end, source.text.size()) - e.begin);
   if (text.find_first_not_of(" \t\n") == std::string_view::npos) return false;
   for (size_t j = i + 1; j < elements.size() && elements[j].begin < e.end; ++j) {
     if (elements[j].begin < elements[j].end) return false;
@@ -244,7 +246,7 @@ std::vector<Placed> place_elements(const Segment& source, const Projector& proje
     Placed& p = placed[i];
     p.order = e.order;
     auto [lo, hi] = e.begin < e.end ? projector.hull(e.begin, e.end) : std::make_pair(kNone, kNone);
-    dropped[i] = lo == kNone && is_text_leaf(source, i);
+    dropped[i] = moved != nullptr && lo == kNone && is_text_leaf(source, i);
     if (lo == kNone) lo = hi = projector.point(e.begin);
     p.begin = lo;
     p.end = hi;

@@ -100,6 +100,15 @@ std::string describe_option_error(const pipeline::OptionError& e) {
 
 pipeline::TranslateOptions resolve_translate_flags(const TranslateFlags& flags,
                                                    const pipeline::Translator& translator) {
+  try {
+    return resolve_translate_options(flags, translator);
+  } catch (const pipeline::OptionError& e) {
+    throw core::UsageError(describe_option_error(e));
+  }
+}
+
+pipeline::TranslateOptions resolve_translate_options(const TranslateFlags& flags,
+                                                     const pipeline::Translator& translator) {
   pipeline::TranslateOptions o = translator.defaults();
   o.target_lang.clear();
   // Sampling draws one token at a time: its beam is 1 unless given.
@@ -109,11 +118,7 @@ pipeline::TranslateOptions resolve_translate_flags(const TranslateFlags& flags,
   // A model without language tags has no tag to prepend: naming its own target language is allowed.
   if (translator.language_tags().empty() && o.target_lang == translator.model().description().target_lang)
     o.target_lang.clear();
-  try {
-    translator.check(o);
-  } catch (const pipeline::OptionError& e) {
-    throw core::UsageError(describe_option_error(e));
-  }
+  translator.check(o);
   return o;
 }
 

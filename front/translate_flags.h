@@ -32,6 +32,9 @@ void add_option_flags(CLI::App& command, TranslateFlags& flags, bool attention_o
 // model: a value it cannot take is a core::UsageError naming the flag.
 pipeline::TranslateOptions resolve_translate_flags(const TranslateFlags& flags,
                                                    const pipeline::Translator& translator);
+// The same, throwing the model's pipeline::OptionError as it is (callers that name options by field: api/).
+pipeline::TranslateOptions resolve_translate_options(const TranslateFlags& flags,
+                                                     const pipeline::Translator& translator);
 
 // The user's words for an OptionError: the flag that sets the field, then the rule.
 std::string describe_option_error(const pipeline::OptionError& error);

@@ -1,5 +1,6 @@
 # What `make install` and `make deb` ship: the binary, the bundled model, the man page (generated from
-# `nmt --help` by help2man at build time) and bash completion. Included from the top CMakeLists.txt.
+# `nmt --help` by help2man at build time) and bash completion; packaging/library.cmake adds libnmt, its
+# headers and the Python module. Included from the top CMakeLists.txt.
 include(GNUInstallDirs)
 
 option(NMT_GZIP_MAN "Install the man page gzipped (Debian packages)" OFF)
@@ -42,6 +43,9 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "neural machine translation on the CPU, wi
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION text)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# libnmt.so.0 ships in the package: a shlibs file for packages built against it, and ldconfig triggers.
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 # Loaded with dlopen (core/blas_library.h), so dpkg-shlibdeps cannot see it.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0")
 set(CPACK_STRIP_FILES ON)

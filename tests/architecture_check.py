@@ -19,7 +19,10 @@ for line in block.group(1).splitlines():
 
 
 def library_of(path):
-    """The library a path belongs to: its top folder, or a listed subfolder (models/convert, models/hub)."""
+    """The library a path belongs to: its top folder, or a listed subfolder (models/convert, models/hub);
+    "nmt/..." is include/'s (the installed headers are included by that name)."""
+    if path.startswith("nmt/"):
+        path = "include/" + path
     nested = "/".join(path.split("/", 2)[:2])
     if nested in allowed and path.count("/") >= 2:
         return nested

@@ -149,3 +149,13 @@ TEST_CASE("a dropped element takes no word another element holds", "[documents][
                                   &moved) == "Ein<b></b> <i>Hund</i> rennt.");
   CHECK(moved == 0);
 }
+
+TEST_CASE("an element a reader left past the end of the text is no word to move", "[documents][projection]") {
+  Segment s;
+  s.text = "a b";
+  s.elements.push_back({2, 9, "<x>", "</x>", 0});  // a cue trimmed after its element closed
+  s.elements.push_back({5, 9, "<y>", "</y>", 1});
+  size_t moved = 0;
+  CHECK_NOTHROW(documents::project_markup(s, "A B", links({{0, 0}, {1, 1}}), plain, nullptr, &moved));
+  CHECK_NOTHROW(documents::project_markup(s, "A B", links({{0, 0}, {1, 1}}), plain));
+}
