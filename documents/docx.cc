@@ -27,7 +27,8 @@ const RunDialect& docx_dialect() {
       {"w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:softHyphen", "w:lastRenderedPageBreak", "w:footnoteRef",
        "w:endnoteRef", "w:annotationRef"},
       {"w:tab", "w:br", "w:cr"},
-      {"w:hyperlink", "w:smartTag", "w:sdt", "w:sdtContent", "w:ins", "w:customXml", "w:dir", "w:bdo"},
+      {"w:hyperlink", "w:smartTag", "w:sdt", "w:sdtContent", "w:ins", "w:moveTo", "w:moveFrom", "w:customXml",
+       "w:dir", "w:bdo"},
       true};
   return dialect;
 }

@@ -55,7 +55,8 @@ class Reader {
       if (never_translated(element)) return;
       for (unsigned i = 0; i < element.attributes.length; ++i) {
         const GumboAttribute& a = *static_cast<const GumboAttribute*>(element.attributes.data[i]);
-        if (!is_translated_attribute(a.name) || a.original_value.length < 2) continue;
+        const bool described = std::string_view(a.name) == "content" && describes_page(element);
+        if (!(is_translated_attribute(a.name) || described) || a.original_value.length < 2) continue;
         outside_ = false;
         const size_t value_end = offset_of(a.original_value.data) + a.original_value.length;
         if (outside_ || value_end > html_.size()) continue;
@@ -77,6 +78,21 @@ class Reader {
   }
 
  private:
+  // `<meta name="description">` (and Open Graph's and Twitter's description and title): its `content` is
+  // what search results and link previews show of the page, translated as `alt` is.
+  static bool describes_page(const GumboElement& element) {
+    if (element.tag != GUMBO_TAG_META) return false;
+    for (const char* key : {"name", "property"}) {
+      const GumboAttribute* a = gumbo_get_attribute(&element.attributes, key);
+      if (a == nullptr) continue;
+      const std::string_view value = a->value;
+      if (value == "description" || value == "og:description" || value == "twitter:description" ||
+          value == "og:title" || value == "twitter:title")
+        return true;
+    }
+    return false;
+  }
+
   // A pointer gumbo gives outside the source (text it made up) spoils the run it is in.
   size_t offset_of(const char* p) const {
     if (p < html_.data() || p > html_.data() + html_.size()) {

@@ -28,6 +28,7 @@ import sys
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 TRANSLATED_ATTRIBUTES = {"alt", "title", "placeholder", "aria-label"}
+DESCRIPTIONS = {"description", "og:description", "twitter:description", "og:title", "twitter:title"}  # meta content
 KEPT = re.compile(r"<(script|style|code|pre|kbd|samp|var|textarea)\b.*?</\1>", re.S)
 NO_TRANSLATE = re.compile(r"<(\w+)\b[^>]*(?:translate=\"no\"|class=\"[^\"]*\bnotranslate\b)[^>]*>.*?</\1>", re.S)
 PROTECTED = re.compile(r"(?:https?|ftp)://[^\s<>\"]+|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
@@ -64,8 +65,9 @@ class Structure(html.parser.HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         self.elements[(tag, tuple(sorted(name for name, _ in attrs)))] += 1
+        described = tag == "meta" and dict(attrs).get("name", dict(attrs).get("property")) in DESCRIPTIONS
         for name, value in attrs:
-            if name not in TRANSLATED_ATTRIBUTES:
+            if name not in TRANSLATED_ATTRIBUTES and not (described and name == "content"):
                 self.values[(tag, name, value)] += 1
         kept = tag in ("script", "style", "code", "pre", "kbd", "samp", "var", "textarea") or ("translate", "no") in attrs or \
             any(n == "class" and "notranslate" in (v or "").split() for n, v in attrs)

@@ -4,7 +4,8 @@ writes) through `nmt translate`, each checked with the invariants of documents_c
 documents_xml_check.py, and with what real documents need on top: every link keeps its target and has text,
 a link or block without letters (a footnote number, a back-link arrow, a version and a date) comes back
 byte-identical, Markdown reference labels and definitions kept, tables the same shape as cmark-gfm reads
-them (`cmark-gfm -e table`; not checked, with a line saying so, where it is not installed).
+them (`cmark-gfm -e table`; not checked, with a line saying so, where it is not installed), DOCX notes and
+an HTML page's `<meta name="description">` translated.
 
 The reference translations of all fixtures are one `nmt translate` call: the checks run once to collect the
 lines they compare with, the lines are translated together, and the checks run again on the answers.
@@ -86,6 +87,7 @@ def check_links(fixture, source, output):
             dc.fail(fixture, f"the link to {href}: {text_in.strip()!r} came back as {text_out.strip()!r}")
 
 
+META_DESCRIPTION = re.compile(r"<meta name=\"description\" content=\"([^\"]*)\"")
 MD_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^)\s]*)[^)]*\)")
 MD_REFERENCE_USE = re.compile(r"\]\[([^\]]*)\]")
 MD_DEFINITION_LINE = re.compile(r"^ {0,3}\[[^\]]+\]:.*$", re.M)
@@ -154,6 +156,9 @@ def check(nmt, model, fixture, run):
     else:
         dc.check_html(nmt, model, fixture, source, output, run.stderr)
         check_links(fixture, source, output)
+        for a, b in zip(META_DESCRIPTION.findall(source), META_DESCRIPTION.findall(output)):
+            if a == b:
+                dc.fail(fixture, f"the page's description {a!r} is not translated")
 
 
 cmark_gfm = shutil.which("cmark-gfm")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the real-world document fixtures that are zip packages, modelled on what Word, LibreOffice and EPUB
 tools write (mammoth's and pandoc's test files): DOCX page breaks Word renders into runs, simple and complex
-fields, a hyperlink, content controls, proofing marks, a table and a footnote whose mark shares its run; ODT footnotes, spans, links, spaces,
+fields, a hyperlink, content controls, proofing marks, a table, a footnote whose mark shares its run and
+tracked changes; ODT footnotes, spans, links, spaces,
 tabs, a soft page break, lists and line breaks; an EPUB 3 chapter with footnote references and its nav.
 Minimal parts, written with zipfile, so nothing fetched is committed.
 
@@ -66,6 +67,11 @@ def docx_fixtures(out):
     write_docx(os.path.join(out, "footnotes.docx"),
                p(r("A dog is running in the park."), '<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr>'
                  '<w:footnoteReference w:id="1"/></w:r>'), footnotes=note)
+    write_docx(os.path.join(out, "tracked-changes.docx"),
+               p(r("A dog is "), '<w:ins w:id="1" w:author="A" w:date="2024-05-01T10:00:00Z">' + r("running") +
+                 "</w:ins>", '<w:del w:id="2" w:author="A"><w:r><w:delText>sleeping</w:delText></w:r></w:del>',
+                 r(" in the park.")) +
+               p('<w:moveTo w:id="3" w:author="A">' + r("A man is sitting on a bench.") + "</w:moveTo>"))
     cell = '<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>{}</w:tc>'
     write_docx(os.path.join(out, "content-controls.docx"),
                '<w:sdt><w:sdtPr><w:alias w:val="Title"/></w:sdtPr><w:sdtContent>' +
