@@ -140,7 +140,7 @@ def check(nmt, model, fixture, run):
     if fixture.endswith(".docx"):
         check_docx_notes(fixture, run.output_path)
         return documents_packages.check_docx(nmt, model, fixture, run.output_path, run.stderr)
-    if fixture.endswith(".odt"):
+    if fixture.endswith((".odt", ".odp")):
         return documents_packages.check_odt(nmt, model, fixture, run.output_path, run.stderr)
     if fixture.endswith(".epub"):
         return dx.check_epub(nmt, model, fixture, run.output_path, run.stderr)

@@ -2,9 +2,9 @@
 """Writes the real-world document fixtures that are zip packages, modelled on what Word, LibreOffice and EPUB
 tools write (mammoth's and pandoc's test files): DOCX page breaks Word renders into runs, simple and complex
 fields, a hyperlink, content controls, proofing marks, a table, a footnote whose mark shares its run and
-tracked changes; ODT footnotes, spans, links, spaces,
-tabs, a soft page break, lists and line breaks; an EPUB 3 chapter with footnote references and its nav.
-Minimal parts, written with zipfile, so nothing fetched is committed.
+tracked changes; ODT footnotes, spans, links, spaces, tabs, a soft page break, lists and line breaks; an
+ODP's slide frames and notes; an EPUB 3 chapter with footnote references and its nav. Minimal parts,
+written with zipfile, so nothing fetched is committed.
 
 Usage: make_real_world.py OUTPUT_DIR
 """
@@ -87,20 +87,22 @@ def docx_fixtures(out):
 ODF_OFFICE = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
 ODF_TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 ODF_MIME = "application/vnd.oasis.opendocument.text"
+ODF_DRAW = "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
+ODF_PRESENTATION = "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
 
 
-def write_odt(path, body):
+def write_odt(path, body, mime=ODF_MIME, kind="text"):
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr(zipfile.ZipInfo("mimetype"), ODF_MIME, compress_type=zipfile.ZIP_STORED)
+        z.writestr(zipfile.ZipInfo("mimetype"), mime, compress_type=zipfile.ZIP_STORED)
         z.writestr("META-INF/manifest.xml", '<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:'
                    'manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
-                   f'<manifest:file-entry manifest:full-path="/" manifest:media-type="{ODF_MIME}"/>'
+                   f'<manifest:file-entry manifest:full-path="/" manifest:media-type="{mime}"/>'
                    '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
                    '</manifest:manifest>')
         z.writestr("content.xml", '<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content xmlns:office='
                    f'"{ODF_OFFICE}" xmlns:text="{ODF_TEXT}" xmlns:xlink="http://www.w3.org/1999/xlink" '
-                   'office:version="1.2"><office:body><office:text>' + body +
-                   '</office:text></office:body></office:document-content>')
+                   f'xmlns:draw="{ODF_DRAW}" xmlns:presentation="{ODF_PRESENTATION}" office:version="1.2">'
+                   f'<office:body><office:{kind}>{body}</office:{kind}></office:body></office:document-content>')
 
 
 def odt_fixtures(out):
@@ -117,6 +119,18 @@ def odt_fixtures(out):
               '<text:list-item><text:p>A man is sitting.</text:p></text:list-item></text:list>'
               '<text:p><text:bookmark text:name="b1"/>A woman is walking.<text:line-break/>A child is playing.'
               '</text:p>')
+
+
+def odp_fixture(out):
+    """An ODF presentation (which LibreTranslate accepts): text frames on a slide and the speaker's notes."""
+    frame = '<draw:frame draw:name="{}"><draw:text-box>{}</draw:text-box></draw:frame>'
+    write_odt(os.path.join(out, "slides.odp"),
+              '<draw:page draw:name="page1">' + frame.format("Title", "<text:p>A dog in the park</text:p>") +
+              frame.format("Body", '<text:list><text:list-item><text:p>A dog is <text:span text:style-name="T1">'
+                           'running</text:span>.</text:p></text:list-item></text:list>') +
+              '<presentation:notes><draw:frame><draw:text-box><text:p>A man is sitting on a bench.</text:p>'
+              '</draw:text-box></draw:frame></presentation:notes></draw:page>',
+              mime="application/vnd.oasis.opendocument.presentation", kind="presentation")
 
 
 def epub_fixture(out):
@@ -146,4 +160,5 @@ def epub_fixture(out):
 if __name__ == "__main__":
     docx_fixtures(sys.argv[1])
     odt_fixtures(sys.argv[1])
+    odp_fixture(sys.argv[1])
     epub_fixture(sys.argv[1])
