@@ -5,7 +5,8 @@ documents_xml_check.py, and with what real documents need on top: every link kee
 a link or block without letters (a footnote number, a back-link arrow, a version and a date) comes back
 byte-identical, Markdown reference labels and definitions kept, tables the same shape as cmark-gfm reads
 them (`cmark-gfm -e table`; not checked, with a line saying so, where it is not installed), DOCX notes and
-an HTML page's `<meta name="description">` translated.
+an HTML page's `<meta name="description">` translated, a UTF-16 or Latin-1 file read with a warning (its
+output is UTF-8, a page's charset declared so).
 
 The reference translations of all fixtures are one `nmt translate` call: the checks run once to collect the
 lines they compare with, the lines are translated together, and the checks run again on the answers.
@@ -133,6 +134,17 @@ def check_docx_notes(fixture, output_path):
                 dc.fail(fixture, f"{member}: {words[0]!r} left untranslated")
 
 
+def read_text(path):
+    """A fixture's text, and whether it is in a legacy encoding (UTF-16 by its BOM, else Windows-1252)."""
+    data = open(path, "rb").read()
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return data.decode("utf-16"), True
+    try:
+        return data.decode("utf-8-sig"), False
+    except UnicodeDecodeError:
+        return data.decode("cp1252"), True
+
+
 def check(nmt, model, fixture, run):
     if run.returncode != 0:
         dc.fail(fixture, f"exit {run.returncode}: {run.stderr}")
@@ -144,8 +156,12 @@ def check(nmt, model, fixture, run):
         return documents_packages.check_odt(nmt, model, fixture, run.output_path, run.stderr)
     if fixture.endswith(".epub"):
         return dx.check_epub(nmt, model, fixture, run.output_path, run.stderr)
-    source = open(fixture, encoding="utf-8-sig").read()
+    source, legacy = read_text(fixture)
     output = open(run.output_path, encoding="utf-8-sig").read()
+    if legacy and "not UTF-8: read as" not in run.stderr:
+        dc.fail(fixture, "in a legacy encoding, read without the warning that says so")
+    if legacy and fixture.endswith(".html"):
+        source = source.replace("charset=\"iso-8859-1\"", "charset=\"utf-8\"")  # the output declares UTF-8
     if fixture.endswith(".xml"):
         dx.check_xml(nmt, model, fixture, source, output, run.stderr)
     elif fixture.endswith((".srt", ".vtt")):

@@ -1,6 +1,6 @@
 // Constructs of real documents that once came back wrong (tests/fixtures/documents/real-world/ has each in a
 // whole document): footnote marks, text without letters, template tags glued to words, kbd in Markdown,
-// GitHub alerts, the text before `</body>`, timing lines without blank lines.
+// GitHub alerts, the text before `</body>`, timing lines without blank lines, Latin-1 and UTF-16 files.
 #include <catch2/catch.hpp>
 
 #include "document_test_support.h"
@@ -10,6 +10,7 @@
 #include "documents/markdown_reader.h"
 #include "documents/markdown_syntax.h"
 #include "documents/protected_spans.h"
+#include "documents/text_encoding.h"
 
 using documents::Document;
 using test::texts;
@@ -98,4 +99,21 @@ TEST_CASE("subtitles: a timing line needs times; its times parse in both dialect
   CHECK(start == 1000);
   CHECK_FALSE(documents::parse_timing("00:00:01,0 --> 00:00:03,500", &start, &end));
   CHECK(start == 1000);
+}
+
+TEST_CASE("encodings: UTF-16 and Latin-1 text read as UTF-8, with a warning; UTF-8 as it is", "[documents]") {
+  std::vector<std::string> warnings;
+  CHECK_FALSE(documents::text_as_utf8("caf\xC3\xA9 \xEF\xBB\xBF", "a.srt", &warnings));
+  CHECK(warnings.empty());
+  CHECK(documents::text_as_utf8("caf\xE9 \x96 \x80", "a.srt", &warnings) ==
+        std::string("caf\xC3\xA9 \xE2\x80\x93 \xE2\x82\xAC"));
+  CHECK(warnings.back() == "a.srt: not UTF-8: read as Windows-1252 (Latin-1), written as UTF-8");
+  CHECK(documents::text_as_utf8(std::string("\xFF\xFE"
+                                            "A\0\xE9\0\n\0",
+                                            8),
+                                "b.md", &warnings) == std::string("A\xC3\xA9\n"));
+  CHECK(warnings.back() == "b.md: not UTF-8: read as UTF-16LE, written as UTF-8");
+  CHECK(documents::declare_utf8_charset("<meta charset=\"ISO-8859-1\"><p>x</p>") ==
+        "<meta charset=\"utf-8\"><p>x</p>");
+  CHECK(documents::declare_utf8_charset("<p>x</p>") == "<p>x</p>");
 }
