@@ -5,8 +5,8 @@ documents_xml_check.py, and with what real documents need on top: every link kee
 a link or block without letters (a footnote number, a back-link arrow, a version and a date) comes back
 byte-identical, Markdown reference labels and definitions kept, tables the same shape as cmark-gfm reads
 them (`cmark-gfm -e table`; not checked, with a line saying so, where it is not installed), DOCX notes and
-an HTML page's `<meta name="description">` translated, a UTF-16 or Latin-1 file read with a warning (its
-output is UTF-8, a page's charset declared so).
+an HTML page's `<meta name="description">` translated, an ODT's DTD entities kept (its content.xml checked
+as XML), a UTF-16 or Latin-1 file read with a warning (its output is UTF-8, a page's charset declared so).
 
 The reference translations of all fixtures are one `nmt translate` call: the checks run once to collect the
 lines they compare with, the lines are translated together, and the checks run again on the answers.
@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import documents_check as dc  # noqa: E402
@@ -122,7 +123,6 @@ def check_markdown_links(fixture, source, output):
 
 def check_docx_notes(fixture, output_path):
     """Footnotes' and endnotes' paragraphs (which python-docx does not read) come back translated."""
-    import zipfile
     for member in ("word/footnotes.xml", "word/endnotes.xml"):
         if member not in zipfile.ZipFile(fixture).namelist():
             continue
@@ -152,6 +152,9 @@ def check(nmt, model, fixture, run):
     if fixture.endswith(".docx"):
         check_docx_notes(fixture, run.output_path)
         return documents_packages.check_docx(nmt, model, fixture, run.output_path, run.stderr)
+    if fixture.endswith(".odt") and b"<!ENTITY" in zipfile.ZipFile(fixture).read("content.xml"):
+        members = [zipfile.ZipFile(path).read("content.xml").decode() for path in (fixture, run.output_path)]
+        return dx.check_xml(nmt, model, fixture, members[0], members[1], run.stderr)  # DTD entities kept
     if fixture.endswith((".odt", ".odp")):
         return documents_packages.check_odt(nmt, model, fixture, run.output_path, run.stderr)
     if fixture.endswith(".epub"):

@@ -3,7 +3,7 @@
 tools write (mammoth's and pandoc's test files): DOCX page breaks Word renders into runs, simple and complex
 fields, a hyperlink, content controls, proofing marks, a table, a footnote whose mark shares its run and
 tracked changes; ODT footnotes, spans, links, spaces, tabs, a soft page break, lists and line breaks; an
-ODP's slide frames and notes; an EPUB 3 chapter with footnote references and its nav. Minimal parts,
+ODP's slide frames and notes; an ODT with a DTD entity; an EPUB 3 chapter with footnote references and its nav. Minimal parts,
 written with zipfile, so nothing fetched is committed.
 
 Usage: make_real_world.py OUTPUT_DIR
@@ -91,7 +91,7 @@ ODF_DRAW = "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
 ODF_PRESENTATION = "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
 
 
-def write_odt(path, body, mime=ODF_MIME, kind="text"):
+def write_odt(path, body, mime=ODF_MIME, kind="text", doctype=""):
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr(zipfile.ZipInfo("mimetype"), mime, compress_type=zipfile.ZIP_STORED)
         z.writestr("META-INF/manifest.xml", '<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:'
@@ -99,7 +99,7 @@ def write_odt(path, body, mime=ODF_MIME, kind="text"):
                    f'<manifest:file-entry manifest:full-path="/" manifest:media-type="{mime}"/>'
                    '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
                    '</manifest:manifest>')
-        z.writestr("content.xml", '<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content xmlns:office='
+        z.writestr("content.xml", '<?xml version="1.0" encoding="UTF-8"?>\n' + doctype + '<office:document-content xmlns:office='
                    f'"{ODF_OFFICE}" xmlns:text="{ODF_TEXT}" xmlns:xlink="http://www.w3.org/1999/xlink" '
                    f'xmlns:draw="{ODF_DRAW}" xmlns:presentation="{ODF_PRESENTATION}" office:version="1.2">'
                    f'<office:body><office:{kind}>{body}</office:{kind}></office:body></office:document-content>')
@@ -119,6 +119,12 @@ def odt_fixtures(out):
               '<text:list-item><text:p>A man is sitting.</text:p></text:list-item></text:list>'
               '<text:p><text:bookmark text:name="b1"/>A woman is walking.<text:line-break/>A child is playing.'
               '</text:p>')
+
+
+def entities_fixture(out):
+    """An ODT whose content.xml declares an entity in its DTD and uses it in a paragraph."""
+    write_odt(os.path.join(out, "entities.odt"), "<text:p>A dog is running with &product; in the park.</text:p>",
+              doctype='<!DOCTYPE office:document-content [\n<!ENTITY product "DogPark">\n]>\n')
 
 
 def odp_fixture(out):
@@ -161,4 +167,5 @@ if __name__ == "__main__":
     docx_fixtures(sys.argv[1])
     odt_fixtures(sys.argv[1])
     odp_fixture(sys.argv[1])
+    entities_fixture(sys.argv[1])
     epub_fixture(sys.argv[1])

@@ -1,10 +1,12 @@
 // Constructs of real documents that once came back wrong (tests/fixtures/documents/real-world/ has each in a
 // whole document): footnote marks, text without letters, template tags glued to words, kbd in Markdown,
-// GitHub alerts, the text before `</body>`, timing lines without blank lines, Latin-1 and UTF-16 files.
+// GitHub alerts, the text before `</body>`, timing lines without blank lines, Latin-1 and UTF-16 files,
+// DTD entities in office members.
 #include <catch2/catch.hpp>
 
 #include "document_test_support.h"
 #include "documents/cue_timing.h"
+#include "documents/dtd_entities.h"
 #include "documents/html_reader.h"
 #include "documents/letters.h"
 #include "documents/markdown_reader.h"
@@ -116,4 +118,17 @@ TEST_CASE("encodings: UTF-16 and Latin-1 text read as UTF-8, with a warning; UTF
   CHECK(documents::declare_utf8_charset("<meta charset=\"ISO-8859-1\"><p>x</p>") ==
         "<meta charset=\"utf-8\"><p>x</p>");
   CHECK(documents::declare_utf8_charset("<p>x</p>") == "<p>x</p>");
+}
+
+TEST_CASE("office: a DTD entity's reference is hidden from the reader and written back", "[documents]") {
+  const std::string xml = "<!DOCTYPE d [<!ENTITY p \"Dog&amp;Co\">]><d>A &p; and &amp; &#38; &q;</d>";
+  std::vector<std::string> entities;
+  const std::string hidden = documents::hide_dtd_entities(xml, &entities);
+  CHECK(entities == std::vector<std::string>{"&p;", "&q;"});
+  CHECK(hidden.find("<!ENTITY p \"Dog&amp;Co\">") != std::string::npos);  // the doctype as it is
+  CHECK(hidden.find("&p;") == std::string::npos);
+  CHECK(hidden.find("&amp; &#38;") != std::string::npos);
+  CHECK(documents::restore_dtd_entities(hidden, entities) == xml);
+  CHECK(documents::hide_dtd_entities("<d>A &p;</d>", &entities) == "<d>A &p;</d>");  // no DTD: unchanged
+  CHECK(entities.empty());
 }
