@@ -136,8 +136,10 @@ std::vector<std::string> spread(const std::string& target, const std::vector<siz
   size_t done = 0, seen = 0;
   for (size_t c = 0; c < cues.size(); ++c) {
     seen += std::max<size_t>(source_words[c], 1);
-    const size_t upto =
-        c + 1 == cues.size() ? words.size() : std::min(words.size(), seen * words.size() / total);
+    size_t upto = c + 1 == cues.size() ? words.size() : std::min(words.size(), seen * words.size() / total);
+    // With a word for every cue, none is left empty: each takes one, leaving one for each cue after it.
+    const size_t later = cues.size() - c - 1;
+    if (words.size() >= cues.size()) upto = std::clamp(upto, done + 1, words.size() - later);
     for (; done < upto; ++done) cues[c] += (cues[c].empty() ? "" : " ") + words[done];
   }
   return cues;
