@@ -42,7 +42,7 @@ const std::vector<FormatRow>& format_table() {
       {"srt", F::kSrt, {"srt"}},
       {"vtt", F::kVtt, {"vtt"}},
       {"docx", F::kDocx, {"docx"}, true},
-      {"odt", F::kOdt, {"odt"}, true},
+      {"odt", F::kOdt, {"odt", "odp"}, true},  // an ODF presentation's text frames read as ODT's
       {"pptx", F::kPptx, {"pptx"}, true},
       {"epub", F::kEpub, {"epub"}, true},
   };
