@@ -84,23 +84,6 @@ void add_cue_text(Segment& segment, const std::string& text, bool webvtt) {
   }
 }
 
-std::string escape_vtt_text(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    if (c == '&') {
-      out += "&amp;";
-    } else if (c == '<') {
-      out += "&lt;";
-    } else if (c == '>') {
-      out += "&gt;";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 size_t dialogue_dash_length(std::string_view line) {
   static const std::string_view kDashes[] = {"-", "\xE2\x80\x93", "\xE2\x80\x94"};  // -, en dash, em dash
   for (std::string_view dash : kDashes) {

@@ -15,9 +15,6 @@ namespace documents {
 // `&lrm;`/`&rlm;` (and any reference it does not know) stay as insertions, byte for byte.
 void add_cue_text(Segment& segment, const std::string& text, bool webvtt);
 
-// Plain translated text as WebVTT spells it: '&', '<' and '>' as references.
-std::string escape_vtt_text(std::string_view text);
-
 // The length of a dialogue line's speaker dash ("- ", "– ", "—"), 0 when the line has none.
 size_t dialogue_dash_length(std::string_view line);
 

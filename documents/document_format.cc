@@ -42,7 +42,7 @@ const std::vector<FormatRow>& format_table() {
       {"srt", F::kSrt, {"srt"}},
       {"vtt", F::kVtt, {"vtt"}},
       {"docx", F::kDocx, {"docx"}, true},
-      {"odt", F::kOdt, {"odt"}, true},
+      {"odt", F::kOdt, {"odt", "odp"}, true},  // an ODF presentation's text frames read as ODT's
       {"pptx", F::kPptx, {"pptx"}, true},
       {"epub", F::kEpub, {"epub"}, true},
   };
@@ -60,24 +60,17 @@ const std::vector<std::string>& format_names() {
 }
 
 DocumentFormat format_from_name(const std::string& name) {
-  std::vector<std::string> working;
-  bool named = false;
   for (const FormatRow& row : format_table()) {
-    if (row.name == name && row.format) return *row.format;
-    named = named || row.name == name;
-    if (row.format) working.push_back(row.name);
+    if (row.name == name) return row.format;
   }
-  working.push_back("auto");
-  throw core::UsageError("--format " + name + (named ? " is not supported yet" : " is not a format") +
-                         ": use " + spoken_list(working));
+  throw core::UsageError("--format " + name + " is not a format: use " + spoken_list(format_names()));
 }
 
 const std::vector<std::pair<std::string, DocumentFormat>>& document_extensions() {
   static const std::vector<std::pair<std::string, DocumentFormat>> extensions = [] {
     std::vector<std::pair<std::string, DocumentFormat>> out;
     for (const FormatRow& row : format_table()) {
-      if (!row.format) continue;
-      for (const std::string& ext : row.extensions) out.emplace_back(ext, *row.format);
+      for (const std::string& ext : row.extensions) out.emplace_back(ext, row.format);
     }
     return out;
   }();

@@ -2,7 +2,6 @@
 // select them under `--format auto`: one table, one row per format.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,18 +12,18 @@ enum class DocumentFormat { kText, kHtml, kXml, kMarkdown, kSrt, kVtt, kDocx, kO
 
 // A row of the format table.
 struct FormatRow {
-  std::string name;                      // the --format value
-  std::optional<DocumentFormat> format;  // none: named, not supported yet
-  std::vector<std::string> extensions;   // lower case, without the dot, that select it under auto
-  bool zip_package = false;              // a binary zip archive (directory mode must not skip it)
+  std::string name;  // the --format value
+  DocumentFormat format;
+  std::vector<std::string> extensions;  // lower case, without the dot, that select it under auto
+  bool zip_package = false;             // a binary zip archive (directory mode must not skip it)
 };
 
 // Every format, in the order --format lists them ("auto" is not a row).
 const std::vector<FormatRow>& format_table();
 // Every name --format accepts on the command line, "auto" last.
 const std::vector<std::string>& format_names();
-// The implemented format of a --format value other than "auto". Throws core::UsageError (exit 64) naming
-// the formats that work, for a value not supported yet or no format at all.
+// The format of a --format value other than "auto". Throws core::UsageError (exit 64) naming the formats
+// for a value that is none of them.
 DocumentFormat format_from_name(const std::string& name);
 // `--format auto`: by the path's extension as format_table() lists them; text for anything else.
 DocumentFormat format_for_path(const std::string& path);

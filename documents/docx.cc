@@ -24,9 +24,11 @@ const RunDialect& docx_dialect() {
       "w:r",
       "w:rPr",
       "w:t",
-      {"w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:softHyphen", "w:lastRenderedPageBreak"},
+      {"w:tab", "w:br", "w:cr", "w:noBreakHyphen", "w:softHyphen", "w:lastRenderedPageBreak", "w:footnoteRef",
+       "w:endnoteRef", "w:annotationRef"},
       {"w:tab", "w:br", "w:cr"},
-      {"w:hyperlink", "w:smartTag"},
+      {"w:hyperlink", "w:smartTag", "w:sdt", "w:sdtContent", "w:ins", "w:moveTo", "w:moveFrom", "w:customXml",
+       "w:dir", "w:bdo"},
       true};
   return dialect;
 }

@@ -3,9 +3,11 @@
 #include <gumbo.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "documents/gumbo_tree.h"
 #include "documents/html_tags.h"
+#include "documents/letters.h"
 #include "documents/nesting.h"
 
 namespace documents {
@@ -53,7 +55,8 @@ class Reader {
       if (never_translated(element)) return;
       for (unsigned i = 0; i < element.attributes.length; ++i) {
         const GumboAttribute& a = *static_cast<const GumboAttribute*>(element.attributes.data[i]);
-        if (!is_translated_attribute(a.name) || a.original_value.length < 2) continue;
+        const bool described = std::string_view(a.name) == "content" && describes_page(element);
+        if (!(is_translated_attribute(a.name) || described) || a.original_value.length < 2) continue;
         outside_ = false;
         const size_t value_end = offset_of(a.original_value.data) + a.original_value.length;
         if (outside_ || value_end > html_.size()) continue;
@@ -75,6 +78,21 @@ class Reader {
   }
 
  private:
+  // `<meta name="description">` (and Open Graph's and Twitter's description and title): its `content` is
+  // what search results and link previews show of the page, translated as `alt` is.
+  static bool describes_page(const GumboElement& element) {
+    if (element.tag != GUMBO_TAG_META) return false;
+    for (const char* key : {"name", "property"}) {
+      const GumboAttribute* a = gumbo_get_attribute(&element.attributes, key);
+      if (a == nullptr) continue;
+      const std::string_view value = a->value;
+      if (value == "description" || value == "og:description" || value == "twitter:description" ||
+          value == "og:title" || value == "twitter:title")
+        return true;
+    }
+    return false;
+  }
+
   // A pointer gumbo gives outside the source (text it made up) spoils the run it is in.
   size_t offset_of(const char* p) const {
     if (p < html_.data() || p > html_.data() + html_.size()) {
@@ -154,7 +172,7 @@ class Reader {
       const GumboStringPiece& original = node.v.text.original_text;
       reach(offset_of(original.data), node);
       append_text(node.v.text.text);
-      run_cursor_ = std::min(offset_of(original.data) + original.length, html_.size());
+      run_cursor_ = text_end(offset_of(original.data), original.length);
       return;
     }
     if (node.type == GUMBO_NODE_COMMENT) {
@@ -197,9 +215,35 @@ class Reader {
       close.assign(e.original_end_tag.data, e.original_end_tag.length);
       run_cursor_ = std::min(end_begin + e.original_end_tag.length, html_.size());
     }
-    const bool spaced = (run_.text.empty() || run_.text.back() == ' ') &&
-                        (run_cursor_ == html_.size() || is_ascii_space(html_[run_cursor_]));
+    const bool after_space = run_cursor_ == html_.size() || is_ascii_space(html_[run_cursor_]);
+    if (holds_only_a_mark(e, run_.elements[index].begin)) {
+      const size_t start = run_.elements[index].begin;
+      run_.close_as_verbatim(index, std::string(html_.substr(begin, run_cursor_ - begin)),
+                             start == 0 || run_.text[start - 1] == ' ');
+      return;
+    }
+    const bool spaced = (run_.text.empty() || run_.text.back() == ' ') && after_space;
     if (!run_.close_as_insertion(index, close, spaced)) run_.close_element(index, close);
+  }
+
+  // Where a text node's source ends: gumbo adds the whitespace after `</body>` and `</html>` to the body's
+  // last text node, whose original text then spans those tags; they stay in the skeleton.
+  size_t text_end(size_t begin, size_t length) const {
+    const size_t end = std::min(begin + length, html_.size());
+    for (size_t i = begin; i + 1 < end; ++i) {
+      const char next = html_[i + 1];
+      if (html_[i] == '<' && (next == '/' || next == '!' || std::isalpha(static_cast<unsigned char>(next))))
+        return i;
+    }
+    return end;
+  }
+
+  // A link or superscript around text without letters (a footnote mark `<sup><a>1</a></sup>`, `[2]`, a
+  // back-link arrow) is kept whole where it stands: the model would read it as a word of the sentence.
+  bool holds_only_a_mark(const GumboElement& e, size_t text_begin) const {
+    if (e.tag != GUMBO_TAG_A && e.tag != GUMBO_TAG_SUP) return false;
+    const std::string_view inside = std::string_view(run_.text).substr(text_begin);
+    return inside.find_first_not_of(' ') != std::string_view::npos && !has_letter(inside);
   }
 
   void finish_run() {
@@ -251,9 +295,10 @@ std::string escape(std::string_view text, char quote, bool xhtml) {
     if (c == '&') {
       out += "&amp;";
     } else if (c == '<') {
-      out += "&lt;";
+      // `<%` is text to HTML, and a server template's tag as written (`<%= x %>`, a protected span).
+      out += quote == 0 && !xhtml && i + 1 < text.size() && text[i + 1] == '%' ? "<" : "&lt;";
     } else if (c == '>') {
-      out += "&gt;";
+      out += quote == 0 && !xhtml && i > 0 && text[i - 1] == '%' ? ">" : "&gt;";
     } else if (c == quote) {
       out += c == '"' ? "&quot;" : "&#39;";
     } else if (c == '\xC2' && i + 1 < text.size() && text[i + 1] == '\xA0') {

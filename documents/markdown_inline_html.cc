@@ -15,6 +15,11 @@ bool is_void(const std::string& name) {
          std::end(kVoid);
 }
 
+// Inline elements HTML never translates (documents/html_tags.cc): kept whole in Markdown too.
+bool is_never_translated(const std::string& name) {
+  return name == "code" || name == "kbd" || name == "samp" || name == "var";
+}
+
 // The lower-case name of a single tag `<name ...>` or `</name>` and whether it closes; "" for anything
 // else (a comment, a self-closing or partial tag, several tags).
 std::pair<std::string, bool> single_tag(std::string_view piece) {
@@ -41,11 +46,20 @@ void MarkdownInlineHtml::add(Segment& run, std::string_view text, size_t begin, 
     const auto [name, closes] = single_tag(piece);
     if (!name.empty() && !closes && !is_void(name)) {
       open_.emplace_back(name, run.open_element(std::string(piece)));
+      open_begin_.push_back(begin);
       return;
     }
     if (!name.empty() && closes && !open_.empty() && open_.back().first == name) {
       const size_t index = open_.back().second;
+      const size_t open_begin = open_begin_.back();
       open_.pop_back();
+      open_begin_.pop_back();
+      if (is_never_translated(name) && index + 1 == run.elements.size()) {
+        const size_t start = run.elements[index].begin;
+        run.close_as_verbatim(index, std::string(text.substr(open_begin, end - open_begin)),
+                              (start == 0 || run.text[start - 1] == ' ') && space_after);
+        return;
+      }
       const bool spaced = (run.text.empty() || run.text.back() == ' ') && space_after;
       if (!run.close_as_insertion(index, std::string(piece), spaced))
         run.close_element(index, std::string(piece));
@@ -59,13 +73,17 @@ void MarkdownInlineHtml::add(Segment& run, std::string_view text, size_t begin, 
 }
 
 void MarkdownInlineHtml::forget_from(size_t element) {
-  while (!open_.empty() && open_.back().second >= element) open_.pop_back();
+  while (!open_.empty() && open_.back().second >= element) {
+    open_.pop_back();
+    open_begin_.pop_back();
+  }
 }
 
 void MarkdownInlineHtml::finish(Segment& run) {
   while (!open_.empty()) {
     run.close_element(open_.back().second, "");
     open_.pop_back();
+    open_begin_.pop_back();
   }
   continues_ = false;
 }

@@ -1,7 +1,8 @@
 // Inline HTML in a Markdown paragraph. md4c hands it over as raw pieces; an open tag and its close tag
 // become an element around the text between them (so `A <b>dog</b> runs` projects like `A **dog** runs`),
 // and a construct md4c gives in pieces (a comment over two lines) is one insertion, a word of its own
-// when it stands between spaces.
+// when it stands between spaces. A never-translated element (`<kbd>Ctrl</kbd>`, `<code>`, `<samp>`, `<var>`)
+// is kept whole, as HTML keeps it.
 #pragma once
 
 #include <string>
@@ -29,6 +30,7 @@ class MarkdownInlineHtml {
 
  private:
   std::vector<std::pair<std::string, size_t>> open_;  // tag name, element index
+  std::vector<size_t> open_begin_;                    // each open element's open tag, a source offset
   bool continues_ = false;                            // the last piece left its construct unfinished
   bool space_before_ = false;
 };

@@ -100,6 +100,9 @@ class Reader {
       }
       return 0;
     }
+    if (alert_until_ > 0 && (type == MD_TEXT_SOFTBR || (inside(data) && offset(data) < alert_until_)))
+      return 0;  // the rest of a kept GitHub alert marker line, and its line break
+    alert_until_ = 0;
     if (type == MD_TEXT_SOFTBR) {  // lines of one paragraph join into one; the writer wraps them again
       soft_break_ = true;
       wrapped_ = true;
@@ -130,6 +133,12 @@ class Reader {
         reach(code_begin_);
       }
       cursor_ = offset(data + size);
+      return 0;
+    }
+    if (const size_t alert = started_ || type != MD_TEXT_NORMAL ? 0 : alert_marker_length(text_, at)) {
+      reach(at);  // a GitHub alert's marker line is kept as written, before the paragraph's words
+      run_.insert(std::string(text_.substr(at, alert)));
+      cursor_ = alert_until_ = at + alert;
       return 0;
     }
     reach(at);
@@ -314,18 +323,7 @@ class Reader {
   }
 
   size_t closing_delimiter_end(MD_SPANTYPE type) const {
-    size_t end = cursor_;
-    if (type == MD_SPAN_A || type == MD_SPAN_IMG) {
-      if (end < text_.size() && text_[end] == ']') ++end;
-      return after_bracketed(text_, end);
-    }
-    if (end < text_.size()) {
-      const char delimiter = text_[end];
-      if (delimiter == '*' || delimiter == '_' || delimiter == '~') {
-        while (end < text_.size() && text_[end] == delimiter) ++end;
-      }
-    }
-    return end;
+    return after_closing_delimiter(text_, cursor_, type == MD_SPAN_A || type == MD_SPAN_IMG);
   }
 
   std::string_view text_;
@@ -344,6 +342,7 @@ class Reader {
   std::string pending_autolink_;
   std::set<size_t> closed_;
   MarkdownInlineHtml inline_html_;
+  size_t alert_until_ = 0;  // the end of a kept alert marker line, whose pieces md4c still hands over
 };
 
 }  // namespace

@@ -39,6 +39,9 @@ void collect_paragraphs(const pugi::xml_node& node, std::vector<OfficeParagraph>
   for (pugi::xml_node child : node.children()) {
     const std::string name = child.name();
     if (name == "text:p" || name == "text:h") {
+      // A footnote's, an annotation's or a text frame's paragraphs come first: this paragraph holds them
+      // as insertions, copied once they are translated (translate_office_package rebuilds in this order).
+      collect_paragraphs(child, out);
       OfficeParagraph p;
       p.node = child;
       read_content(p, child);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "documents/dtd_entities.h"
 #include "documents/nesting.h"
 #include "documents/projection.h"
 #include "documents/zip_package.h"
@@ -49,10 +50,11 @@ std::string translate_office_package(std::string_view bytes, const std::string& 
     throw core::Error(name + ": not a document of this format: the zip package has no " + format.main_member);
   }
   std::map<std::string, pugi::xml_document> parts;
+  std::map<std::string, std::vector<std::string>> entities;  // each member's DTD entity references, hidden
   std::vector<OfficeParagraph> paragraphs;
   for (const std::string& member : package.names()) {
     if (!format.is_translated(member)) continue;
-    const std::string xml = package.read(member);
+    const std::string xml = hide_dtd_entities(package.read(member), &entities[member]);
     pugi::xml_document& doc = parts[member];
     const pugi::xml_parse_result parsed = doc.load_buffer(xml.data(), xml.size(), pugi::parse_full);
     if (!parsed) {
@@ -88,7 +90,7 @@ std::string translate_office_package(std::string_view bytes, const std::string& 
   for (auto& [member, doc] : parts) {
     std::ostringstream out;
     doc.save(out, "", pugi::format_raw | pugi::format_no_declaration, pugi::encoding_utf8);
-    replaced[member] = out.str();
+    replaced[member] = restore_dtd_entities(out.str(), entities[member]);
   }
   return package.write(replaced);
 }

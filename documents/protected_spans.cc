@@ -1,6 +1,7 @@
 #include "documents/protected_spans.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 
 namespace documents {
@@ -95,9 +96,17 @@ void protect_spans(Segment& segment, const std::function<std::string(std::string
     size_t cut_begin = begin, cut_end = end;
     const bool space_before = begin > 0 && segment.text[begin - 1] == ' ';
     const bool space_after = end < segment.text.size() && segment.text[end] == ' ';
-    if (space_before) {
+    // One space beside the span goes with it, so its words stay apart as they were: a span glued to a
+    // word (`running {% if x %}in`, `dogs{{n}} run`) leaves the space beside that word, which the model
+    // needs.
+    const auto word_char = [&](size_t at) {
+      return segment.text[at] != ' ' && !std::ispunct(static_cast<unsigned char>(segment.text[at]));
+    };
+    const bool glued_after = end < segment.text.size() && word_char(end);
+    const bool glued_before = begin > 0 && word_char(begin - 1);
+    if (space_before && !glued_after) {
       --cut_begin;
-    } else if (space_after) {
+    } else if (space_after && !glued_before) {
       ++cut_end;
     }
     int order = -1;

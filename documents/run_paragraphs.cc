@@ -20,6 +20,12 @@ bool is_plain_run(const pugi::xml_node& run, const RunDialect& d) {
   return true;
 }
 
+// A content control's properties (`w:sdtPr`, `w:sdtEndPr`) open it: copied with the control, not projected.
+bool is_container_props(const pugi::xml_node& node) {
+  const std::string name = node.name();
+  return name == "w:sdtPr" || name == "w:sdtEndPr";
+}
+
 void add_space(Segment& segment) {
   if (!segment.text.empty() && segment.text.back() != ' ') segment.text += ' ';
 }
@@ -27,7 +33,7 @@ void add_space(Segment& segment) {
 void read_children(OfficeParagraph& p, const pugi::xml_node& parent, const RunDialect& d) {
   for (pugi::xml_node child : parent.children()) {
     const std::string name = child.name();
-    if (name == d.paragraph_props || name == d.paragraph_end_props) continue;
+    if (name == d.paragraph_props || name == d.paragraph_end_props || is_container_props(child)) continue;
     const size_t index = p.nodes.size();
     p.nodes.push_back(child);
     if (name == d.run && is_plain_run(child, d)) {
@@ -115,6 +121,9 @@ void rebuild_run_paragraph(OfficeParagraph& p, const std::string& projected, con
     } else if (kind == 'H') {
       pugi::xml_node link = container.append_child(source.name());
       copy_attributes(source, link);
+      for (const pugi::xml_node& child : source.children()) {
+        if (is_container_props(child)) link.append_copy(child);
+      }
       containers.push_back(container);
       container = link;
       run = pugi::xml_node();

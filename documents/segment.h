@@ -66,6 +66,15 @@ struct Segment {
     insertions.push_back(std::move(whole));
     return true;
   }
+  // Replaces the element open last, and what it holds, by `bytes` (its source bytes) as one insertion: for a
+  // footnote mark or a back-link arrow, which the model would read as a word and the projection spread.
+  void close_as_verbatim(size_t index, std::string bytes, bool spaced) {
+    const int order = elements[index].order;
+    text.resize(elements[index].begin);
+    elements.resize(index);
+    while (!insertions.empty() && insertions.back().order > order) insertions.pop_back();
+    insertions.push_back({text.size(), std::move(bytes), order, spaced});
+  }
   void insert(std::string bytes, bool spaced = false) {
     insertions.push_back({text.size(), std::move(bytes), next_order_++, spaced});
   }

@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "documents/cue_text.h"
+#include "documents/cue_timing.h"
 #include "documents/projection.h"
+#include "documents/xml_reader.h"
 
 namespace documents {
 
@@ -14,6 +16,9 @@ constexpr char kCueOpen[] = "\x01";
 constexpr char kCueClose[] = "\x02";
 constexpr size_t kMaxCuesPerSentence = 8;
 constexpr size_t kDefaultWidth = 42;
+// A cue shown this long after the one before starts a sentence of its own (chapter titles, a caption after
+// a pause), whatever the one before ends with.
+constexpr long long kMaxSentenceGapMs = 2000;
 
 // A cue's text, or one line of a dialogue cue (each speaker's line is a sentence of its own, written back
 // on its own line after its dash).
@@ -24,6 +29,7 @@ struct Cue {
   bool last_line_ended = true;     // false: the file ends on its last text line without a line break
   std::string dash;                // a dialogue line's speaker dash with its spaces
   bool dialogue = false;
+  long long start_ms = -1, end_ms = -1;  // from its timing line; -1 where that does not parse
 };
 
 // Whether a block's first line is a WebVTT header or a NOTE, STYLE or REGION block, or an SRT index alone:
@@ -131,8 +137,10 @@ std::vector<std::string> spread(const std::string& target, const std::vector<siz
   size_t done = 0, seen = 0;
   for (size_t c = 0; c < cues.size(); ++c) {
     seen += std::max<size_t>(source_words[c], 1);
-    const size_t upto =
-        c + 1 == cues.size() ? words.size() : std::min(words.size(), seen * words.size() / total);
+    size_t upto = c + 1 == cues.size() ? words.size() : std::min(words.size(), seen * words.size() / total);
+    // With a word for every cue, none is left empty: each takes one, leaving one for each cue after it.
+    const size_t later = cues.size() - c - 1;
+    if (words.size() >= cues.size()) upto = std::clamp(upto, done + 1, words.size() - later);
     for (; done < upto; ++done) cues[c] += (cues[c].empty() ? "" : " ") + words[done];
   }
   return cues;
@@ -196,7 +204,12 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
     size_t end = i;
     while (end < lines.size() && !blank(lines[end])) ++end;
     size_t timing = i;
-    while (timing < end && body(lines[timing]).find("-->") == std::string::npos) ++timing;
+    while (timing < end && !is_timing_line(body(lines[timing]))) ++timing;
+    // A timing line inside the text starts the next cue (WebVTT reads cues so; SRT files written without
+    // blank lines do the same).
+    for (size_t k = timing + 1; k < end; ++k) {
+      if (is_timing_line(body(lines[k]))) end = k;
+    }
     std::string head;
     for (size_t k = i; k < std::min(end, timing + 1); ++k) head += lines[k];
     parts.push_back(head);
@@ -210,6 +223,7 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
       cue.line = static_cast<int>(timing + 2);
       for (size_t k = timing + 1; k < end; ++k) cue.lines.push_back(body(lines[k]));
       cue.last_line_ended = lines[end - 1].back() == '\n';
+      parse_timing(body(lines[timing]), &cue.start_ms, &cue.end_ms);
       parts.emplace_back();
       add_cue(cues, std::move(cue));
     }
@@ -220,7 +234,9 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
   std::vector<std::vector<size_t>> members;
   for (size_t c = 0; c < cues.size(); ++c) {
     if (members.empty() || members.back().size() >= kMaxCuesPerSentence || cues[c].dialogue ||
-        cues[c - 1].dialogue || ends_sentence(strip_tags(cues[c - 1].lines.back()))) {
+        cues[c - 1].dialogue || ends_sentence(strip_tags(cues[c - 1].lines.back())) ||
+        (cues[c].start_ms >= 0 && cues[c - 1].end_ms >= 0 &&
+         cues[c].start_ms - cues[c - 1].end_ms > kMaxSentenceGapMs)) {
       segments.emplace_back();
       segments.back().line = cues[c].line;
       members.emplace_back();
@@ -236,7 +252,8 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
     members.back().push_back(c);
   }
   const std::vector<SegmentTranslation> translations = translate(segments);
-  const TextEscape escape = webvtt ? TextEscape(escape_vtt_text)
+  // WebVTT escapes '&', '<' and '>' as XML text does.
+  const TextEscape escape = webvtt ? TextEscape(escape_xml_text)
                                    : TextEscape([](std::string_view text) { return std::string(text); });
   for (size_t s = 0; s < segments.size(); ++s) {
     std::vector<std::string> texts =

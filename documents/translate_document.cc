@@ -1,5 +1,6 @@
 #include "documents/translate_document.h"
 
+#include <optional>
 #include <stdexcept>
 
 #include "documents/docx.h"
@@ -12,6 +13,7 @@
 #include "documents/projection.h"
 #include "documents/protected_spans.h"
 #include "documents/subtitles.h"
+#include "documents/text_encoding.h"
 #include "documents/translate_segments.h"
 #include "documents/xml_reader.h"
 
@@ -147,6 +149,11 @@ void write_translated_document(const Translator& translator, const TranslateOpti
     write(translate_document(translator, options, format, bytes, name, warnings, max_inflated));
     return;
   }
+  if (const std::optional<std::string> utf8 = text_as_utf8(bytes, name, warnings)) {
+    // A legacy page is read whole (converted first), its charset declared again.
+    write(declare_utf8_charset(translate_html(*utf8, false, translator, options, name, warnings)));
+    return;
+  }
   write_translated_html(translator, options, bytes, false, name, warnings, write, html_chunk_bytes);
 }
 
@@ -161,9 +168,16 @@ std::string translate_document(const Translator& translator, const TranslateOpti
       check_numbers(segments[i], translations[i].text, name, warnings);
     return translations;
   };
+  std::optional<std::string> utf8;  // a text document in UTF-16 or Latin-1, as UTF-8 (text_encoding.h)
+  if (format == DocumentFormat::kHtml || format == DocumentFormat::kMarkdown ||
+      format == DocumentFormat::kSrt || format == DocumentFormat::kVtt) {
+    utf8 = text_as_utf8(bytes, name, warnings);
+    if (utf8) bytes = *utf8;
+  }
   switch (format) {
     case DocumentFormat::kHtml:
-      return translate_html(bytes, false, translator, options, name, warnings);
+      return utf8 ? declare_utf8_charset(translate_html(bytes, false, translator, options, name, warnings))
+                  : translate_html(bytes, false, translator, options, name, warnings);
     case DocumentFormat::kXml:
       return translate_xml(bytes, {}, translator, options, name, warnings);
     case DocumentFormat::kEpub:

@@ -1,6 +1,24 @@
 #include "documents/translate_segments.h"
 
+#include "documents/letters.h"
+
 namespace documents {
+namespace {
+
+// A segment without letters as its own translation, each word linked to itself.
+SegmentTranslation kept_as_written(const std::string& text) {
+  SegmentTranslation kept{text, {}};
+  int word = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != ' ' && (i == 0 || text[i - 1] == ' ')) {
+      kept.links.push_back({word, word});
+      ++word;
+    }
+  }
+  return kept;
+}
+
+}  // namespace
 
 std::vector<SegmentTranslation> translate_segments(const Translator& translator,
                                                    const TranslateOptions& options,
@@ -9,14 +27,22 @@ std::vector<SegmentTranslation> translate_segments(const Translator& translator,
   aligned.alignment = true;
   aligned.n_best = 1;
   std::vector<std::string> lines;
-  lines.reserve(segments.size());
-  for (const Segment& segment : segments) lines.push_back(segment.text);
+  std::vector<size_t> translated;  // the segments the model reads: those with a letter
+  for (size_t i = 0; i < segments.size(); ++i) {
+    if (!has_letter(segments[i].text)) continue;
+    lines.push_back(segments[i].text);
+    translated.push_back(i);
+  }
   std::vector<SegmentTranslation> out(segments.size());
+  for (size_t i = 0; i < segments.size(); ++i) {
+    if (!has_letter(segments[i].text)) out[i] = kept_as_written(segments[i].text);
+  }
   if (lines.empty()) return out;
   const std::vector<Translation> translations = translator.translate(lines, aligned);
-  for (size_t i = 0; i < segments.size(); ++i) {
-    out[i].text = translations[i].texts.empty() ? "" : translations[i].texts[0];
-    if (!translations[i].alignments.empty()) out[i].links = translations[i].alignments[0];
+  for (size_t k = 0; k < translated.size(); ++k) {
+    SegmentTranslation& t = out[translated[k]];
+    t.text = translations[k].texts.empty() ? "" : translations[k].texts[0];
+    if (!translations[k].alignments.empty()) t.links = translations[k].alignments[0];
   }
   return out;
 }

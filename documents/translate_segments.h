@@ -15,7 +15,8 @@ struct SegmentTranslation {
   std::vector<WordLink> links;  // every target word linked to one source word
 };
 
-// One per segment, same order. `options` as resolved for plain text; alignment is turned on here.
+// One per segment, same order. `options` as resolved for plain text; alignment is turned on here. A segment
+// without letters (a version, a date, a footnote mark) is not given to the model: it is its own translation.
 std::vector<SegmentTranslation> translate_segments(const Translator& translator,
                                                    const TranslateOptions& options,
                                                    const std::vector<Segment>& segments);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "models/blob_crc32.h"
 #include "models/model_error.h"
@@ -70,10 +71,7 @@ void Shortlist::write(const std::string& path) const {
   for (uint32_t o : offsets_) put(out, o);
   for (int32_t id : targets_) put(out, static_cast<uint32_t>(id));
   put(out, checksum(out));
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file.write(out.data(), static_cast<std::streamsize>(out.size()));
-  file.close();
-  if (!file) throw core::Error(path + ": cannot write the shortlist");
+  core::write_file_atomically(path, out);
 }
 
 Shortlist Shortlist::read(const std::string& path, int src_vocab, int tgt_vocab) {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The bash completion in a clean shell (bash --norc): plain, or with the bash-completion package loaded
-# first (exit 77, skipped, when it is not installed); with NMT, also that every flag its help lists is
-# offered. Usage: completion_check.sh SCRIPT plain|bash-completion [NMT]
+# first (exit 77, skipped, when it is not installed); with NMT, also that every command and every flag its
+# help lists is offered. Usage: completion_check.sh SCRIPT plain|bash-completion [NMT]
 set -u
 script=$(realpath "$1") mode=$2 nmt=${3:-}
 library=/usr/share/bash-completion/bash_completion
@@ -53,7 +53,11 @@ expect "--force" nmt models install --fo
 expect "" nmt models install --hub ""
 expect "models" nmt models install mod
 if [[ -n $nmt ]]; then
-  for command in translate attention serve info convert shortlist; do
+  # The commands of nmt's command table (app/main.cc), as its help lists them: all offered, and nothing else.
+  commands=$("$nmt" help | awk '/^Subcommands:/ {on = 1; next} on && /^[^ ]/ {on = 0} on && /^  [a-z]/ {print $1}')
+  expect "$(printf '%s\n' $commands help -h --help --version | sort | tr '\n' ' ' | sed 's/ $//')" nmt ""
+  for command in $commands; do
+    [[ $command == models ]] && continue  # its subcommands: below
     # Option lines of the help: "  -b,--beam-size,--beam N ...": the first field's names.
     for flag in $("$nmt" help "$command" | awk '/^ +-/ {print $1}' | tr ',' ' '); do
       got=$(complete_words nmt "$command" "$flag" | grep -cxF -- "$flag")

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "cli/exit_codes.h"
-#include "cli/io/temp_files.h"
+#include "core/temp_files.h"
 
 namespace cli {
 namespace {
@@ -25,7 +25,7 @@ void write_stderr(const char* text) {
 }
 
 extern "C" void on_termination_signal(int sig) {
-  remove_registered_temp_files();
+  core::remove_registered_temp_files();
   const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
   // "\r\x1b[K" erases a progress line first when stderr is a terminal.
   if (g_stderr_is_tty) write_stderr("\r\x1b[K");

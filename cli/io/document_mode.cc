@@ -22,7 +22,7 @@ documents::DocumentFormat document_format(const std::string& format_option, cons
 void check_document_options(const TranslateCommandOptions& o, const std::string& format_option,
                             bool document_input) {
   if (format_option != "auto" && format_option != "text") {
-    documents::format_from_name(format_option);  // throws for a format not supported yet
+    documents::format_from_name(format_option);  // throws for a value that is no format
   } else if (!document_input) {
     return;
   }

@@ -15,7 +15,7 @@ namespace cli {
 // The document format of `path` ("-" for standard input or text arguments) under --format.
 documents::DocumentFormat document_format(const std::string& format_option, const std::string& path);
 
-// Refuses, before the model loads, --format values not supported yet and the combinations a document
+// Refuses, before the model loads, --format values that are no format and the combinations a document
 // cannot take (jsonl, --n-best, --scores) with a document format given or, for `document_input`, chosen
 // by --format auto from the input's extension.
 void check_document_options(const TranslateCommandOptions& options, const std::string& format_option,

@@ -3,11 +3,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "cli/io/line_reader.h"  // LineEnding
-#include "core/unique_fd.h"
+#include "core/atomic_file.h"
 
 namespace cli {
 
@@ -15,11 +16,11 @@ namespace cli {
 // stay exactly one output line, whatever a model emits.
 void append_line(std::string& out, std::string_view text, LineEnding ending);
 
-// A file that appears under its final name complete or not at all. Data goes to a fresh temp file
-// in the same directory (create_temp_file: ".NAME.tmp.HOST.PID.XXXXXX", registered for removal on
-// SIGINT/SIGTERM/SIGHUP); commit() fsyncs it and renames it onto NAME (replacing an existing file),
-// then fsyncs the directory. Destroyed uncommitted (error, exception), it removes the temp file. The
-// first output in a directory removes the stale temp files of killed runs there. New files get mode
+// A file that appears under its final name complete or not at all: core::AtomicFile (temp file
+// ".NAME.tmp.HOST.PID.XXXXXX" in the same directory, removed on SIGINT/SIGTERM/SIGHUP; fsync, rename,
+// fsync of the directory) with a write buffer, a running CRC and the CLI's errors. Destroyed
+// uncommitted (error, exception), it removes the temp file. The first output in a directory removes
+// the stale temp files of killed runs there. New files get mode
 // 0666 & ~umask; a replaced file keeps its mode and, as root, its owner. `path` must not be a
 // symlink (OutputTarget resolves them). Errors throw IoError naming the final path.
 class AtomicOutputFile {
@@ -36,25 +37,22 @@ class AtomicOutputFile {
   void commit();
 
   const std::string& path() const { return path_; }
-  const std::string& temp_path() const { return temp_path_; }
+  const std::string& temp_path() const;
   // What was written so far, so a record can name this exact output (cli/files/manifest.h).
   std::uint64_t bytes_written() const { return bytes_written_; }
   std::uint64_t content_crc64() const { return crc64_; }  // crc64 (ECMA-182, reflected)
-  bool committed() const { return committed_; }
+  bool committed() const { return file_->committed(); }
 
  private:
   void flush_buffer();
   [[noreturn]] void fail(std::string_view what, int err);
 
   std::string path_;
-  std::string temp_path_;
-  core::UniqueFd fd_;
+  std::optional<core::AtomicFile> file_;  // created once the name is checked and stale files removed
   std::string buffer_;
   std::size_t buffer_size_;
   std::uint64_t bytes_written_ = 0;
   std::uint64_t crc64_ = 0;
-  int signal_slot_ = -1;
-  bool committed_ = false;
   bool failed_ = false;
 };
 
@@ -93,8 +91,6 @@ void ignore_sigpipe();
 // directory that could not be created, or a component that exists but is not a directory.
 void ensure_parent_dir(const std::string& path);
 
-// Writes all of `data`, retrying on EINTR, partial writes and EAGAIN (non-blocking fds).
-// Returns 0 or the errno of the failure; the caller decides which exception that is.
-int write_all(int fd, std::string_view data);
+using core::write_all;  // all of the data or an errno (core/atomic_file.h)
 
 }  // namespace cli

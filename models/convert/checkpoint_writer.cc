@@ -1,48 +1,17 @@
 #include "models/convert/checkpoint_writer.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/half.h"
 #include "core/int8_gemm.h"
-#include "core/unique_fd.h"
 #include "models/blob_crc32.h"
 
 namespace models {
-
-void write_file_atomically(const std::string& path, const std::string& bytes) {
-  // A fresh name created with O_EXCL|O_NOFOLLOW: a symlink planted in the output directory is never
-  // followed, a leftover file never reused.
-  std::string tmp = path + ".XXXXXX";
-  core::UniqueFd fd(::mkostemp(&tmp[0], O_CLOEXEC | O_NOFOLLOW));
-  if (!fd.valid()) throw core::Error(path + ": cannot create a temporary file: " + std::strerror(errno));
-  const auto fail = [&](const std::string& what, int err) {
-    ::unlink(tmp.c_str());
-    throw core::Error(tmp + ": " + what + ": " + std::strerror(err));
-  };
-  if (::fchmod(fd.get(), 0644) != 0) fail("cannot set permissions", errno);
-  for (size_t done = 0; done < bytes.size();) {
-    const ssize_t got = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) fail("write failed", errno);
-    done += static_cast<size_t>(got);
-  }
-  if (const int err = fd.close_checked()) fail("write failed", err);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw core::Error(path + ": cannot rename from " + tmp + ": " + std::strerror(err));
-  }
-}
 
 namespace {
 
@@ -116,8 +85,8 @@ void write_checkpoint(const std::string& dir, const ModelDescription& descriptio
   meta["version"] = 1;
   meta["weights"] = {{"file", "weights.bin"}, {"size", blob.size()}, {"crc32", hex}};
   meta["tensors"] = table;
-  write_file_atomically(dir + "/weights.bin", blob);
-  write_file_atomically(dir + "/model.json", meta.dump(1) + "\n");
+  core::write_file_atomically(dir + "/weights.bin", blob);
+  core::write_file_atomically(dir + "/model.json", meta.dump(1) + "\n");
 }
 
 }  // namespace models

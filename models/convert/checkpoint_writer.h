@@ -10,17 +10,13 @@
 
 namespace models {
 
-// Writes a fresh PATH.XXXXXX (O_EXCL, O_NOFOLLOW: never through a planted symlink) then renames it onto
-// PATH, so PATH is either the old file or the complete new one.
-void write_file_atomically(const std::string& path, const std::string& bytes);
-
 struct NamedTensor {
   std::string name;
   std::vector<int64_t> shape;
   std::vector<float> values;  // product(shape) values, row-major
 };
 
-// Writes DIR/weights.bin and DIR/model.json (each via a temp file + rename; model.json last, so a
+// Writes DIR/weights.bin and DIR/model.json (each with core::write_file_atomically; model.json last, so a
 // directory with model.json always has its complete blob). DIR must exist. Tokenizer files are the
 // caller's job. dtype kI8: int8_quantizable tensors as i8 with their scales, the rest f32. Throws
 // core::Error on I/O failure.

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/printable.h"
 #include "core/regular_file.h"
@@ -91,8 +92,8 @@ void write_model(const ConvertOptions& options, const ModelDescription& descript
   if (fs::exists(json_path, ec) && !fs::remove(json_path, ec)) {
     throw core::Error(json_path + ": cannot remove: " + ec.message());
   }
-  for (const auto& [name, bytes] : copies) write_file_atomically(dir + "/" + name, bytes);
-  for (const auto& [name, bytes] : files.contents) write_file_atomically(dir + "/" + name, bytes);
+  for (const auto& [name, bytes] : copies) core::write_file_atomically(dir + "/" + name, bytes);
+  for (const auto& [name, bytes] : files.contents) core::write_file_atomically(dir + "/" + name, bytes);
   write_checkpoint(dir, description, tensors, dtype);
 }
 

@@ -68,6 +68,25 @@ std::string read_text_file(const std::string& path, std::string_view what);
 std::string path_inside(const std::string& dir, const std::string& entry, const std::string& where,
                         const std::string& key);
 
+// The Transformer every Marian model is, whichever files hold it: post-norm, no final norm, an output
+// bias, with the sizes and activation of `c` (a MarianConfig from model.yml or the Hugging Face port's
+// HfConfig). Positions, LayerNorm eps, embedding scale, the position limit and the vocabularies differ
+// between native Marian and the port: the caller sets them.
+template <typename MarianSizes>
+ModelConfig marian_network(const MarianSizes& c) {
+  ModelConfig mc;
+  mc.d_model = c.d_model;
+  mc.n_heads = c.heads;
+  mc.encoder_layers = c.encoder_layers;
+  mc.decoder_layers = c.decoder_layers;
+  mc.ffn_dim = c.ffn_dim;
+  mc.activation = c.activation;
+  mc.pre_norm = false;
+  mc.final_norm = false;
+  mc.output_bias = true;
+  return mc;
+}
+
 // Throws ModelError("WHERE: tensor 'NAME' contains NaN") if it does.
 void check_no_nan(const std::vector<float>& values, const std::string& where, const std::string& name);
 

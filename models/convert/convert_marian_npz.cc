@@ -72,22 +72,14 @@ ModelDescription describe(const MarianModel& model, const MarianDecoding& decodi
                           const MarianVocab& target_vocab) {
   const MarianConfig& c = model.config;
   ModelDescription d;
+  d.config = convert_detail::marian_network(c);
   ModelConfig& mc = d.config;
-  mc.d_model = c.d_model;
-  mc.n_heads = c.heads;
-  mc.encoder_layers = c.encoder_layers;
-  mc.decoder_layers = c.decoder_layers;
-  mc.ffn_dim = c.ffn_dim;
-  mc.activation = c.activation;
-  mc.pre_norm = false;
-  mc.final_norm = false;
   mc.layer_norm_eps = 1e-6f;
   mc.positions = Positions::kSinusoidalMarian;
   mc.max_positions = decoding.max_input;
   mc.scale_embedding = true;
   mc.shared_embeddings = model.shared;
   mc.tied_output = model.tied_output;
-  mc.output_bias = true;
   mc.src_vocab_size = static_cast<int>(model.source_vocab_size);
   mc.tgt_vocab_size = static_cast<int>(model.target_vocab_size);
   d.tokens.pad = static_cast<int32_t>(model.target_vocab_size - 1);

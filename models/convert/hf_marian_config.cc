@@ -270,24 +270,15 @@ int32_t read_vocabularies(const std::string& src, HfSource& source) {
   return unk;
 }
 
-// Marian's network: post-norm, no final norm, concatenated sinusoids, an output bias.
+// Marian's network as the Hugging Face port has it: concatenated sinusoids, LayerNorm eps 1e-5.
 ModelConfig network_config(const HfConfig& c) {
-  ModelConfig mc;
-  mc.d_model = c.d_model;
-  mc.n_heads = c.heads;
-  mc.encoder_layers = c.encoder_layers;
-  mc.decoder_layers = c.decoder_layers;
-  mc.ffn_dim = c.ffn_dim;
-  mc.activation = c.activation;
-  mc.pre_norm = false;
-  mc.final_norm = false;
+  ModelConfig mc = convert_detail::marian_network(c);
   mc.layer_norm_eps = 1e-5f;
   mc.positions = Positions::kSinusoidalConcat;
   mc.max_positions = c.max_positions;
   mc.scale_embedding = c.scale_embedding;
   mc.shared_embeddings = c.shared;
   mc.tied_output = c.tied;
-  mc.output_bias = true;
   mc.src_vocab_size = c.vocab_size;
   mc.tgt_vocab_size = c.decoder_vocab_size;
   return mc;

@@ -309,48 +309,12 @@ NpyArray NpzFile::read(const std::string& name) const {
   const std::string where = path_ + ": " + name + ".npy";
   auto it = index_.find(name);
   if (it == index_.end()) throw ModelError(path_ + ": no array '" + name + "'");
-  // Checked before anything is allocated; the buffer then grows as data arrives.
-  const uint64_t size = checked_member_size(zip_, it->second, archive_size_, kMaxMember, where);
-  zip_file_t* f = zip_fopen_index(zip_, it->second, 0);
-  if (!f) throw ModelError(where + ": cannot open: " + zip_strerror(zip_));
+  // The .npy header's shape must match the member's size before more is inflated.
+  const ZipHeadCheck header{kNpyHeaderProbe, [&](const std::string& head, uint64_t size) {
+                              parse_npy_preamble(head, size, where);
+                            }};
   std::string bytes;
-  uint64_t done = 0;
-  bool header_checked = false;
-  while (done < size) {
-    // The first piece holds the .npy header, whose shape must match the member's size before more is
-    // inflated: a member's data can inflate to gigabytes from a small archive.
-    if (!header_checked && done == std::min(size, kNpyHeaderProbe)) {
-      try {
-        parse_npy_preamble(bytes, size, where);
-      } catch (...) {
-        zip_fclose(f);
-        throw;
-      }
-      header_checked = true;
-      continue;
-    }
-    const uint64_t want = header_checked ? done + (uint64_t{64} << 20) : kNpyHeaderProbe;
-    bytes.resize(static_cast<size_t>(std::min(size, want)));
-    const zip_int64_t got = zip_fread(f, &bytes[done], bytes.size() - done);
-    if (got < 0) {
-      const std::string msg = zip_file_strerror(f);
-      zip_fclose(f);
-      throw ModelError(where + ": read failed: " + msg);
-    }
-    if (got == 0) break;
-    done += static_cast<uint64_t>(got);
-  }
-  // Reading to the end lets libzip verify the CRC.
-  char extra;
-  const zip_int64_t more = done == size ? zip_fread(f, &extra, 1) : 0;
-  const std::string error = more < 0 ? zip_file_strerror(f) : "";
-  zip_fclose(f);
-  bytes.resize(static_cast<size_t>(done));
-  if (done != size)
-    throw ModelError(where + ": truncated member (" + std::to_string(done) + " of " + std::to_string(size) +
-                     " bytes)");
-  if (more < 0) throw ModelError(where + ": read failed: " + error);
-  if (more > 0) throw ModelError(where + ": member is longer than its recorded size");
+  read_zip_member(zip_, it->second, archive_size_, kMaxMember, where, &bytes, &header);
   return parse_npy(std::move(bytes), where);
 }
 

@@ -38,14 +38,27 @@ uint64_t checked_member_size(zip_t* archive, uint64_t index, uint64_t archive_by
 }
 
 void read_zip_member(zip_t* archive, uint64_t index, uint64_t archive_bytes, uint64_t max_bytes,
-                     const std::string& where, std::string* out) {
+                     const std::string& where, std::string* out, const ZipHeadCheck* head) {
   const uint64_t size = checked_member_size(archive, index, archive_bytes, max_bytes, where);
   zip_file_t* f = zip_fopen_index(archive, index, 0);
   if (!f) throw ModelError(where + ": cannot open: " + zip_strerror(archive));
   const size_t start = out->size();
+  const uint64_t head_bytes = head ? std::min(size, head->bytes) : 0;
+  bool head_checked = head == nullptr;
   uint64_t done = 0;
   while (done < size) {
-    out->resize(start + static_cast<size_t>(std::min(size, done + kReadPiece)));
+    if (!head_checked && done == head_bytes) {
+      try {
+        head->check(out->substr(start), size);
+      } catch (...) {
+        zip_fclose(f);
+        throw;
+      }
+      head_checked = true;
+      continue;
+    }
+    const uint64_t want = head_checked ? done + kReadPiece : head_bytes;
+    out->resize(start + static_cast<size_t>(std::min(size, want)));
     const zip_int64_t got = zip_fread(f, &(*out)[start + done], out->size() - start - done);
     if (got < 0) {
       const std::string msg = zip_file_strerror(f);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "models/hub/file_digest.h"
 #include "models/model_error.h"
@@ -67,10 +68,7 @@ void write_manifest(const std::filesystem::path& dir, const InstallManifest& m) 
                               {"installed_at", m.installed_at},
                               {"nmt_version", m.nmt_version}};
   const std::filesystem::path path = dir / models::kInstallManifestName;
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << out.dump(2) << "\n";
-  file.close();
-  if (!file) throw core::Error(path.string() + ": cannot write the install manifest");
+  core::write_file_atomically(path.string(), out.dump(2) + "\n");
 }
 
 InstallManifest read_manifest(const std::filesystem::path& dir) {

@@ -53,24 +53,32 @@ with Server(nmt, "--batch-wait", "1000", "--max-queue", "1", "--request-timeout"
           f"past the request timeout: {first['r'].status_code} {first['r'].text}")
     s.stop()
 
+
+def sigterm_during(server, send, what):
+    """Sends `send()` on a thread and SIGTERMs the server 0.5 s later, while the request waits in the
+    batch window; returns (the answer or None, the server's exit status, its stderr)."""
+    answer = {}
+
+    def request():
+        try:
+            answer["r"] = send()
+        except Exception as e:
+            print(f"{what} in flight:", e)
+
+    client = threading.Thread(target=request)
+    client.start()
+    time.sleep(0.5)
+    status, err = server.stop()
+    client.join()
+    return answer.get("r"), status, err
+
+
 # A batch window of 1 s: the request is in flight (waiting in the queue) when SIGTERM comes at 0.5 s.
 with Server(nmt, "--batch-wait", "1000") as s:
     text = "\n".join(SENTENCES * 2)
     expected = cli_translate(nmt, SENTENCES * 2)
-    answer = {}
-
-    def long_request():
-        try:
-            answer["r"] = s.post("/translate", json={"q": text, "source": "en", "target": "de"})
-        except Exception as e:
-            print("the request in flight:", e)
-
-    client = threading.Thread(target=long_request)
-    client.start()
-    time.sleep(0.5)
-    status, err = s.stop()
-    client.join()
-    r = answer.get("r")
+    r, status, err = sigterm_during(s, lambda: s.post("/translate", json={"q": text, "source": "en", "target": "de"}),
+                                    "the request")
     check(r is not None and r.status_code == 200 and r.json()["translatedText"].split("\n") == expected,
           f"SIGTERM: the request in flight answered in full: {r and r.status_code} {r and r.text[:200]}")
     check(status == 0 and "SIGTERM" in err, f"SIGTERM: exit 0 ({status}, {err!r})")
@@ -79,21 +87,9 @@ with Server(nmt, "--batch-wait", "1000") as s:
 with Server(nmt, "--batch-wait", "1000", "--cors-origin", "") as s:
     r = s.get("/languages")
     check("Access-Control-Allow-Origin" not in r.headers, "no CORS header with --cors-origin ''")
-    answer = {}
-
-    def file_request():
-        try:
-            answer["r"] = s.post("/translate_file", files={"file": ("a.txt", SENTENCES[0].encode() + b"\n")},
-                                 data={"source": "en", "target": "de"})
-        except Exception as e:
-            print("the file request in flight:", e)
-
-    client = threading.Thread(target=file_request)
-    client.start()
-    time.sleep(0.5)
-    status, err = s.stop()
-    client.join()
-    r = answer.get("r")
+    r, status, err = sigterm_during(
+        s, lambda: s.post("/translate_file", files={"file": ("a.txt", SENTENCES[0].encode() + b"\n")},
+                          data={"source": "en", "target": "de"}), "the file request")
     check(r is not None and r.status_code == 503 and "shutting down" in r.json()["error"],
           f"SIGTERM: a file translation in flight: 503: {r and r.status_code} {r and r.text}")
     check(status == 0, f"SIGTERM: exit 0 ({status})")

@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/half.h"
+#include "golden_parity.h"
 #include "models/convert/convert_hf_marian.h"
 #include "models/convert/convert_marian_npz.h"
 #include "models/convert/marian_yaml.h"
@@ -23,14 +24,13 @@
 #include "models/model_error.h"
 #include "models/positions.h"
 #include "pipeline/translator.h"
-#include "teacher_forced.h"
 #include "test_support.h"
+#include "zip_writer.h"
 
 namespace convert_test {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-constexpr double kTolerance = 1e-4;
 
 inline std::string hf_dir() { return test::fixtures_dir() + "/opus/hf"; }
 inline std::string marian_dir() { return test::fixtures_dir() + "/opus/marian"; }
@@ -120,18 +120,6 @@ inline std::map<std::string, std::string> read_npz_members(const std::string& pa
   return out;
 }
 
-inline void write_npz(const std::string& path, const std::map<std::string, std::string>& members) {
-  int err = 0;
-  zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
-  REQUIRE(z != nullptr);
-  for (const auto& [name, bytes] : members) {
-    zip_source_t* src = zip_source_buffer(z, bytes.data(), bytes.size(), 0);
-    REQUIRE(src != nullptr);
-    REQUIRE(zip_file_add(z, name.c_str(), src, ZIP_FL_OVERWRITE) >= 0);
-  }
-  REQUIRE(zip_close(z) == 0);
-}
-
 inline std::string model_yml(const std::map<std::string, std::string>& members) {
   const std::string& m = members.at("special:model.yml.npy");
   const auto h = models::parse_npy_header(m, "x");
@@ -151,14 +139,6 @@ inline std::string replace(std::string s, const std::string& from, const std::st
 
 // ---- parity ---------------------------------------------------------------------------------------
 
-inline void require_hypotheses(const std::vector<core::Hypothesis>& got, const json& expected) {
-  REQUIRE(got.size() == expected.size());
-  for (size_t k = 0; k < got.size(); ++k) {
-    REQUIRE(got[k].tokens == expected[k]["ids"].get<std::vector<int32_t>>());
-    REQUIRE(got[k].score == Approx(expected[k]["score"].get<double>()).margin(kTolerance));
-  }
-}
-
 // The golden max lengths come from max_length_a 1, b 5, max_length 512 (the fixture model's defaults);
 // converted models carry the source's own defaults, so the tests pass these explicitly.
 inline pipeline::TranslateOptions golden_limits(const pipeline::Translator& translator) {
@@ -173,50 +153,7 @@ inline pipeline::TranslateOptions golden_limits(const pipeline::Translator& tran
 // (-1: none).
 inline void require_parity(const std::string& dir, const json& g, int skip_column) {
   const pipeline::Translator translator(dir);
-  const auto& model = translator.model();
-  const auto& desc = model.description();
-  const auto sources = g["sources"].get<std::vector<std::vector<int32_t>>>();
-  const auto texts = g["sources_text"].get<std::vector<std::string>>();
-  for (size_t i = 0; i < texts.size(); ++i) {
-    auto ids = translator.tokenizer().encode(texts[i]);
-    ids.push_back(desc.tokens.eos);
-    REQUIRE(ids == sources[i]);
-    const auto o = golden_limits(translator);
-    REQUIRE(translator.max_output_length(static_cast<int>(ids.size()), o) == g["max_lengths"][i].get<int>());
-  }
-  const int s = g["encoder_output"]["sentence"];
-  const auto encoded = model.encode({sources[s]});
-  REQUIRE(encoded.memory.size() == g["encoder_output"]["data"].size());
-  for (size_t i = 0; i < encoded.memory.size(); ++i) {
-    REQUIRE(encoded.memory[i] == Approx(g["encoder_output"]["data"][i].get<double>()).margin(kTolerance));
-  }
-  const auto tokens = g["decoder_logits"]["tokens"].get<std::vector<int32_t>>();
-  const auto logits = test::teacher_forced_logits(model, encoded, 0, tokens);
-  const int vocab = desc.config.tgt_vocab_size;
-  REQUIRE(logits.size() == g["decoder_logits"]["data"].size());
-  for (size_t i = 0; i < logits.size(); ++i) {
-    if (static_cast<int>(i % vocab) == skip_column) continue;
-    REQUIRE(logits[i] == Approx(g["decoder_logits"]["data"][i].get<double>()).margin(kTolerance));
-  }
-  pipeline::TranslateOptions greedy = golden_limits(translator);
-  greedy.beam_size = 1;
-  greedy.length_penalty = g["search"]["length_penalty"];
-  const auto greedy_out = translator.translate_ids(sources, greedy);
-  for (size_t i = 0; i < sources.size(); ++i)
-    require_hypotheses(greedy_out[i], json::array({g["greedy"][i]}));
-  for (const auto& b : g["beam"]) {
-    pipeline::TranslateOptions o = golden_limits(translator);
-    o.beam_size = b["beam_size"];
-    o.length_penalty = b["length_penalty"];
-    o.n_best = b["n_best"];
-    const auto out = translator.translate_ids(sources, o);
-    for (size_t i = 0; i < sources.size(); ++i) require_hypotheses(out[i], b["results"][i]);
-  }
-  greedy.split_sentences = false;  // each text one sentence, as the reference sees it
-  const auto translations = translator.translate(texts, greedy);
-  for (size_t i = 0; i < texts.size(); ++i) {
-    REQUIRE(translations[i].texts[0] == test::with_source_whitespace(texts[i], g["greedy_text"][i]));
-  }
+  golden::require_parity(translator, g, {golden_limits(translator), skip_column, {}});
 }
 
 // ---- refusals -------------------------------------------------------------------------------------
@@ -276,7 +213,7 @@ template <class Edit>
 void edit_npz(const std::string& dir, Edit&& edit) {
   auto members = read_npz_members(dir + "/model.npz");
   edit(members);
-  write_npz(dir + "/model.npz", members);
+  test::write_zip(dir + "/model.npz", {members.begin(), members.end()});
 }
 
 inline bool contains(const std::string& haystack, const std::string& needle) {

@@ -35,6 +35,41 @@ constexpr int32_t kEos = 0;
 constexpr int32_t kPad = 5;  // also the decoder start token, as in Marian
 constexpr int kVocab = 6;    // 0 EOS, 1..4 words, 5 pad
 
+// Logits from `model` for each row's sentence and prefix; rows follow select_rows like a real decoder's
+// caches. For the tests of what a search computes; CheckedDecoder also checks how it calls the decoder.
+class ModelDecoder : public core::DecoderStep {
+ public:
+  ModelDecoder(int vocab_size, Model model) : vocab_size_(vocab_size), model_(std::move(model)) {}
+  int vocab_size() const override { return vocab_size_; }
+  void start(int n_sentences) override { rows_.assign(n_sentences, {}); }
+  void select_rows(const std::vector<int>& src_rows) override {
+    std::vector<Prefix> selected;
+    for (int r : src_rows) selected.push_back(rows_.at(r));
+    rows_ = selected;
+  }
+  void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
+            int position) override {
+    REQUIRE(tokens.size() == rows_.size());
+    logits_.resize(rows_.size() * vocab_size_);
+    for (size_t r = 0; r < rows_.size(); ++r) {
+      if (position > 0) rows_[r].push_back(tokens[r]);
+      model_(sentence_of_row[r], rows_[r], &logits_[r * vocab_size_]);
+    }
+  }
+  void logits(int first_row, int n_rows, float* out) override {
+    REQUIRE(first_row >= 0);
+    REQUIRE(static_cast<size_t>(first_row + n_rows) * vocab_size_ <= logits_.size());
+    std::copy_n(&logits_[static_cast<size_t>(first_row) * vocab_size_],
+                static_cast<size_t>(n_rows) * vocab_size_, out);
+  }
+
+ private:
+  int vocab_size_;
+  Model model_;
+  std::vector<Prefix> rows_;
+  std::vector<float> logits_;  // [rows, vocab] of the last step
+};
+
 // Fails the test on any misuse of the DecoderStep contract; tracks each row's sentence and prefix itself.
 class CheckedDecoder : public core::DecoderStep {
  public:

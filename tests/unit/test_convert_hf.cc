@@ -293,42 +293,31 @@ TEST_CASE("convert hf-marian refuses broken safetensors files", "[convert]") {
                    "header nests more than 64 levels deep"));
   REQUIRE(contains(raw_refusal([&] { return with_header("{\"a\": ", ""); }), "header is not valid JSON"));
   REQUIRE(contains(raw_refusal([&] { return with_header("[1, 2]", ""); }), "header is not a JSON object"));
-  REQUIRE(contains(raw_refusal([&] {
-                     return with_header(R"({"x": {"dtype": "F32", "shape": [2], "data_offsets": [0, 16]}})",
-                                        std::string(8, '\0'));
-                   }),
-                   "tensor 'x': data_offsets [0, 16] run past the data buffer (8 bytes)"));
-  REQUIRE(contains(raw_refusal([&] {
-                     return with_header(R"({"x": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}})",
-                                        std::string(8, '\0'));
-                   }),
-                   "tensor 'x': shape [3] F32 needs 12 bytes, data_offsets span 8"));
-  REQUIRE(contains(raw_refusal([&] {
-                     return with_header(R"({"x": {"dtype": "I64", "shape": [1], "data_offsets": [0, 8]}})",
-                                        std::string(8, '\0'));
-                   }),
-                   "tensor 'x': dtype I64 is not supported"));
-  REQUIRE(contains(raw_refusal([&] {
-                     return with_header(R"({"x": {"dtype": "F99", "shape": [1], "data_offsets": [0, 4]}})",
-                                        std::string(4, '\0'));
-                   }),
-                   "unknown dtype 'F99'"));
-  REQUIRE(contains(raw_refusal([&] {
-                     return with_header(R"({"x": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},)"
-                                        R"( "y": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})",
-                                        std::string(12, '\0'));
-                   }),
-                   "tensors 'x' and 'y' overlap"));
-  REQUIRE(contains(raw_refusal([&] {
-                     return with_header(R"({"x": {"dtype": "F32", "shape": [-1], "data_offsets": [0, 4]}})",
-                                        std::string(4, '\0'));
-                   }),
-                   "shape entries must be non-negative integers"));
-  REQUIRE(contains(raw_refusal([&] {
-                     return with_header(R"({"x": {"dtype": "F32", "shape": [1], "offsets": [0, 4]}})",
-                                        std::string(4, '\0'));
-                   }),
-                   "unknown key 'offsets'"));
+  // One tensor table each, with its data buffer's size: the refusal each breaks.
+  const struct {
+    const char* header;
+    size_t data_bytes;
+    const char* refusal;
+  } tables[] = {
+      {R"({"x": {"dtype": "F32", "shape": [2], "data_offsets": [0, 16]}})", 8,
+       "tensor 'x': data_offsets [0, 16] run past the data buffer (8 bytes)"},
+      {R"({"x": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}})", 8,
+       "tensor 'x': shape [3] F32 needs 12 bytes, data_offsets span 8"},
+      {R"({"x": {"dtype": "I64", "shape": [1], "data_offsets": [0, 8]}})", 8,
+       "tensor 'x': dtype I64 is not supported"},
+      {R"({"x": {"dtype": "F99", "shape": [1], "data_offsets": [0, 4]}})", 4, "unknown dtype 'F99'"},
+      {R"({"x": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},)"
+       R"( "y": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})",
+       12, "tensors 'x' and 'y' overlap"},
+      {R"({"x": {"dtype": "F32", "shape": [-1], "data_offsets": [0, 4]}})", 4,
+       "shape entries must be non-negative integers"},
+      {R"({"x": {"dtype": "F32", "shape": [1], "offsets": [0, 4]}})", 4, "unknown key 'offsets'"},
+  };
+  for (const auto& t : tables) {
+    INFO(t.header);
+    REQUIRE(contains(raw_refusal([&] { return with_header(t.header, std::string(t.data_bytes, '\0')); }),
+                     t.refusal));
+  }
 }
 
 TEST_CASE("convert hf-marian refuses bad vocabularies and missing files", "[convert]") {

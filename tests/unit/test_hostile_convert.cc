@@ -2,7 +2,6 @@
 // written, planted symlinks never followed, a zip member's claimed size never allocated.
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <zip.h>
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -14,6 +13,7 @@
 #include "models/convert/checkpoint_writer.h"
 #include "models/convert/npz.h"
 #include "test_support.h"
+#include "zip_writer.h"
 
 namespace {
 
@@ -24,13 +24,7 @@ std::string nmt() { return "'" + test::nmt_binary() + "'"; }
 
 // A zip holding one small deflated member whose local and central headers claim `claimed` bytes.
 std::string zip_claiming(const std::string& path, uint32_t claimed) {
-  int code = 0;
-  zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
-  REQUIRE(z);
-  static const std::string member(4096, 'a');
-  zip_source_t* src = zip_source_buffer(z, member.data(), member.size(), 0);
-  REQUIRE(zip_file_add(z, "w.npy", src, ZIP_FL_OVERWRITE) >= 0);
-  REQUIRE(zip_close(z) == 0);
+  test::write_zip(path, {{"w.npy", std::string(4096, 'a')}});
   std::string bytes = test::read_file(path);
   for (const auto& [signature, at] : {std::pair<std::string, size_t>{"PK\x03\x04", 22}, {"PK\x01\x02", 24}}) {
     const size_t header = bytes.find(signature);

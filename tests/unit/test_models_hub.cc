@@ -1,7 +1,5 @@
 // models/hub/ without a network: repository specs, the hub's URL from flags and environment, which files
 // a conversion fetches, origins (the token's scope), the digests the hub states, and install.json.
-#include <zip.h>
-
 #include <catch2/catch.hpp>
 #include <cstdlib>
 
@@ -11,6 +9,7 @@
 #include "models/hub/install_manifest.h"
 #include "models/hub/url_package.h"
 #include "test_support.h"
+#include "zip_writer.h"
 
 namespace {
 
@@ -102,14 +101,9 @@ TEST_CASE("a zip package unpacks flat and refuses members that climb out", "[hub
   test::TempDir dir;
   const auto make_zip = [&](const std::string& name, const std::vector<std::string>& members) {
     const std::string path = dir.file(name);
-    int error = 0;
-    zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
-    REQUIRE(z != nullptr);
-    for (const std::string& m : members) {
-      zip_source_t* source = zip_source_buffer(z, m.data(), m.size(), 0);
-      REQUIRE(zip_file_add(z, m.c_str(), source, ZIP_FL_ENC_UTF_8) >= 0);
-    }
-    REQUIRE(zip_close(z) == 0);
+    test::ZipMembers named_after_themselves;
+    for (const std::string& m : members) named_after_themselves.emplace_back(m, m);
+    test::write_zip(path, named_after_themselves);
     return path;
   };
   const std::string good = make_zip("good.zip", {"release/model.npz", "release/decoder.yml"});

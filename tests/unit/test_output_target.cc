@@ -1,4 +1,4 @@
-// cli::OutputTarget and cli/temp_files: -o never replaces a node that is not a regular file, keeps a
+// cli::OutputTarget and core/temp_files: -o never replaces a node that is not a regular file, keeps a
 // replaced file's mode and owner, fails before any work on a bad place; stale temp files are found.
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,7 +14,7 @@
 
 #include "cli/io/io_error.h"
 #include "cli/io/output_target.h"
-#include "cli/io/temp_files.h"
+#include "core/temp_files.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -178,31 +178,31 @@ TEST_CASE("output_target: a directory, a missing parent, an unwritable place fai
 TEST_CASE("temp_files: names, O_EXCL, stale detection by host and dead pid", "[cli][output_target]") {
   test::TempDir dir;
   std::string a, b;
-  core::UniqueFd fa = cli::create_temp_file(dir.path(), "x.txt", &a);
-  core::UniqueFd fb = cli::create_temp_file(dir.path(), "x.txt", &b);
+  core::UniqueFd fa = core::create_temp_file(dir.path(), "x.txt", &a);
+  core::UniqueFd fb = core::create_temp_file(dir.path(), "x.txt", &b);
   REQUIRE(fa.valid());
   REQUIRE(fb.valid());
   CHECK(a != b);
   const std::string own = a.substr(dir.path().size() + 1);
-  CHECK_FALSE(cli::is_stale_temp_name(own));  // our own pid is alive
+  CHECK_FALSE(core::is_stale_temp_name(own));  // our own pid is alive
   // The same name with a dead pid: stale; with pid 1 (alive): not; another host's: never ours to judge.
   const std::string pid = std::to_string(::getpid());
   const std::string host = own.substr(std::string(".x.txt.tmp.").size(), 8);
   const std::string dead = ".x.txt.tmp." + host + "." + std::to_string(dead_pid()) + ".Ab12Cd";
-  CHECK(cli::is_stale_temp_name(dead));
-  CHECK_FALSE(cli::is_stale_temp_name(".x.txt.tmp." + host + ".1.Ab12Cd"));
+  CHECK(core::is_stale_temp_name(dead));
+  CHECK_FALSE(core::is_stale_temp_name(".x.txt.tmp." + host + ".1.Ab12Cd"));
   const std::string other_host = host == "00000000" ? "11111111" : "00000000";
   CHECK_FALSE(
-      cli::is_stale_temp_name(".x.txt.tmp." + other_host + "." + std::to_string(dead_pid()) + ".Ab12Cd"));
+      core::is_stale_temp_name(".x.txt.tmp." + other_host + "." + std::to_string(dead_pid()) + ".Ab12Cd"));
   for (const std::string& not_ours :
        {std::string("x.txt"), std::string(".tmp.") + host + ".99999999.Ab12Cd",
         ".x.txt.tmp." + host + ".12x.Ab12Cd", ".x.txt.tmp." + host + ".12.Ab1"}) {
     CAPTURE(not_ours);
-    CHECK_FALSE(cli::is_stale_temp_name(not_ours));
+    CHECK_FALSE(core::is_stale_temp_name(not_ours));
   }
   dir.write(dead, "partial");
   dir.write("keep.txt", "mine");
-  CHECK(cli::remove_stale_temp_files(dir.path()) == 1);
+  CHECK(core::remove_stale_temp_files(dir.path()) == 1);
   CHECK(list_dir(dir.path()) == std::set<std::string>{own, b.substr(dir.path().size() + 1), "keep.txt"});
   // O_EXCL|O_NOFOLLOW: a symlink planted under a temp name is never followed (create_temp_file picks
   // random names, so plant one and check open() with the same flags refuses it).
@@ -214,13 +214,13 @@ TEST_CASE("temp_files: names, O_EXCL, stale detection by host and dead pid", "[c
 TEST_CASE("temp_files: registered files are removed by the signal path", "[cli][output_target]") {
   test::TempDir dir;
   const std::string a = dir.write("a", "x"), b = dir.write("b", "y");
-  const int slot_a = cli::register_temp_file(a);
-  const int slot_b = cli::register_temp_file(b);
+  const int slot_a = core::register_temp_file(a);
+  const int slot_b = core::register_temp_file(b);
   REQUIRE(slot_a >= 0);
   REQUIRE(slot_b >= 0);
-  cli::unregister_temp_file(slot_b);  // committed: no longer ours to remove
-  cli::remove_registered_temp_files();
-  cli::unregister_temp_file(slot_a);
+  core::unregister_temp_file(slot_b);  // committed: no longer ours to remove
+  core::remove_registered_temp_files();
+  core::unregister_temp_file(slot_a);
   CHECK(list_dir(dir.path()) == std::set<std::string>{"b"});
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/sampling.h"
 #include "core/search.h"
+#include "search_test_support.h"
 
 namespace {
 
@@ -18,52 +19,16 @@ constexpr int32_t kStart = 7;
 constexpr int kVocab = 8;  // 0 EOS, 1..6 words, 7 start (banned)
 
 // Next-token probabilities as a function of (sentence, tokens so far): a deterministic hash spread over
-// the words, EOS more likely as the output grows. Rows follow select_rows like a real decoder's caches.
-class ToyDecoder : public core::DecoderStep {
- public:
-  int vocab_size() const override { return kVocab; }
-  void start(int n_sentences) override {
-    rows_.clear();
-    for (int s = 0; s < n_sentences; ++s) rows_.push_back({});
+// the words, EOS more likely as the output grows.
+void toy_logits(int sentence, const Tokens& prefix, float* logits) {
+  uint32_t h = 2166136261u ^ static_cast<uint32_t>(sentence);
+  for (int32_t t : prefix) h = (h ^ static_cast<uint32_t>(t)) * 16777619u;
+  for (int i = 0; i < kVocab; ++i) {
+    h = h * 1103515245u + 12345u;
+    logits[i] = static_cast<float>((h >> 8) % 1000) / 400.0f;
   }
-  void select_rows(const std::vector<int>& src_rows) override {
-    std::vector<Tokens> selected;
-    for (int r : src_rows) selected.push_back(rows_.at(r));
-    rows_ = selected;
-  }
-  void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
-            int position) override {
-    REQUIRE(tokens.size() == rows_.size());
-    step_logits_.resize(rows_.size() * kVocab);
-    for (size_t r = 0; r < rows_.size(); ++r) {
-      if (position > 0) rows_[r].push_back(tokens[r]);
-      logits_of(sentence_key_ ? sentence_key_[sentence_of_row[r]] : sentence_of_row[r], rows_[r],
-                &step_logits_[r * kVocab]);
-    }
-  }
-  void logits(int first_row, int n_rows, float* out) override {
-    REQUIRE(first_row >= 0);
-    REQUIRE(static_cast<size_t>(first_row + n_rows) * kVocab <= step_logits_.size());
-    max_logit_rows = std::max(max_logit_rows, n_rows);
-    std::copy_n(&step_logits_[static_cast<size_t>(first_row) * kVocab], static_cast<size_t>(n_rows) * kVocab,
-                out);
-  }
-  int max_logit_rows = 0;  // most rows asked for in one logits() call
-  static void logits_of(int sentence, const Tokens& prefix, float* logits) {
-    uint32_t h = 2166136261u ^ static_cast<uint32_t>(sentence);
-    for (int32_t t : prefix) h = (h ^ static_cast<uint32_t>(t)) * 16777619u;
-    for (int i = 0; i < kVocab; ++i) {
-      h = h * 1103515245u + 12345u;
-      logits[i] = static_cast<float>((h >> 8) % 1000) / 400.0f;
-    }
-    logits[kEos] += 0.3f * static_cast<float>(prefix.size()) - 1.0f;
-  }
-  const int* sentence_key_ = nullptr;  // sentence -> the model's sentence id, for batches in another order
-
- private:
-  std::vector<Tokens> rows_;
-  std::vector<float> step_logits_;  // [rows, kVocab] of the last step
-};
+  logits[kEos] += 0.3f * static_cast<float>(prefix.size()) - 1.0f;
+}
 
 core::SearchOptions options(int beam_size = 1) {
   core::SearchOptions o;
@@ -87,7 +52,7 @@ core::SearchOptions sampling(int top_k, float top_p, float temperature, uint64_t
 
 std::vector<std::vector<core::Hypothesis>> run(const core::SearchOptions& o, int n_sentences,
                                                int max_length = 12) {
-  ToyDecoder decoder;
+  search_test::ModelDecoder decoder(kVocab, toy_logits);
   return core::search(decoder, std::vector<int>(n_sentences, max_length), o);
 }
 
@@ -130,9 +95,9 @@ TEST_CASE("a sentence's samples do not depend on its batch", "[sampling]") {
   for (int s = 0; s < 4; ++s) {
     core::SearchOptions alone = o;
     alone.sentence_keys = {static_cast<uint64_t>(s)};
-    ToyDecoder decoder;
-    const int key[] = {s};
-    decoder.sentence_key_ = key;
+    // The batch's sentence 0 is the model's sentence s.
+    search_test::ModelDecoder decoder(
+        kVocab, [s](int, const Tokens& prefix, float* logits) { toy_logits(s, prefix, logits); });
     const auto result = core::search(decoder, {12}, alone);
     CHECK(tokens_of(result) == tokens_of({together[s]}));
   }
@@ -207,7 +172,7 @@ TEST_CASE("forced prefixes start the output, then the search continues", "[sampl
       double sum = 0;
       for (size_t i = 0; i <= out.size(); ++i) {
         float logits[kVocab];
-        ToyDecoder::logits_of(s, history, logits);
+        toy_logits(s, history, logits);
         logits[kStart] = -INFINITY;
         double z = 0;
         for (float l : logits) z += std::exp(static_cast<double>(l));

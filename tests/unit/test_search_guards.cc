@@ -12,53 +12,18 @@
 #include <vector>
 
 #include "core/search.h"
+#include "search_test_support.h"
 
 namespace {
 
 using Tokens = std::vector<int32_t>;
-// Writes the next-token logits of `sentence` after `prefix` (generated tokens, start token excluded).
-using Model = std::function<void(int sentence, const Tokens& prefix, float* logits)>;
+using search_test::Model;
 
 constexpr int32_t kEos = 0;
 constexpr int32_t kStart = 7;
 constexpr int kVocab = 8;  // 0 EOS, 1..6 words, 7 start (banned)
 
-// Rows follow select_rows like a real decoder's caches; logits come from `model`.
-class ModelDecoder : public core::DecoderStep {
- public:
-  explicit ModelDecoder(Model model) : model_(std::move(model)) {}
-  int vocab_size() const override { return kVocab; }
-  void start(int n_sentences) override { rows_.assign(n_sentences, {}); }
-  void select_rows(const std::vector<int>& src_rows) override {
-    std::vector<Tokens> selected;
-    for (int r : src_rows) selected.push_back(rows_.at(r));
-    rows_ = selected;
-  }
-  void step(const std::vector<int32_t>& tokens, const std::vector<int>& sentence_of_row,
-            int position) override {
-    REQUIRE(tokens.size() == rows_.size());
-    logits_.resize(rows_.size() * kVocab);
-    for (size_t r = 0; r < rows_.size(); ++r) {
-      if (position > 0) rows_[r].push_back(tokens[r]);
-      model_(sentence_of_row[r], rows_[r], &logits_[r * kVocab]);
-    }
-  }
-  void logits(int first_row, int n_rows, float* out) override {
-    std::copy_n(&logits_[static_cast<size_t>(first_row) * kVocab], static_cast<size_t>(n_rows) * kVocab, out);
-  }
-
- private:
-  Model model_;
-  std::vector<Tokens> rows_;
-  std::vector<float> logits_;
-};
-
-uint64_t mix(uint64_t x) {  // splitmix64 finaliser
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+using search_test::mix;
 
 // A model that likes to loop: logits from a hash of (sentence, last token), so the same token tends to
 // follow the same token again; some logits negative, some positive; EOS unlikely until late.
@@ -121,7 +86,7 @@ const char* kind_name(const core::SearchOptions& o) {
 
 std::vector<std::vector<core::Hypothesis>> run(const Model& model, const std::vector<int>& max_lengths,
                                                const core::SearchOptions& o) {
-  ModelDecoder decoder(model);
+  search_test::ModelDecoder decoder(kVocab, model);
   return core::search(decoder, max_lengths, o);
 }
 

@@ -66,3 +66,33 @@ TEST_CASE("subtitles: a block with a malformed timing line is named in a warning
   CHECK(warnings ==
         std::vector<std::string>{"t.vtt:5: a block without a timing line (\"-->\") is kept untranslated"});
 }
+
+TEST_CASE("webvtt: a timing line right after a cue's text starts the next cue", "[documents]") {
+  RecordingTranslator model;
+  const std::string file =
+      "WEBVTT\n\n00:00.000 --> 00:02.000\nA dog runs.\n00:02.000 --> 00:04.000\nA man sits.\n";
+  CHECK(translate(file, true, model) == file);
+  CHECK(model.seen == std::vector<std::string>{"A dog runs.", "A man sits."});
+}
+
+TEST_CASE("subtitles: a cue after a pause starts a sentence of its own", "[documents]") {
+  RecordingTranslator model;
+  translate(
+      "1\n00:00:00,000 --> 00:00:10,000\nA dog in the park\n\n2\n01:00:10,000 --> 01:00:20,000\n"
+      "A man on the beach\n\n3\n01:00:20,100 --> 01:00:22,000\nwith a ball\n",
+      false, model);
+  CHECK(model.seen.size() == 2);  // the third cue, 100 ms after the second, continues its sentence
+  CHECK(model.seen[0].find("A dog in the park") != std::string::npos);
+  CHECK(model.seen[0].find("A man") == std::string::npos);
+}
+
+TEST_CASE("subtitles: words spread by length leave no cue empty while there are enough", "[documents]") {
+  const auto two_words = [](std::vector<documents::Segment>& segments) {
+    return std::vector<documents::SegmentTranslation>(segments.size(), {"Hund rennt.", {}});
+  };
+  std::vector<std::string> warnings;
+  const std::string out = documents::translate_subtitles(
+      "1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n00:00:02,000 --> 00:00:03,000\nb c d e f g h i j.\n",
+      "t.srt", &warnings, two_words, false);
+  CHECK(out == "1\n00:00:01,000 --> 00:00:02,000\nHund\n\n2\n00:00:02,000 --> 00:00:03,000\nrennt.\n");
+}

@@ -103,14 +103,17 @@ TEST_CASE("format table: names, extensions and errors come from one table", "[do
   CHECK(documents::format_for_path("notes.txt") == DocumentFormat::kText);
   CHECK(documents::is_zip_package(DocumentFormat::kEpub));
   CHECK_FALSE(documents::is_zip_package(DocumentFormat::kXml));
-  // The --format help names every format that works.
-  const pipeline::OptionSpec& format = pipeline::option_spec("format");
+  // The --format help and the bash completion name the table's formats, in its order.
+  std::string help_list, completion_list = "auto";
   for (const documents::FormatRow& row : documents::format_table()) {
-    if (!row.format) {
-      CHECK_THROWS_WITH(documents::format_from_name(row.name), Catch::Contains("not supported yet"));
-      continue;
-    }
-    CHECK(std::string(format.help).find(row.name) != std::string::npos);
+    CHECK(documents::format_from_name(row.name) == row.format);
+    help_list += (help_list.empty() ? "" : ", ") + row.name;
+    completion_list += " " + row.name;
     CHECK_THROWS_WITH(documents::format_from_name("nope"), Catch::Contains(row.name));
   }
+  CHECK_THAT(std::string(pipeline::option_spec("format").help),
+             Catch::Contains("one of " + help_list + " ("));
+  const std::string completion =
+      test::read_file(test::fixtures_dir() + "/../../packaging/nmt.bash-completion");
+  CHECK_THAT(completion, Catch::Contains("compgen -W \"" + completion_list + "\""));
 }

@@ -3,12 +3,11 @@
 // call what a state dict never calls. The tests break these to check every refusal.
 #pragma once
 
-#include <zip.h>
-
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "zip_writer.h"
 
 namespace torch_bin {
 
@@ -85,27 +84,13 @@ inline std::string legacy_file(const Tensor& t) {
   return legacy_file(state_dict_pickle(t, true), t.key, t.storage_numel, storage_bytes(t.storage_numel));
 }
 
-// A zip archive of the members given, stored (as torch.save writes them).
-inline void write_zip(const std::string& path,
-                      const std::vector<std::pair<std::string, std::string>>& members) {
-  int err = 0;
-  zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
-  REQUIRE(z != nullptr);
-  for (const auto& [name, bytes] : members) {
-    zip_source_t* src = zip_source_buffer(z, bytes.data(), bytes.size(), 0);
-    REQUIRE(src != nullptr);
-    const zip_int64_t index = zip_file_add(z, name.c_str(), src, ZIP_FL_OVERWRITE);
-    REQUIRE(index >= 0);
-    REQUIRE(zip_set_file_compression(z, static_cast<zip_uint64_t>(index), ZIP_CM_STORE, 0) == 0);
-  }
-  REQUIRE(zip_close(z) == 0);
-}
-
 // The zip serialization of `t`; its storage member holds `data` (default: storage_numel values).
 inline void write_zip_file(const std::string& path, const Tensor& t, const std::string* data = nullptr) {
-  write_zip(path, {{"archive/data.pkl", state_dict_pickle(t, false)},
+  test::write_zip(path,
+                  {{"archive/data.pkl", state_dict_pickle(t, false)},
                    {"archive/data/" + t.key, data ? *data : storage_bytes(t.storage_numel)},
-                   {"archive/version", "3\n"}});
+                   {"archive/version", "3\n"}},
+                  ZIP_CM_STORE);  // torch.save stores its members
 }
 
 // A pickle that calls MODULE.NAME("touch MARKER"): what unpickling an untrusted file can do.

@@ -32,6 +32,20 @@ def documented(condition, request, r):
     same(condition, request, r)
 
 
+def same_status(method, path, status):
+    """`METHOD PATH` answers `status`, as LibreTranslate's test expects; returns the answer."""
+    r = server().get(path) if method == "GET" else server().post(path)
+    same(r.status_code == status, f"{method} {path}", r)
+    return r
+
+
+def refused_as(r, request, message):
+    """`request` is refused with 400 and an error, as LibreTranslate's; its message `message` is reported
+    where nmt's differs."""
+    same(r.status_code == 400 and "error" in r.json(), request, r)
+    known(r.json()["error"] == message, request, r, f'400 {{"error": "{message}"}}')
+
+
 def known(condition, request, r, expected):
     """LibreTranslate's expectation; nmt differs without docs/serve.md saying so: reported, not failed."""
     answer = describe(r) if hasattr(r, "status_code") else str(r)

@@ -1,6 +1,6 @@
 """Ports of LibreTranslate's test_api_detect_language.py
 (see tests/serve/libretranslate_tests_check.py for the three forms of a port)."""
-from libretranslate_ports.common import (port, same, server)
+from libretranslate_ports.common import (port, same, same_status, server)
 
 
 D = "test_api_detect_language.py::"
@@ -21,8 +21,7 @@ def _():
 
 @port(D + "test_api_detect_language_must_fail_bad_request_type", "same")
 def _():
-    r = server().get("/detect")
-    same(r.status_code == 405, "GET /detect", r)
+    same_status("GET", "/detect", 405)
 
 
 @port(D + "test_api_detect_language_batch", "same")

@@ -2,8 +2,8 @@
 (see tests/serve/libretranslate_tests_check.py for the three forms of a port)."""
 import http.client
 
-from libretranslate_ports.common import (SRC, TGT, documented, known, lacks_option, port, same, server,
-                                        translate_file)
+from libretranslate_ports.common import (SRC, TGT, documented, known, lacks_option, port, refused_as, same, server,
+                                         translate_file)
 
 
 TF = "test_api_translate_file.py::"
@@ -46,23 +46,19 @@ def _():
 @port(TF + "test_api_translate_file_unsupported_format", "known")
 def _():
     r, req = translate_file(filename="program.exe", content=b"MZ\x90\x00")
-    same(r.status_code == 400 and "error" in r.json(), req, r)
-    known(r.json()["error"] == "Invalid request: file format not supported", req, r,
-          '400 {"error": "Invalid request: file format not supported"}')
+    refused_as(r, req, "Invalid request: file format not supported")
 
 
 @port(TF + "test_api_translate_file_unsupported_language", "known")
 def _():
     r, req = translate_file(target="zz")
-    same(r.status_code == 400 and "error" in r.json(), req, r)
-    known(r.json()["error"] == "zz is not supported", req, r, '400 {"error": "zz is not supported"}')
+    refused_as(r, req, "zz is not supported")
 
 
 @port(TF + "test_api_translate_file_unsupported_source_language", "known")
 def _():
     r, req = translate_file(source="zz")
-    same(r.status_code == 400 and "error" in r.json(), req, r)
-    known(r.json()["error"] == "zz is not supported", req, r, '400 {"error": "zz is not supported"}')
+    refused_as(r, req, "zz is not supported")
 
 
 @port(TF + "test_api_translate_file_auto_detect_source", "same")

@@ -4,8 +4,8 @@ test_api_get_languages.py and test_api_spec.py
 import os
 import subprocess
 
-from libretranslate_ports.common import (SRC, TGT, documented, known, lacks_option, nmt, port, refused_option,
-                                        same, server)
+from libretranslate_ports.common import (SRC, TGT, documented, known, lacks_option, nmt, port, refused_option, same,
+                                         same_status, server)
 
 
 F = "test_api_frontend.py::"
@@ -13,8 +13,7 @@ F = "test_api_frontend.py::"
 
 @port(F + "test_index", "known")
 def _():
-    r = server().get("/")
-    same(r.status_code == 200, "GET /", r)
+    r = same_status("GET", "/", 200)
     title = r.text.split("<title>")[1].split("<")[0]
     known("LibreTranslate" in r.text, "GET /", f"200 text/html, <title>{title}</title>, no 'LibreTranslate' in it",
           "200, a page containing 'LibreTranslate'")
@@ -54,8 +53,7 @@ def _():
 
 @port(F + "test_index_lang_param_sets_cookie", "known")
 def _():
-    r = server().get("/?lang=es")
-    same(r.status_code == 200, "GET /?lang=es", r)
+    r = same_status("GET", "/?lang=es", 200)
     known("preferred_lang=es" in r.headers.get("Set-Cookie", ""), "GET /?lang=es",
           f"200, Set-Cookie: {r.headers.get('Set-Cookie')}", "200, Set-Cookie: preferred_lang=es")
 
@@ -162,8 +160,7 @@ def _():
 
 @port(H + "test_api_health_must_fail_bad_request_type", "same")
 def _():
-    r = server().post("/health")
-    same(r.status_code == 405, "POST /health", r)
+    same_status("POST", "/health", 405)
 
 
 FS = "test_api_frontend_settings.py::"
@@ -171,8 +168,7 @@ FS = "test_api_frontend_settings.py::"
 
 @port(FS + "test_api_get_frontend_settings", "same")
 def _():
-    r = server().get("/frontend/settings")
-    same(r.status_code == 200, "GET /frontend/settings", r)
+    same_status("GET", "/frontend/settings", 200)
 
 
 GL = "test_api_get_languages.py::"
@@ -187,8 +183,7 @@ def _():
 
 @port(GL + "test_api_get_languages_must_fail_bad_request_type", "same")
 def _():
-    r = server().post("/languages")
-    same(r.status_code == 405, "POST /languages", r)
+    same_status("POST", "/languages", 405)
 
 
 SP = "test_api_spec.py::"
@@ -196,11 +191,9 @@ SP = "test_api_spec.py::"
 
 @port(SP + "test_api_get_spec", "same")
 def _():
-    r = server().get("/spec")
-    same(r.status_code == 200, "GET /spec", r)
+    same_status("GET", "/spec", 200)
 
 
 @port(SP + "test_api_get_spec_must_fail_bad_request_type", "same")
 def _():
-    r = server().post("/spec")
-    same(r.status_code == 405, "POST /spec", r)
+    same_status("POST", "/spec", 405)

@@ -1,6 +1,6 @@
 """Ports of LibreTranslate's test_api_metrics.py and test_api_metrics_security.py
 (see tests/serve/libretranslate_tests_check.py for the three forms of a port)."""
-from libretranslate_ports.common import (describe, known, lacks_option, port, refused_option, same, server)
+from libretranslate_ports.common import (describe, known, lacks_option, port, refused_option, same_status, server)
 
 
 M = "test_api_metrics.py::"
@@ -8,8 +8,7 @@ M = "test_api_metrics.py::"
 
 @port(M + "test_api_metrics_disabled_by_default", "same")
 def _():
-    r = server().get("/metrics")
-    same(r.status_code == 404, "GET /metrics", r)
+    same_status("GET", "/metrics", 404)
 
 
 @port(M + "test_api_metrics_auth_token", "known")

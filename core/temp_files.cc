@@ -1,4 +1,4 @@
-#include "cli/io/temp_files.h"
+#include "core/temp_files.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <random>
 #include <string_view>
 
-namespace cli {
+namespace core {
 namespace {
 
 // Keeps ".BASE.tmp.HHHHHHHH.PID.XXXXXX" under NAME_MAX (255) even for a 255-byte BASE.
@@ -51,8 +51,8 @@ std::atomic<int> g_next_slot{0};
 
 }  // namespace
 
-core::UniqueFd create_temp_file(const std::string& dir, const std::string& base, std::string* temp_path,
-                                unsigned mode) {
+UniqueFd create_temp_file(const std::string& dir, const std::string& base, std::string* temp_path,
+                          unsigned mode) {
   static const char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   std::random_device seed;
   std::mt19937 rng(seed());
@@ -64,7 +64,7 @@ core::UniqueFd create_temp_file(const std::string& dir, const std::string& base,
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string path = prefix;
     for (int i = 0; i < 6; ++i) path += kChars[rng() % (sizeof kChars - 1)];
-    core::UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
     if (fd.valid()) {
       *temp_path = path;
       return fd;
@@ -72,7 +72,7 @@ core::UniqueFd create_temp_file(const std::string& dir, const std::string& base,
     if (errno != EEXIST) return fd;
   }
   errno = EEXIST;
-  return core::UniqueFd();
+  return UniqueFd();
 }
 
 bool is_stale_temp_name(const std::string& name) {
@@ -134,4 +134,4 @@ void remove_registered_temp_files() {
   }
 }
 
-}  // namespace cli
+}  // namespace core
