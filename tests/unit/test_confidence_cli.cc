@@ -60,7 +60,7 @@ TEST_CASE("flag warnings name FILE:LINE and the flags of each flagged line", "[c
   CHECK(quiet.err.find("flagged") == std::string::npos);  // off unless asked
 }
 
-TEST_CASE("--on-low-confidence keeps a document's markup on the text it writes", "[cli][confidence]") {
+TEST_CASE("low confidence: a document's markup stays on the text written", "[cli][confidence]") {
   const std::string page = "<p>A dog runs on the <b>grass</b>.</p>\n";
   const std::string low = " --format html --min-confidence 1 --on-low-confidence ";
   CHECK(test::run(translate() + low + "source", page).out == page);

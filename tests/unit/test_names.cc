@@ -1,6 +1,6 @@
 // Every test case's name survives catch_discover_tests: ctest runs each case by passing its name back to
 // Catch2 as a test spec, so a name that CMake splits (`;`, unbalanced brackets) or Catch2 parses (`\`,
-// `"`, `*` at an end, a leading `~` or `#`, trimmed spaces) matches no case and its entry fails
+// `"`, `*` at an end, a leading `~`, `#` or `-`, trimmed spaces) matches no case and its entry fails
 // (`-w NoTests`, CMakeLists.txt).
 #include <catch2/catch.hpp>
 #include <string>
@@ -14,6 +14,7 @@ std::string unaddressable(const std::string& name) {
   if (name.empty()) return "empty";
   if (name.front() == ' ' || name.back() == ' ') return "leading or trailing space";
   if (name.front() == '~' || name.front() == '#') return "leading ~ or #";
+  if (name.front() == '-') return "leading - (Catch2 reads it as an option)";
   if (name.front() == '*' || name.back() == '*') return "leading or trailing *";
   int depth = 0;
   for (char c : name) {

@@ -88,7 +88,7 @@ TEST_CASE("markdown: a GitHub alert's marker line is kept", "[documents]") {
   CHECK(d.segments[0].insertions[0].bytes == "[!WARNING]\n> ");
 }
 
-TEST_CASE("subtitles: a timing line needs times; its times parse in both dialects", "[documents]") {
+TEST_CASE("subtitles: a timing line needs times that parse in both dialects", "[documents]") {
   CHECK(documents::is_timing_line("00:00:01,000 --> 00:00:03,500"));
   CHECK(documents::is_timing_line("00:01.000 --> 00:03.500 align:start"));
   CHECK_FALSE(documents::is_timing_line("-->"));
@@ -103,7 +103,7 @@ TEST_CASE("subtitles: a timing line needs times; its times parse in both dialect
   CHECK(start == 1000);
 }
 
-TEST_CASE("encodings: UTF-16 and Latin-1 text read as UTF-8, with a warning; UTF-8 as it is", "[documents]") {
+TEST_CASE("encodings: UTF-16 and Latin-1 text read as UTF-8 with a warning and UTF-8 as it is", "[documents]") {
   std::vector<std::string> warnings;
   CHECK_FALSE(documents::text_as_utf8("caf\xC3\xA9 \xEF\xBB\xBF", "a.srt", &warnings));
   CHECK(warnings.empty());
