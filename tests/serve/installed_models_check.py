@@ -23,7 +23,9 @@ FRENCH = "Un homme avec un chapeau orange regarde quelque chose dans la rue."
 
 def start(env, *args):
     """`nmt serve --port 0` in `env`: the process, its URL and the warnings it printed before listening."""
-    proc = subprocess.Popen([nmt, "serve", "--port", "0", "--threads", "2", *args], stderr=subprocess.PIPE,
+    # A request may wait long under a sanitizer: the answers are checked here, not the latency.
+    proc = subprocess.Popen([nmt, "serve", "--port", "0", "--threads", "2", "--request-timeout", "240", *args],
+                            stderr=subprocess.PIPE,
                             text=True, env=env)
     warnings = []
     while True:
