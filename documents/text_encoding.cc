@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/utf8_encode.h"
+
 namespace documents {
 namespace {
 
@@ -11,24 +13,6 @@ constexpr char32_t kWindows1252High[32] = {0x20AC, 0,      0x201A, 0x0192, 0x201
                                            0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0,      0x017D, 0,
                                            0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
                                            0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
-
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
 
 bool is_utf8(std::string_view bytes) {
   for (size_t i = 0; i < bytes.size();) {
@@ -64,7 +48,7 @@ std::string from_utf16(std::string_view bytes, bool big_endian) {
     } else if (c >= 0xD800 && c <= 0xDFFF) {
       c = 0xFFFD;  // a lone surrogate
     }
-    append_utf8(out, c);
+    core::append_utf8(out, c);
   }
   return out;
 }
@@ -75,7 +59,7 @@ std::string from_windows_1252(std::string_view bytes) {
   for (char byte : bytes) {
     const unsigned char b = static_cast<unsigned char>(byte);
     const char32_t c = b >= 0x80 && b < 0xA0 ? kWindows1252High[b - 0x80] : b;
-    append_utf8(out, c == 0 && b != 0 ? 0xFFFD : c);
+    core::append_utf8(out, c == 0 && b != 0 ? 0xFFFD : c);
   }
   return out;
 }
