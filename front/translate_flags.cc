@@ -1,11 +1,10 @@
 #include "front/translate_flags.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 
+#include "pipeline/option_text.h"
 #include "tokenizer/nonbreaking_prefixes.h"
 
 namespace front {
@@ -15,22 +14,6 @@ namespace {
 using pipeline::OptionSpec;
 using pipeline::OptionType;
 using pipeline::OptionValue;
-
-// `text` as the spec's type, or nothing when it is not one (range aside).
-std::optional<OptionValue> parse_value(const OptionSpec& spec, const std::string& text) {
-  if (spec.type == OptionType::kText) return OptionValue(text);
-  if (text.empty() || text.find_first_of(" \t") != std::string::npos) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  if (spec.type == OptionType::kInt) {
-    const long long value = std::strtoll(text.c_str(), &end, 10);
-    if (errno != 0 || end != text.c_str() + text.size()) return std::nullopt;
-    return OptionValue(static_cast<int64_t>(value));
-  }
-  const double value = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size()) return std::nullopt;
-  return OptionValue(value);  // out of range (1e999, nan) is the range check's to refuse
-}
 
 // "Beam width; 1 = greedy (default: the model's) (1..256)".
 std::string help_text(const OptionSpec& spec) {
@@ -77,12 +60,12 @@ void add_option_flags(CLI::App& cmd, TranslateFlags& flags, bool attention_only)
       continue;
     }
     CLI::Option* option = cmd.add_option_function<std::string>(
-        names, [&flags, &spec](const std::string& text) { flags.set(spec.field, *parse_value(spec, text)); },
+        names, [&flags, &spec](const std::string& text) { flags.set(spec.field, *pipeline::parse_option_text(spec, text)); },
         help_text(spec));
     option->type_name(value_name(spec));
     option->check(CLI::Validator(
         [&spec](std::string& text) -> std::string {
-          const std::optional<OptionValue> value = parse_value(spec, text);
+          const std::optional<OptionValue> value = pipeline::parse_option_text(spec, text);
           // NaN breaks every range: an unparsable value gets the same rule as one out of range.
           const std::string error = pipeline::range_error(spec, value ? *value : OptionValue(std::nan("")));
           return error.empty() ? "" : error + ", got '" + text + "'";

@@ -1,6 +1,5 @@
 #include "serve/v1_api.h"
 
-#include <cmath>
 #include <memory>
 
 #include "core/utf8_text.h"
@@ -9,6 +8,7 @@
 #include "front/jsonl_output.h"
 #include "pipeline/attention_translation.h"
 #include "pipeline/option_table.h"
+#include "pipeline/option_text.h"
 #include "serve/api_error.h"
 
 namespace serve {
@@ -21,33 +21,6 @@ std::string param(const std::map<std::string, std::string>& params, const std::s
   if (!core::is_valid_utf8(it->second))
     throw ApiError(400, "Invalid request: " + name + " is not valid UTF-8");
   return it->second;
-}
-
-// A query parameter's text as a value of the option's type; nullopt when it does not read as one.
-std::optional<pipeline::OptionValue> option_value(const pipeline::OptionSpec& spec, const std::string& text) {
-  try {
-    size_t used = 0;
-    switch (spec.type) {
-      case pipeline::OptionType::kInt: {
-        const long long v = std::stoll(text, &used);
-        if (used == text.size()) return pipeline::OptionValue(static_cast<int64_t>(v));
-        return std::nullopt;
-      }
-      case pipeline::OptionType::kNumber: {
-        const double v = std::stod(text, &used);
-        if (used == text.size() && std::isfinite(v)) return pipeline::OptionValue(v);
-        return std::nullopt;
-      }
-      case pipeline::OptionType::kFlag:
-        if (text == "true" || text == "1") return pipeline::OptionValue(true);
-        if (text == "false" || text == "0") return pipeline::OptionValue(false);
-        return std::nullopt;
-      case pipeline::OptionType::kText:
-        return pipeline::OptionValue(text);
-    }
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
 }
 
 // The pair's options with the table options of `params` put over them.
@@ -66,7 +39,7 @@ pipeline::TranslateOptions request_options(const LanguagePair& pair,
                               " (options are the output-changing fields of `nmt translate`, e.g. "
                               "beam_size, n_best, alignment, word_scores, min_confidence)");
     }
-    const std::optional<pipeline::OptionValue> value = option_value(*spec, text);
+    const std::optional<pipeline::OptionValue> value = pipeline::parse_option_text(*spec, text);
     const std::string rule =
         value ? pipeline::range_error(*spec, *value) : "must be a " + pipeline::range_text(*spec);
     if (!rule.empty()) throw ApiError(400, "Invalid request: " + name + " " + rule + ", got " + text);

@@ -9,6 +9,7 @@
 #include "front/output_options_key.h"
 #include "front/translate_flags.h"
 #include "pipeline/option_table.h"
+#include "pipeline/option_text.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -138,4 +139,24 @@ TEST_CASE("every command that takes -m takes $NMT_MODEL like translate", "[optio
     CHECK(given.exit_code == 0);
   }
   CHECK(commands == 3);
+}
+
+TEST_CASE("one parser reads a value typed on the command line or in a /v1 query", "[options]") {
+  const pipeline::OptionSpec& beam = pipeline::option_spec("beam_size");
+  const pipeline::OptionSpec& alpha = pipeline::option_spec("length_penalty");
+  const pipeline::OptionSpec& alignment = pipeline::option_spec("alignment");
+  CHECK(std::get<int64_t>(*pipeline::parse_option_text(beam, "4")) == 4);
+  CHECK(std::get<double>(*pipeline::parse_option_text(alpha, "0.5")) == 0.5);
+  CHECK(std::get<bool>(*pipeline::parse_option_text(alignment, "true")));
+  CHECK_FALSE(std::get<bool>(*pipeline::parse_option_text(alignment, "0")));
+  // Blanks, trailing characters and other flag words read as nothing, whichever front end typed them.
+  for (const std::string text : {"", " 4", "4 ", "\t4", "4x", "0x4", "4.0"})
+    CHECK_FALSE(pipeline::parse_option_text(beam, text).has_value());
+  for (const std::string text : {" 0.5", "0.5 ", "0,5", ""})
+    CHECK_FALSE(pipeline::parse_option_text(alpha, text).has_value());
+  for (const std::string text : {"yes", "TRUE", " 1", ""})
+    CHECK_FALSE(pipeline::parse_option_text(alignment, text).has_value());
+  // Out of range is still a number: range_error names the rule.
+  CHECK_THAT(pipeline::range_error(beam, *pipeline::parse_option_text(beam, "0")), StartsWith("must be"));
+  CHECK_THAT(pipeline::range_error(alpha, *pipeline::parse_option_text(alpha, "1e999")), StartsWith("must be"));
 }
