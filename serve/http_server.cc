@@ -65,10 +65,9 @@ void answer_guarded(httplib::Response& res, const std::function<void()>& handle)
   }
 }
 
-// Bytes the request's body and its answer hold: a large one leaves memory to return when the server is idle.
-bool is_large(const httplib::Request& req, const httplib::Response& res) {
-  const size_t body = std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10);
-  return body >= kTrimAfterBytes || res.body.size() >= kTrimAfterBytes;
+// Bytes the request's body and its answer hold: what its handling allocated and freed, about.
+size_t bytes_of(const httplib::Request& req, const httplib::Response& res) {
+  return std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) + res.body.size();
 }
 
 }  // namespace
@@ -247,7 +246,7 @@ void HttpServer::add_routes() {
                 check_key(data.fields);
                 handle(req, data, res);
               });
-              if (is_large(req, res)) in_flight.large();
+              in_flight.count(bytes_of(req, res));
             });
       continue;
     }
@@ -266,7 +265,7 @@ void HttpServer::add_routes() {
                check_key(data.fields);
                handle(req, data, res);
              });
-             if (is_large(req, res)) in_flight.large();
+             in_flight.count(bytes_of(req, res));
            });
   }
   // What cpp-httplib answers itself (no route, a malformed request, a body over the limit) in our shape; a

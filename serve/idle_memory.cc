@@ -12,9 +12,9 @@ IdleMemory::Request::Request(IdleMemory& owner) : owner_(owner) {
 IdleMemory::Request::~Request() {
   {
     const std::lock_guard<std::mutex> lock(owner_.mutex_);
-    owner_.large_since_trim_ = owner_.large_since_trim_ || large_;
-    if (--owner_.in_flight_ > 0 || !owner_.large_since_trim_) return;
-    owner_.large_since_trim_ = false;
+    owner_.bytes_since_trim_ += bytes_;
+    if (--owner_.in_flight_ > 0 || owner_.bytes_since_trim_ < kTrimAfterBytes) return;
+    owner_.bytes_since_trim_ = 0;
     ++owner_.trims_;
   }
   // Outside the lock: a trim walks every arena, and requests starting meanwhile need not wait for it.

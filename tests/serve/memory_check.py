@@ -9,8 +9,16 @@ import time
 
 from serve_support import SENTENCES, Server, check, cli_translate, sanitized
 
-PEAK_BOUND_MB = 1024  # docs/serve.md: peak RSS under 8 concurrent 1 MB hostile bodies
-SETTLED_MB = 48  # RSS this close to its level before the burst counts as returned
+PEAK_BOUND_MB = 400  # docs/serve.md: peak RSS under 8 concurrent 1 MB hostile bodies
+
+
+RETURNED_WITHIN_MB = 100  # docs/serve.md: once idle, the RSS is back within this of where it started
+
+
+def returned(before, now):
+    """Most of what the burst took is back (without malloc_trim the RSS stays some 150 MB up; glibc keeps a
+    few MB in each connection thread's arena even after the trim)."""
+    return now - before <= RETURNED_WITHIN_MB
 
 
 def rss_mb(pid, field="VmRSS"):
@@ -45,7 +53,7 @@ with Server(nmt) as s:
     check(statuses == [400] * 8, f"8 concurrent 1 MB bodies of empty items refused (400): {statuses}")
     settled = rss_mb(s.proc.pid)
     deadline = time.time() + 10
-    while settled > before + SETTLED_MB and time.time() < deadline:
+    while not returned(before, settled) and time.time() < deadline:
         time.sleep(0.2)
         settled = rss_mb(s.proc.pid)
     print(f"RSS before {before:.0f} MB, peak {peak:.0f} MB, after {settled:.0f} MB")
@@ -53,7 +61,7 @@ with Server(nmt) as s:
         print("RSS bounds not checked under AddressSanitizer")
     else:
         check(peak < PEAK_BOUND_MB, f"peak RSS {peak:.0f} MB under the stated {PEAK_BOUND_MB} MB")
-        check(settled <= before + SETTLED_MB,
+        check(returned(before, settled),
               f"memory returned after the peak: {settled:.0f} MB, started at {before:.0f} MB (peak {peak:.0f})")
     health = s.get("/health").json()
     check(health["status"] == "ok" and health["memory_returned"] >= 1, f"/health: {health}")

@@ -11,6 +11,7 @@
 #include "serve/api_error.h"
 #include "serve/batcher.h"
 #include "serve/file_translation.h"
+#include "serve/idle_memory.h"
 #include "serve/libretranslate_api.h"
 #include "serve/model_set.h"
 #include "serve/source_detection.h"
@@ -149,4 +150,27 @@ TEST_CASE("serve ModelSet: two models of one pair are refused", "[serve]") {
   CHECK_THROWS_WITH(serve::ModelSet({kModel, kModel}), Catch::Contains("both translate en to de") &&
                                                            Catch::Contains("one model per language pair"));
   CHECK_THROWS_AS(serve::ModelSet({kModel, kModel}), core::UsageError);
+}
+
+TEST_CASE("serve IdleMemory: trims when the last request ends after enough bytes, not before", "[serve]") {
+  serve::IdleMemory memory;
+  {
+    serve::IdleMemory::Request small(memory);
+    small.count(100);
+  }
+  CHECK(memory.trims() == 0);
+  {
+    serve::IdleMemory::Request large(memory);
+    {
+      serve::IdleMemory::Request other(memory);
+      other.count(serve::kTrimAfterBytes);
+    }
+    CHECK(memory.trims() == 0);  // one still in flight
+  }
+  CHECK(memory.trims() == 1);
+  for (int i = 0; i < 2; ++i) {
+    serve::IdleMemory::Request some(memory);
+    some.count(serve::kTrimAfterBytes / 2);
+  }
+  CHECK(memory.trims() == 2);  // small requests add up
 }
