@@ -1,8 +1,9 @@
 """The hostile documents of tests/hostile/make_documents.py (nesting 25,000-50,000 deep in HTML, XML,
 Markdown, DOCX, ODT and EPUB; a zip member inflating to 200 MB; members that lie about their size; 25,000
-members) sent to /translate_file, each translated in its own child process: every one is answered (200, or
-an error in LibreTranslate's JSON: 503 past --request-timeout, its child stopped), /health says ok after each, and the server's peak RSS stays under the
-bound docs/serve.md states, since a document's memory is its child's."""
+members; 40 kB lines) sent to /translate_file, each translated in its own child process: every one is
+answered (200, or an error in LibreTranslate's JSON: 503 past --request-timeout, its child stopped), /health
+says ok after each, and the server's peak RSS stays under the bound docs/serve.md states, since a
+document's memory is its child's."""
 import os
 import subprocess
 import sys
@@ -28,8 +29,8 @@ def rss_mb(pid, field):
 with tempfile.TemporaryDirectory() as tmp:
     subprocess.run([sys.executable, os.path.join(HERE, "..", "hostile", "make_documents.py"), tmp], check=True,
                    env={**os.environ, "INFLATE_MB": "200"})
-    # A 5 s deadline: the documents that would take longer (a 40 kB line) are stopped sooner.
-    with Server(nmt, "--max-chars", "10000000", "--max-body", str(8 << 20), "--request-timeout", "5") as s:
+    # A 3 s deadline: the documents that would take longer (a 40 kB line) are stopped sooner.
+    with Server(nmt, "--max-chars", "10000000", "--max-body", str(8 << 20), "--request-timeout", "3") as s:
         for name in sorted(os.listdir(tmp)):
             with open(os.path.join(tmp, name), "rb") as f:
                 data = f.read()
