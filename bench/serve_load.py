@@ -48,25 +48,16 @@ def peak_rss_mb(pid):
     return float("nan")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--nmt", default=os.path.join(ROOT, "build", "nmt"))
-    ap.add_argument("--input", default=DEFAULT_INPUT, help="source sentences, plain or .gz")
-    ap.add_argument("--sentences", type=int, default=0, help="the first N sentences (default: all)")
-    ap.add_argument("--clients", type=int, default=32)
-    ap.add_argument("--seconds", type=float, default=30)
-    ap.add_argument("--threads", type=int, default=2, help="--threads of both the server and the CLI")
-    ap.add_argument("--batch-wait", type=int, default=5, help="the server's --batch-wait (ms)")
-    a = ap.parse_args()
+def current_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
 
-    sentences = read_sentences(a.input, a.sentences)
-    expected, cli_seconds = cli_run(a.nmt, sentences, a.threads)
-    cli_rate = len(sentences) / cli_seconds
 
-    server = subprocess.Popen([a.nmt, "serve", "--port", "0", "--threads", str(a.threads), "--batch-wait",
-                               str(a.batch_wait), "--max-connections", str(max(64, a.clients))],
-                              stderr=subprocess.PIPE, text=True)
-    url = "http://%s:%s/translate" % re.search(r"http://([0-9.]+):(\d+)/", server.stderr.readline()).groups()
+def load_run(a, url, sentences, expected):
+    """One run: a.clients clients for a.seconds; their latencies, mismatches and errors."""
     latencies, mismatches, errors = [], [], []
     lock = threading.Lock()
     next_index = [0]
@@ -100,20 +91,65 @@ def main():
         t.start()
     for t in threads:
         t.join()
-    wall = time.perf_counter() - started
-    rss = peak_rss_mb(server.pid)
-    server.send_signal(signal.SIGTERM)
-    server.wait(timeout=60)
+    return {"latencies": latencies, "mismatches": mismatches, "errors": errors,
+            "wall": time.perf_counter() - started}
 
+
+def print_run(number, row, a):
+    n = len(row["latencies"])
+    print(f"run {number}/{a.runs}: {n} answers, {n / row['wall']:.1f}/s, p99 "
+          f"{percentile(row['latencies'], 99) * 1000:.0f} ms, lost {len(row['errors'])}, "
+          f"differing from the CLI {len(row['mismatches'])}", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--nmt", default=os.path.join(ROOT, "build", "nmt"))
+    ap.add_argument("--input", default=DEFAULT_INPUT, help="source sentences, plain or .gz")
+    ap.add_argument("--sentences", type=int, default=0, help="the first N sentences (default: all)")
+    ap.add_argument("--clients", type=int, default=32)
+    ap.add_argument("--seconds", type=float, default=30, help="length of one run")
+    ap.add_argument("--runs", type=int, default=1, help="runs one after another against one server")
+    ap.add_argument("--threads", type=int, default=2, help="--threads of both the server and the CLI")
+    ap.add_argument("--batch-wait", type=int, default=5, help="the server's --batch-wait (ms)")
+    a = ap.parse_args()
+
+    sentences = read_sentences(a.input, a.sentences)
+    expected, cli_seconds = cli_run(a.nmt, sentences, a.threads)
+    cli_rate = len(sentences) / cli_seconds
+
+    server = subprocess.Popen([a.nmt, "serve", "--port", "0", "--threads", str(a.threads), "--batch-wait",
+                               str(a.batch_wait), "--max-connections", str(max(64, a.clients))],
+                              stderr=subprocess.PIPE, text=True)
+    url = "http://%s:%s/translate" % re.search(r"http://([0-9.]+):(\d+)/", server.stderr.readline()).groups()
+    rows = []
+    try:
+        for run in range(a.runs):
+            rows.append(load_run(a, url, sentences, expected))
+            if a.runs > 1:
+                print_run(run + 1, rows[-1], a)
+        peak = peak_rss_mb(server.pid)
+        time.sleep(1)  # idle: the server returns what the peak freed
+        idle = current_rss_mb(server.pid)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+    latencies = [x for row in rows for x in row["latencies"]]
+    mismatches = [x for row in rows for x in row["mismatches"]]
+    errors = [x for row in rows for x in row["errors"]]
+    wall = sum(row["wall"] for row in rows)
     rate = len(latencies) / wall
     print(f"| engine | sentences | sentences/s | p50 ms | p99 ms |")
     print(f"|---|---|---|---|---|")
     print(f"| nmt translate --threads {a.threads} | {len(sentences)} | {cli_rate:.1f} | | |")
-    print(f"| nmt serve, {a.clients} clients x {a.seconds:g} s | {len(latencies)} | {rate:.1f} "
+    print(f"| nmt serve, {a.clients} clients x {a.seconds:g} s x {a.runs} | {len(latencies)} | {rate:.1f} "
           f"({rate / cli_rate:.0%} of the CLI) | {percentile(latencies, 50) * 1000:.0f} | "
           f"{percentile(latencies, 99) * 1000:.0f} |")
     print(f"answers equal to the CLI's: {len(latencies) - len(mismatches)}/{len(latencies)}; errors: {len(errors)}; "
-          f"server peak RSS {rss:.0f} MB; exit {server.returncode}")
+          f"server peak RSS {peak:.0f} MB, {idle:.0f} MB idle after; exit {server.returncode}")
+    if a.runs > 1:
+        print(f"worst run's p99 {max(percentile(r['latencies'], 99) for r in rows) * 1000:.0f} ms; "
+              f"runs with a lost request: {sum(1 for r in rows if r['errors'])}/{a.runs}")
     for m in mismatches[:3]:
         print("mismatch:", m, file=sys.stderr)
     for e in errors[:3]:

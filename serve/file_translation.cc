@@ -7,10 +7,10 @@
 #include <memory>
 #include <stdexcept>
 
-#include "core/error.h"
 #include "core/utf8_text.h"
 #include "documents/translate_document.h"
 #include "serve/api_error.h"
+#include "serve/document_worker.h"
 #include "serve/source_detection.h"
 
 namespace serve {
@@ -139,16 +139,17 @@ nlohmann::json translate_file_response(TranslationService& service, FileStore& s
     service.check_document_bytes(bytes.size());
     // Owned by the task: a task still running when the request times out must not write into this frame.
     auto result = std::make_shared<std::string>();
-    service.run_alone([result, pair, format, bytes, filename] {
-      std::vector<std::string> warnings;
-      try {
-        *result =
-            documents::translate_document(*pair.translator, pair.options, format, bytes, filename, &warnings);
-      } catch (const core::UsageError&) {
-        throw;
-      } catch (const core::Error& e) {
-        throw ApiError(400, std::string("Invalid request: ") + e.what());
-      }
+    const auto deadline = service.deadline_from_now();
+    service.run_alone([result, pair, format, bytes, filename, deadline] {
+      *result = run_in_worker(
+          [&] {
+            std::vector<std::string> warnings;
+            // The package bound that fits the child's memory, as `nmt translate --max-memory` sets it.
+            return documents::translate_document(*pair.translator, pair.options, format, bytes, filename,
+                                                 &warnings,
+                                                 documents::max_inflated_for(kDocumentWorkerMemory));
+          },
+          deadline);
     });
     out = std::move(*result);
   }

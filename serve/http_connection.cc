@@ -127,6 +127,26 @@ void BoundedServer::widen_backlog() {
   if (sock != INVALID_SOCKET) ::listen(sock, kListenBacklog);
 }
 
+std::string lowercase_media_type(const std::string& content_type) {
+  std::string out = content_type;
+  bool in_name = true;  // the media type, or a parameter's name: up to '=' (a value runs to ';')
+  bool quoted = false;
+  for (char& c : out) {
+    if (quoted) {
+      quoted = c != '"';
+    } else if (c == ';') {
+      in_name = true;
+    } else if (c == '=') {
+      in_name = false;
+    } else if (c == '"' && !in_name) {
+      quoted = true;
+    } else if (in_name && c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return out;
+}
+
 bool BoundedServer::process_and_close_socket(socket_t sock) {
   bool ok = false;
   try {
@@ -143,7 +163,10 @@ bool BoundedServer::process_and_close_socket(socket_t sock) {
       if (!ready || svr_sock_ == INVALID_SOCKET) break;
       DeadlineStream stream(sock, read_timeout, write_timeout, Clock::now() + receive_deadline_);
       bool closed = false;
-      ok = process_request(stream, left == 1, closed, nullptr);
+      ok = process_request(stream, left == 1, closed, [](httplib::Request& req) {
+        const auto type = req.headers.find("Content-Type");
+        if (type != req.headers.end()) type->second = lowercase_media_type(type->second);
+      });
       if (!ok || closed || stream.timed_out()) break;
     }
   } catch (const std::exception& e) {  // cpp-httplib's own parsing, out of memory: this connection only

@@ -7,12 +7,19 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <string>
 
 namespace serve {
 
 // The kernel's queue of connections not yet accepted. cpp-httplib's is 5, which refuses clients arriving
 // together long before the connection threads are busy.
 inline constexpr int kListenBacklog = 1024;
+
+// Content-Type with its media type and parameter names in lower case, parameter values as sent
+// ("Multipart/Form-Data; Boundary=AbC" -> "multipart/form-data; boundary=AbC"): media types are
+// case-insensitive (RFC 9110), and cpp-httplib recognises a multipart form and its boundary in lower case
+// only.
+std::string lowercase_media_type(const std::string& content_type);
 
 class BoundedServer : public httplib::Server {
  public:

@@ -1,5 +1,6 @@
 #include "serve/http_server.h"
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -62,6 +63,11 @@ void answer_guarded(httplib::Response& res, const std::function<void()>& handle)
   } catch (...) {
     send_json(res, 500, {{"error", "translation failed"}});
   }
+}
+
+// Bytes the request's body and its answer hold: what its handling allocated and freed, about.
+size_t bytes_of(const httplib::Request& req, const httplib::Response& res) {
+  return std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) + res.body.size();
 }
 
 }  // namespace
@@ -172,7 +178,10 @@ std::vector<Route> HttpServer::routes() {
        false,
        false,
        [this](const httplib::Request&, RequestData&, httplib::Response& res) {
-         send_json(res, 200, {{"status", "ok"}, {"merged_requests", service_.merged_requests()}});
+         send_json(res, 200,
+                   {{"status", "ok"},
+                    {"merged_requests", service_.merged_requests()},
+                    {"memory_returned", idle_memory_.trims()}});
        }},
       {{"POST", "/v1/translate", "JSON lines in, as nmt translate --input-format jsonl; options by query"},
        "/v1/translate",
@@ -230,18 +239,21 @@ void HttpServer::add_routes() {
     };
     if (route.info.method == "GET") {
       s.Get(route.pattern,
-            [check_key, handle = route.handle](const httplib::Request& req, httplib::Response& res) {
+            [this, check_key, handle = route.handle](const httplib::Request& req, httplib::Response& res) {
+              IdleMemory::Request in_flight(idle_memory_);
               answer_guarded(res, [&] {
                 RequestData data = query_fields(req);
                 check_key(data.fields);
                 handle(req, data, res);
               });
+              in_flight.count(bytes_of(req, res));
             });
       continue;
     }
     s.Post(route.pattern,
            [this, check_key, handle = route.handle, raw = route.raw_body](
                const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+             IdleMemory::Request in_flight(idle_memory_);
              answer_guarded(res, [&] {
                RequestData data;
                if (raw) {
@@ -253,6 +265,7 @@ void HttpServer::add_routes() {
                check_key(data.fields);
                handle(req, data, res);
              });
+             in_flight.count(bytes_of(req, res));
            });
   }
   // What cpp-httplib answers itself (no route, a malformed request, a body over the limit) in our shape; a

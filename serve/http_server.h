@@ -9,6 +9,7 @@
 
 #include "serve/api_keys.h"
 #include "serve/file_translation.h"
+#include "serve/idle_memory.h"
 #include "serve/serve_options.h"
 #include "serve/translation_service.h"
 
@@ -37,7 +38,8 @@ class HttpServer {
   TranslationService& service_;
   const ServeOptions& options_;
   ApiKeys keys_;
-  FileStore files_;  // POST /translate_file's results, for GET /download_file
+  FileStore files_;         // POST /translate_file's results, for GET /download_file
+  IdleMemory idle_memory_;  // returns freed memory when the server goes idle after large requests
   std::atomic<bool> stopping_{false};
   std::unique_ptr<BoundedServer> server_;
 };

@@ -2,6 +2,7 @@
 // lines as `nmt translate` reads them, queues it and waits for it within the request's time bound.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -29,8 +30,13 @@ class TranslationService {
                                                std::vector<std::string> lines,
                                                std::vector<pipeline::LineControls> controls = {});
 
-  // Runs `work` on the translator's worker, alone, within the time bound (an attention heatmap).
+  // Runs `work` on the translator's worker, alone, within the time bound (an attention heatmap, a document).
   void run_alone(std::function<void()> work);
+  // The end of the time bound of a request that starts now (--request-timeout): work that can be stopped
+  // (a document's child process) is stopped then.
+  std::chrono::steady_clock::time_point deadline_from_now() const {
+    return std::chrono::steady_clock::now() + std::chrono::seconds(options_.request_timeout_s);
+  }
 
   // Counts a request's characters (code points), each `weight` times (a request for alternatives decodes
   // 1 + alternatives hypotheses), toward --max-chars; ApiError 400 beyond, as LibreTranslate answers.

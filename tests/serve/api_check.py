@@ -6,6 +6,7 @@ import re
 import subprocess
 import tempfile
 import sys
+import urllib.parse
 
 import requests
 from concurrent.futures import ThreadPoolExecutor
@@ -78,6 +79,28 @@ with Server(nmt) as s:
     check(json.loads(curl.stdout) == {"translatedText": cli[0]}, f"curl -d '{{...}}' (sent as a form): JSON: {curl.stdout}")
     r = s.post("/translate", data={"q": SENTENCES[0], "source": "en", "target": "de", "pad": "x" * 20000})
     check(r.status_code == 200 and r.json() == {"translatedText": cli[0]}, f"a 20 kB form: {r.status_code} {r.text[:200]}")
+
+    def mixed_case_multipart(fields, file=None):  # media type and parameter name in any case, as RFC 9110 allows
+        parts = [f'--AbC\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n' for k, v in fields.items()]
+        if file:
+            parts.append(f'--AbC\r\nContent-Disposition: form-data; name="file"; filename="{file[0]}"\r\n'
+                         f'Content-Type: Text/Plain\r\n\r\n{file[1]}\r\n')
+        return {"data": ("".join(parts) + "--AbC--\r\n").encode(),
+                "headers": {"Content-Type": "Multipart/Form-Data; Boundary=AbC"}}
+
+    pair = {"source": "en", "target": "de"}
+    r = s.post("/translate", **mixed_case_multipart({"q": SENTENCES[0], **pair}))
+    check(r.status_code == 200 and r.json() == {"translatedText": cli[0]}, f"Multipart/Form-Data /translate: {r.text}")
+    r = s.post("/detect", **mixed_case_multipart({"q": SENTENCES[10]}))
+    check(r.status_code == 200 and r.json()[0]["language"] == "en", f"Multipart/Form-Data /detect: {r.text}")
+    r = s.post("/translate_file", **mixed_case_multipart(pair, ("a.txt", SENTENCES[0] + "\n")))
+    got = requests.get(r.json().get("translatedFileUrl", s.url + "/none"), timeout=60)
+    check(got.status_code == 200 and got.text == cli[0] + "\n", f"Multipart/Form-Data /translate_file: {r.text}")
+    form = {"headers": {"Content-Type": "Application/X-WWW-Form-Urlencoded; Charset=UTF-8"}}
+    r = s.post("/translate", data=urllib.parse.urlencode({"q": SENTENCES[0], **pair}), **form)
+    check(r.status_code == 200 and r.json() == {"translatedText": cli[0]}, f"Application/X-WWW-Form-Urlencoded: {r.text}")
+    r = s.post("/detect", data=urllib.parse.urlencode({"q": SENTENCES[10]}), **form)
+    check(r.status_code == 200 and r.json()[0]["language"] == "en", f"Application/X-WWW-Form-Urlencoded /detect: {r.text}")
     r = s.get("/translate")
     check(r.status_code == 405 and "POST" in r.headers.get("Allow", "") and "error" in r.json(),
           f"GET /translate: 405: {r.status_code} {r.text}")

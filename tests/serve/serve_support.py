@@ -67,6 +67,12 @@ def cli_translate(nmt, lines, *args, stdin=None):
     return out.stdout.splitlines()
 
 
+def sanitized(nmt):
+    """Whether nmt is an AddressSanitizer build, whose shadow memory and quarantine make RSS figures its own."""
+    out = subprocess.run(["ldd", nmt], capture_output=True, text=True).stdout
+    return "libasan" in out
+
+
 def check(condition, message):
     if not condition:
         sys.exit("FAILED: " + message)

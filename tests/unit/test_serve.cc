@@ -1,7 +1,9 @@
 // serve/: the pieces of `nmt serve` below HTTP (tests/serve/ drives the server itself).
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdint>
 #include <future>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "serve/api_error.h"
 #include "serve/batcher.h"
 #include "serve/file_translation.h"
+#include "serve/idle_memory.h"
 #include "serve/libretranslate_api.h"
 #include "serve/model_set.h"
 #include "serve/source_detection.h"
@@ -128,6 +131,56 @@ TEST_CASE("serve FileStore: tokens of 128 random bits, each file taken once", "[
   CHECK_FALSE(store.take(token).has_value());
 }
 
+namespace {
+
+// The attack on std::mt19937_64 tokens: 312 consecutive outputs, untempered, are the generator's state, and
+// the state gives every later output.
+uint64_t untemper(uint64_t y) {
+  y ^= y >> 43;
+  y ^= (y << 37) & 0xFFF7EEE000000000ULL;
+  uint64_t x = y;  // y = x ^ ((x << 17) & mask): each pass fixes 17 more bits of x
+  for (int i = 0; i < 4; ++i) x = y ^ ((x << 17) & 0x71D67FFFEDA60000ULL);
+  y = x;  // y = x ^ ((x >> 29) & mask)
+  for (int i = 0; i < 3; ++i) x = y ^ ((x >> 29) & 0x5555555555555555ULL);
+  return x;
+}
+
+uint64_t temper(uint64_t y) {
+  y ^= (y >> 29) & 0x5555555555555555ULL;
+  y ^= (y << 17) & 0x71D67FFFEDA60000ULL;
+  y ^= (y << 37) & 0xFFF7EEE000000000ULL;
+  return y ^ (y >> 43);
+}
+
+// The output after outputs[0..311] of an mt19937_64.
+uint64_t predict_next(const std::vector<uint64_t>& outputs) {
+  std::vector<uint64_t> x;
+  for (size_t i = 0; i < 312; ++i) x.push_back(untemper(outputs[i]));
+  const uint64_t y = (x[0] & 0xFFFFFFFF80000000ULL) | (x[1] & 0x7FFFFFFFULL);
+  return temper(x[156] ^ (y >> 1) ^ ((y & 1) ? 0xB5026F5AA96619E9ULL : 0));
+}
+
+}  // namespace
+
+TEST_CASE("serve FileStore: the next token is not predicted from the 156 before it", "[serve]") {
+  std::mt19937_64 weak(12345);  // the predictor works: it foretells the generator tokens once came from
+  std::vector<uint64_t> outputs;
+  for (int i = 0; i < 312; ++i) outputs.push_back(weak());
+  CHECK(predict_next(outputs) == weak());
+
+  serve::FileStore store;
+  outputs.clear();
+  for (int i = 0; i < 157; ++i) {  // each token two 64-bit words, as 32 hex digits
+    const std::string token = store.put("a.de.txt", "x");
+    outputs.push_back(std::stoull(token.substr(0, 16), nullptr, 16));
+    outputs.push_back(std::stoull(token.substr(16), nullptr, 16));
+  }
+  CHECK(predict_next(outputs) != outputs[312]);
+  int ones = 0;  // the bits are balanced: of 157 x 128, half ones within 4.5 standard deviations (71)
+  for (uint64_t w : outputs) ones += __builtin_popcountll(w);
+  CHECK(std::abs(ones - 157 * 64) < 4 * 80);
+}
+
 TEST_CASE("serve translated_file_name: the target code before the extension", "[serve]") {
   CHECK(serve::translated_file_name("report.docx", "de") == "report.de.docx");
   CHECK(serve::translated_file_name("a.b.txt", "fr") == "a.b.fr.txt");
@@ -149,4 +202,27 @@ TEST_CASE("serve ModelSet: two models of one pair are refused", "[serve]") {
   CHECK_THROWS_WITH(serve::ModelSet({kModel, kModel}), Catch::Contains("both translate en to de") &&
                                                            Catch::Contains("one model per language pair"));
   CHECK_THROWS_AS(serve::ModelSet({kModel, kModel}), core::UsageError);
+}
+
+TEST_CASE("serve IdleMemory: trims when the last request ends after enough bytes, not before", "[serve]") {
+  serve::IdleMemory memory;
+  {
+    serve::IdleMemory::Request small(memory);
+    small.count(100);
+  }
+  CHECK(memory.trims() == 0);
+  {
+    serve::IdleMemory::Request large(memory);
+    {
+      serve::IdleMemory::Request other(memory);
+      other.count(serve::kTrimAfterBytes);
+    }
+    CHECK(memory.trims() == 0);  // one still in flight
+  }
+  CHECK(memory.trims() == 1);
+  for (int i = 0; i < 2; ++i) {
+    serve::IdleMemory::Request some(memory);
+    some.count(serve::kTrimAfterBytes / 2);
+  }
+  CHECK(memory.trims() == 2);  // small requests add up
 }

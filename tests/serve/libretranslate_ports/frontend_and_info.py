@@ -150,12 +150,13 @@ def _():
 H = "test_api_health.py::"
 
 
-# docs/serve.md: /health answers {"status": "ok", "merged_requests": N}: one field more than LibreTranslate's.
+# docs/serve.md: /health answers {"status": "ok", "merged_requests": N, "memory_returned": M}: two fields more
+# than LibreTranslate's.
 @port(H + "test_api_get_health", "documented")
 def _():
     r = server().get("/health")
-    documented(r.status_code == 200 and r.json()["status"] == "ok" and set(r.json()) == {"status", "merged_requests"},
-               "GET /health", r)
+    fields = {"status", "merged_requests", "memory_returned"}
+    documented(r.status_code == 200 and r.json()["status"] == "ok" and set(r.json()) == fields, "GET /health", r)
 
 
 @port(H + "test_api_health_must_fail_bad_request_type", "same")
