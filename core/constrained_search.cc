@@ -266,7 +266,7 @@ class ConstrainedSearch {
     // HF is_done: K hypotheses ended and none running can beat the worst of them now.
     bool done =
         static_cast<int>(finished_[s].size()) == beam_size_ &&
-        worst_[s] >= score(kept.front()->cum_logprob, generated_length) &&
+        worst_[s] >= score(expansions.front().cum_logprob, generated_length) &&
         std::none_of(finished_[s].begin(), finished_[s].end(), [](const Finished& f) { return f.missed; });
     for (const Expansion* e : kept) {
       const Row& row = rows_[first + e->row];
@@ -310,6 +310,7 @@ class ConstrainedSearch {
     std::vector<Hypothesis> out;
     for (const Finished& f : list) {
       if (static_cast<int>(out.size()) == options_.n_best) break;
+      if (f.missed && !out.empty() && !out.front().constraints_missed) break;  // n-best: all met, or none
       Hypothesis h;
       for (int node = f.last_node; node >= 0; node = nodes_[node].parent) {
         h.tokens.push_back(nodes_[node].token);

@@ -17,8 +17,8 @@ using search_test::mix;
 using search_test::Model;
 
 constexpr int32_t kEos = 0;
-constexpr int32_t kStart = 11;
-constexpr int kVocab = 12;  // 0 EOS, 1..10 words, 11 start (banned)
+constexpr int32_t kStart = search_test::kPad;  // what CheckedDecoder expects first
+constexpr int kVocab = 12;                     // 0 EOS, 5 start (banned), the others words
 
 // Logits from a hash of (sentence, last token); EOS likelier as the output grows; tokens 8..10 rare, so a
 // constraint on them is one the model would not choose.

@@ -54,6 +54,7 @@ TEST_CASE("glossary: whole words, case, longest match", "[glossary]") {
   g.add_term("policy=Richtlinie", "--term");
   g.add_term("privacy policy=Datenschutzerklärung", "--term");
   g.add_term("cat=Katze", "--term");
+  g.add_term("privacy=Privatsphäre", "--term");  // shorter, added after the longer one
   g.add({"Apple", {"Apple"}, true}, "test");
   CHECK(matched(g, "Read the Privacy Policy and the policy.") ==
         "Privacy Policy>Datenschutzerklärung,policy>Richtlinie");
