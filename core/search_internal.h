@@ -121,8 +121,8 @@ std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const s
 std::vector<std::vector<Hypothesis>> beam_search(DecoderStep& decoder, const std::vector<int>& max_lengths,
                                                  const SearchOptions& options);
 std::vector<std::vector<Hypothesis>> constrained_search(DecoderStep& decoder,
-                                                       const std::vector<int>& max_lengths,
-                                                       const SearchOptions& options);
+                                                        const std::vector<int>& max_lengths,
+                                                        const SearchOptions& options);
 std::vector<std::vector<Hypothesis>> sampling_search(DecoderStep& decoder,
                                                      const std::vector<int>& max_lengths,
                                                      const SearchOptions& options);
