@@ -244,21 +244,23 @@ std::vector<OptionSpec> build_table() {
           get_field<&O::shortlist>, set_field<&O::shortlist>);
   s->changes_output = true;
   s->choices = "auto|on|off";
-  // Terminology (pipeline/glossary.h, docs/glossary.md). Not output-changing rows: the resume key and the
-  // server's batches key the loaded terms themselves (front/output_options_key), and a server request may
-  // not name a file of the server's.
+  // Terminology (pipeline/glossary.h, docs/glossary.md). The resume key and the server's batches also hold
+  // the loaded terms themselves (front/output_options_key), so an edited file counts; /v1/translate takes
+  // neither row (a request may not name a file of the server's; its JSON lines carry a glossary field).
   s = add(spec(OptionType::kText, "glossary", "--glossary",
                "Terms the translation must use: a UTF-8 file of SOURCE<TAB>TARGET lines, TARGET's forms "
                "separated by '|', an optional third column 'case' (docs/glossary.md); a sentence whose term "
                "could not be met is flagged glossary-miss",
                kFixed, "none"),
           get_field<&O::glossary>, set_field<&O::glossary>);
+  s->changes_output = true;
   s->value_name = "FILE";
   s = add(spec(OptionType::kText, "terms", "--term",
                "One term the translation must use, SOURCE=TARGET (forms separated by '|'); repeatable, over "
                "--glossary",
                kFixed, "none"),
           get_field<&O::terms>, set_field<&O::terms>);
+  s->changes_output = true;
   s->value_name = "SRC=TGT";
   s->repeats = true;
   add(spec(OptionType::kFlag, "flag_warnings", "--flag-warnings",
