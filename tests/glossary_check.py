@@ -6,6 +6,7 @@ Usage: glossary_check.py NMT MODEL"""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,13 @@ Target="word/document.xml"/></Relationships>""",
 
 def main():
     work = tempfile.mkdtemp(prefix="nmt-glossary-")
+    try:
+        checks(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def checks(work):
     plain = translate("The dog sleeps on the sofa.")
     check("Köter" not in plain and "Hund" in plain, f"without a glossary the model says Hund: {plain!r}")
     for beam in ("1", "4"):
