@@ -9,11 +9,11 @@ DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepi
        librsvg2-bin bash-completion libcpp-httplib-dev curl python3-requests \
        libcurl4-openssl-dev libssl-dev libgumbo-dev libmd4c-dev libpugixml-dev python3-jsonschema python3-docx \
        python3-odf python3-pybind11 python3-dev cmark-gfm
-TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy
+TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy dict-freedict-eng-deu
 # What CI adds: the sanitizer and fuzzing compiler, and the browser the page tests drive.
 CI_DEPS = clang libclang-rt-14-dev chromium
 
-.PHONY: all build build-all test test-asan deps deps-tools deps-ci install deb fixtures model model-smoke model-multi30k bench bench-ct2 bench-latency bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
+.PHONY: all build build-all test test-asan deps deps-tools deps-ci install deb fixtures model model-smoke model-multi30k bench bench-ct2 bench-glossary bench-latency bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
 
 all: build
 
@@ -125,6 +125,11 @@ bench: build
 CT2_BENCH_ARGS ?=
 bench-ct2: build
 	$(PYTHON) tools/bench_ct2.py --nmt $(BUILD)/nmt $(CT2_BENCH_ARGS)
+
+# --glossary on test sets built from the dev splits and dict-freedict-eng-deu (make deps-tools): term rate,
+# spurious insertions, BLEU and time against unconstrained decoding and placeholders (docs/glossary.md).
+bench-glossary: build
+	$(PYTHON) tools/bench_glossary.py --nmt $(BUILD)/nmt $(GLOSSARY_BENCH_ARGS)
 
 # Single-sentence latency (beam 4, batch 1, 1 and 2 threads): p50/p99 of nmt and CTranslate2 (tools/bench_latency.py).
 LATENCY_BENCH_ARGS ?= --synthetic

@@ -51,6 +51,8 @@ pipeline::TranslateOptions resolve_options(const nmt::Options& o, const pipeline
   put(flags, "min_confidence", o.min_confidence);
   put(flags, "on_low_confidence", o.on_low_confidence);
   put(flags, "shortlist", o.shortlist);
+  put(flags, "glossary", o.glossary);
+  put(flags, "terms", o.terms);
   // Sampling without a seed draws one, as `nmt translate` does.
   if (flags.apply({}).sampling.enabled && !o.seed) {
     const uint64_t seed = (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();

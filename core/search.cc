@@ -246,6 +246,24 @@ void validate(int vocab_size, const std::vector<int>& max_lengths, const SearchO
               "prefix id " + std::to_string(id) + " outside the vocabulary or EOS");
     }
   }
+  require(options.constraints.empty() || options.constraints.size() == max_lengths.size(),
+          "constraints: one list per sentence or none");
+  require(options.constraints.empty() || !options.sampling.enabled, "constraints cannot be sampled");
+  for (const std::vector<Constraint>& list : options.constraints) {
+    require(list.size() <= static_cast<size_t>(kMaxConstraints),
+            "more than " + std::to_string(kMaxConstraints) + " constraints in a sentence");
+    for (const Constraint& c : list) {
+      require(!c.forms.empty() && c.forms.size() <= static_cast<size_t>(kMaxConstraintForms),
+              "a constraint needs 1.." + std::to_string(kMaxConstraintForms) + " forms");
+      for (const std::vector<int32_t>& form : c.forms) {
+        require(!form.empty(), "a constraint form is empty");
+        for (int32_t id : form) {
+          require(id >= 0 && id < vocab_size && id != options.eos_id,
+                  "constraint id " + std::to_string(id) + " outside the vocabulary or EOS");
+        }
+      }
+    }
+  }
   for (size_t i = 0; i < max_lengths.size(); ++i) {
     require(max_lengths[i] >= 1,
             "max_lengths[" + std::to_string(i) + "] must be >= 1, got " + std::to_string(max_lengths[i]));
@@ -259,8 +277,11 @@ std::vector<std::vector<Hypothesis>> search(DecoderStep& decoder, const std::vec
                                             const SearchOptions& options) {
   search_detail::validate(decoder.vocab_size(), max_lengths, options);
   if (max_lengths.empty()) return {};
+  const bool constrained = std::any_of(options.constraints.begin(), options.constraints.end(),
+                                       [](const std::vector<Constraint>& list) { return !list.empty(); });
   std::vector<std::vector<Hypothesis>> results =
       options.sampling.enabled ? search_detail::sampling_search(decoder, max_lengths, options)
+      : constrained            ? search_detail::constrained_search(decoder, max_lengths, options)
       : options.beam_size == 1 ? search_detail::greedy_search(decoder, max_lengths, options)
                                : search_detail::beam_search(decoder, max_lengths, options);
   for (std::vector<Hypothesis>& list : results) {

@@ -51,6 +51,14 @@ class DecoderStep {
   static constexpr int kLogitRows = 48;
 };
 
+// A term the output must contain: any one of its forms, each a non-empty sequence of token ids.
+struct Constraint {
+  std::vector<std::vector<int32_t>> forms;
+};
+// Limits of one sentence's constraints (bit sets in the search's hypothesis state).
+constexpr int kMaxConstraints = 64;      // per sentence
+constexpr int kMaxConstraintForms = 32;  // per constraint
+
 struct SearchOptions {
   int beam_size = 1;            // 1 = greedy
   int n_best = 1;               // hypotheses returned per sentence (<= beam_size)
@@ -70,6 +78,10 @@ struct SearchOptions {
   // log_softmax, using the tokens its hypothesis generated so far (a forced prefix included).
   float repetition_penalty = 1.0f;  // > 1: a generated token's logit is divided by it (multiplied if < 0)
   int no_repeat_ngram_size = 0;     // > 0: a token that would repeat an n-gram of this size is banned
+  // Terms each sentence's output must contain (a glossary): empty, or one list per sentence (not with
+  // sampling). The search is then dynamic beam allocation (core/constrained_search.cc): a hypothesis ends
+  // only once it holds one form of every constraint, or at its max length, marked constraints_missed.
+  std::vector<std::vector<Constraint>> constraints;
 };
 
 struct Hypothesis {
@@ -78,6 +90,7 @@ struct Hypothesis {
   float raw_score = 0.0f;           // sum_logprobs: the unnormalised path score
   std::vector<float> token_scores;  // log-probability of each generated token, EOS's last
   bool length_limit = false;        // ended at its max_length (EOS forced), not by the model's EOS
+  bool constraints_missed = false;  // a constraint of SearchOptions::constraints is not in tokens
 };
 
 // max_lengths[i]: generated tokens allowed for sentence i, EOS included (EOS is forced on the last one).

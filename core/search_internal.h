@@ -115,11 +115,14 @@ inline int32_t forced_token(const SearchOptions& options, int s, int index) {
   return index < static_cast<int>(prefix.size()) ? prefix[index] : -1;
 }
 
-// All three expect validated arguments and at least one sentence.
+// All four expect validated arguments and at least one sentence.
 std::vector<std::vector<Hypothesis>> greedy_search(DecoderStep& decoder, const std::vector<int>& max_lengths,
                                                    const SearchOptions& options);
 std::vector<std::vector<Hypothesis>> beam_search(DecoderStep& decoder, const std::vector<int>& max_lengths,
                                                  const SearchOptions& options);
+std::vector<std::vector<Hypothesis>> constrained_search(DecoderStep& decoder,
+                                                        const std::vector<int>& max_lengths,
+                                                        const SearchOptions& options);
 std::vector<std::vector<Hypothesis>> sampling_search(DecoderStep& decoder,
                                                      const std::vector<int>& max_lengths,
                                                      const SearchOptions& options);

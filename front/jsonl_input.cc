@@ -24,8 +24,8 @@ std::string read_request(const nlohmann::json& j, const pipeline::Translator& tr
   if (!j.is_object()) return "expected a JSON object with \"text\", got " + std::string(j.type_name());
   for (const auto& field : j.items()) {
     const std::string& key = field.key();
-    if (key != "text" && key != "prefix" && key != "beam_size")
-      return "unknown field \"" + key + "\" (known: text, prefix, beam_size)";
+    if (key != "text" && key != "prefix" && key != "beam_size" && key != "glossary")
+      return "unknown field \"" + key + "\" (known: text, prefix, beam_size, glossary)";
   }
   const auto text = j.find("text");
   if (text == j.end()) return "missing \"text\"";
@@ -55,10 +55,29 @@ std::string read_request(const nlohmann::json& j, const pipeline::Translator& tr
       return "\"beam_size\" " + rule + got;
     r.controls.beam_size = static_cast<int>(value);
   }
+  if (const auto glossary = j.find("glossary"); glossary != j.end()) {
+    if (o.sampling.enabled) return "\"glossary\" cannot be used with sampling";
+    return read_glossary_field(*glossary, r.controls.glossary);
+  }
   return "";
 }
 
 }  // namespace
+
+std::string read_glossary_field(const nlohmann::json& value, pipeline::Glossary& glossary) {
+  if (!value.is_object())
+    return "\"glossary\" must be an object of source term -> target, got " + std::string(value.type_name());
+  for (const auto& item : value.items()) {
+    if (!item.value().is_string())
+      return "\"glossary\": the target of \"" + item.key() + "\" must be a string";
+    try {
+      glossary.add_pair(item.key(), item.value().get<std::string>(), "\"glossary\" \"" + item.key() + "\"");
+    } catch (const core::UsageError& e) {
+      return e.what();
+    }
+  }
+  return "";
+}
 
 JsonlRequest parse_jsonl_request(const std::string& line, const pipeline::Translator& translator,
                                  const pipeline::TranslateOptions& options) {

@@ -1,8 +1,9 @@
 // `nmt translate --input-format jsonl`: each input line is an object {"text": "...", "prefix": "...",
-// "beam_size": N}; text is required, the others optional.
+// "beam_size": N, "glossary": {"SOURCE": "TARGET|FORMS"}}; text is required, the others optional.
 #pragma once
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "pipeline/translator.h"
@@ -23,6 +24,10 @@ struct JsonlRequest {
 // known fields, text a string of one line, prefix one the target vocabulary spells exactly (and not on a
 // blank text), beam_size a whole number in 1..256, at least --n-best (1 with sampling). `options` are
 // resolved.
+// A request's "glossary" (a JSON line's, the server's): an object of source term -> target forms
+// ("Vertrag|Verträge"), added to `glossary`. Returns what is wrong, "" when it is valid.
+std::string read_glossary_field(const nlohmann::json& value, pipeline::Glossary& glossary);
+
 JsonlRequest parse_jsonl_request(const std::string& line, const pipeline::Translator& translator,
                                  const pipeline::TranslateOptions& options);
 

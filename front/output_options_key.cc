@@ -19,6 +19,8 @@ nlohmann::json output_options_json(const pipeline::TranslateOptions& options, co
     const bool applies = spec.applies == nullptr || spec.applies(options);
     j[std::string(spec.field)] = applies ? to_json(spec.get(options)) : nlohmann::json(nullptr);
   }
+  // The loaded terms too, not only the file's name: an edited glossary translates the file again.
+  if (options.glossary_terms) j["glossary_terms"] = options.glossary_terms->canonical();
   j["sampling"] = options.sampling.enabled;  // set by the sampling options above
   j["scores"] = shape.scores;
   j["input_format"] = shape.input_jsonl ? "jsonl" : "text";

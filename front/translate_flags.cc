@@ -24,7 +24,8 @@ std::string help_text(const OptionSpec& spec) {
   return help;
 }
 
-const char* value_name(const OptionSpec& spec) {
+std::string value_name(const OptionSpec& spec) {
+  if (!spec.value_name.empty()) return std::string(spec.value_name);
   if (!spec.choices.empty()) return "WORD";
   switch (spec.type) {
     case OptionType::kInt:
@@ -59,9 +60,25 @@ void add_option_flags(CLI::App& cmd, TranslateFlags& flags, bool attention_only)
           names, [&flags, field, value](int64_t) { flags.set(field, value); }, help_text(spec));
       continue;
     }
-    CLI::Option* option = cmd.add_option_function<std::string>(
-        names, [&flags, &spec](const std::string& text) { flags.set(spec.field, *pipeline::parse_option_text(spec, text)); },
-        help_text(spec));
+    CLI::Option* option = nullptr;
+    if (spec.repeats) {
+      option = cmd.add_option_function<std::vector<std::string>>(
+          names,
+          [&flags, &spec](const std::vector<std::string>& texts) {
+            std::string joined;
+            for (const std::string& text : texts) joined += (joined.empty() ? "" : "\n") + text;
+            flags.set(spec.field, joined);
+          },
+          help_text(spec));
+      option->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->allow_extra_args(false);
+    } else {
+      option = cmd.add_option_function<std::string>(
+          names,
+          [&flags, &spec](const std::string& text) {
+            flags.set(spec.field, *pipeline::parse_option_text(spec, text));
+          },
+          help_text(spec));
+    }
     option->type_name(value_name(spec));
     option->check(CLI::Validator(
         [&spec](std::string& text) -> std::string {
@@ -102,6 +119,7 @@ pipeline::TranslateOptions resolve_translate_options(const TranslateFlags& flags
   if (translator.language_tags().empty() && o.target_lang == translator.model().description().target_lang)
     o.target_lang.clear();
   translator.check(o);
+  o.glossary_terms = pipeline::load_glossary(o);
   return o;
 }
 

@@ -90,6 +90,13 @@ core::SearchOptions shortlist_search_options(const core::SearchOptions& options,
   for (auto& prefix : o.prefixes) {
     for (int32_t& id : prefix) id = kept(id, "forced prefix");
   }
+  for (auto& list : o.constraints) {
+    for (core::Constraint& c : list) {
+      for (auto& form : c.forms) {
+        for (int32_t& id : form) id = kept(id, "constraint");
+      }
+    }
+  }
   return o;
 }
 

@@ -55,8 +55,9 @@ class ShortlistStep : public core::DecoderStep {
   std::vector<int32_t> model_tokens_;  // capacity max_rows: steps allocate nothing
 };
 
-// The search options in the shortlist's indices: EOS, the start token and every prefix token must be kept
-// (throws std::invalid_argument otherwise); banned ids not kept are dropped (never generated anyway).
+// The search options in the shortlist's indices: EOS, the start token and every prefix and constraint token
+// must be kept (throws std::invalid_argument otherwise); banned ids not kept are dropped (never generated
+// anyway).
 core::SearchOptions shortlist_search_options(const core::SearchOptions& options,
                                              const ShortlistOutput& output);
 

@@ -12,6 +12,9 @@ std::vector<std::string> hypothesis_flags(const std::vector<const core::Hypothes
   std::vector<std::string> flags;
   if (std::any_of(parts.begin(), parts.end(), [](const core::Hypothesis* h) { return h->length_limit; }))
     flags.push_back("length-limit");
+  if (std::any_of(parts.begin(), parts.end(),
+                  [](const core::Hypothesis* h) { return h->constraints_missed; }))
+    flags.push_back("glossary-miss");
   return flags;
 }
 

@@ -244,6 +244,25 @@ std::vector<OptionSpec> build_table() {
           get_field<&O::shortlist>, set_field<&O::shortlist>);
   s->changes_output = true;
   s->choices = "auto|on|off";
+  // Terminology (pipeline/glossary.h, docs/glossary.md). The resume key and the server's batches also hold
+  // the loaded terms themselves (front/output_options_key), so an edited file counts; /v1/translate takes
+  // neither row (a request may not name a file of the server's; its JSON lines carry a glossary field).
+  s = add(spec(OptionType::kText, "glossary", "--glossary",
+               "Terms the translation must use: a UTF-8 file of SOURCE<TAB>TARGET lines, TARGET's forms "
+               "separated by '|', an optional third column 'case' (docs/glossary.md); a sentence whose term "
+               "could not be met is flagged glossary-miss",
+               kFixed, "none"),
+          get_field<&O::glossary>, set_field<&O::glossary>);
+  s->changes_output = true;
+  s->value_name = "FILE";
+  s = add(spec(OptionType::kText, "terms", "--term",
+               "One term the translation must use, SOURCE=TARGET (forms separated by '|'); repeatable, over "
+               "--glossary",
+               kFixed, "none"),
+          get_field<&O::terms>, set_field<&O::terms>);
+  s->changes_output = true;
+  s->value_name = "SRC=TGT";
+  s->repeats = true;
   add(spec(OptionType::kFlag, "flag_warnings", "--flag-warnings",
            "Warn 'FILE:LINE: flagged CODES (confidence X)' for every translation with flags", kFixed, "off"),
       get_field<&O::flag_warnings>, set_field<&O::flag_warnings>);

@@ -38,8 +38,10 @@ struct OptionSpec {
   bool (*applies)(const TranslateOptions&) = nullptr;
   // A value outside the range that means "choose for me" (alignment_layer -1: the last layer).
   std::optional<int64_t> automatic;
-  bool flag_value = true;    // kFlag: the value the flag sets (--no-split sets split_sentences false)
-  std::string_view choices;  // kText: the values allowed, "|"-separated; empty: any
+  bool flag_value = true;       // kFlag: the value the flag sets (--no-split sets split_sentences false)
+  std::string_view choices;     // kText: the values allowed, "|"-separated; empty: any
+  std::string_view value_name;  // what help calls the value ("FILE"); empty: by type ("N", "X", "LANG")
+  bool repeats = false;         // kText: each use adds a line to the value (--term)
 };
 
 // The table, in the order help lists the options.

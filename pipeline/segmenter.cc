@@ -52,6 +52,7 @@ SegmentedLines segment_lines(const std::vector<std::string>& lines, const Segmen
         if (static_cast<int>(ids.size()) <= rules.max_tokens) {
           pieces.push_back(s);
           out.ids.push_back(std::move(ids));
+          out.texts.push_back(tokenizer::model_readable(text));
           continue;
         }
       }
@@ -63,6 +64,7 @@ SegmentedLines segment_lines(const std::vector<std::string>& lines, const Segmen
         if (!translatable(in_line)) continue;
         pieces.push_back(in_line);
         out.ids.push_back(encode(in_line));
+        out.texts.push_back(tokenizer::model_readable(slice(line, in_line.begin, in_line.end)));
       }
     }
     if (pieces.empty()) {

@@ -26,6 +26,7 @@ struct LineLayout {
 
 struct SegmentedLines {
   std::vector<std::vector<int32_t>> ids;  // each segment's source ids (EOS included), lines in order
+  std::vector<std::string> texts;         // each segment's text as the model reads it
   std::vector<LineLayout> lines;
   std::vector<TranslateWarning> warnings;
 };

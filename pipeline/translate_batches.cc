@@ -33,12 +33,17 @@ void collect_attention(const models::DecoderState& state, const models::EncodedB
 }
 
 // The batch's shortlist vocabulary: every source's pieces' targets, the frequent pieces, the special
-// tokens and the forced prefixes' ids.
+// tokens, the forced prefixes' and the glossary terms' ids.
 std::vector<int32_t> batch_vocabulary(const models::Shortlist& shortlist, const models::ModelDescription& d,
                                       const std::vector<std::vector<int32_t>>& batch,
                                       const core::SearchOptions& search) {
   std::vector<int32_t> always = {d.tokens.pad, d.tokens.unk, d.tokens.eos, d.tokens.decoder_start};
   for (const auto& prefix : search.prefixes) always.insert(always.end(), prefix.begin(), prefix.end());
+  for (const auto& list : search.constraints) {
+    for (const core::Constraint& c : list) {
+      for (const auto& form : c.forms) always.insert(always.end(), form.begin(), form.end());
+    }
+  }
   return shortlist.vocabulary(batch, always);
 }
 
@@ -67,6 +72,10 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
     throw core::Error("translate_ids: one sampling key per source");
   if (!controls.prefixes.empty() && controls.prefixes.size() != sources.size())
     throw core::Error("translate_ids: one prefix per source");
+  if (!controls.constraints.empty() && controls.constraints.size() != sources.size())
+    throw core::Error("translate_ids: one constraint list per source");
+  const bool constrained = std::any_of(controls.constraints.begin(), controls.constraints.end(),
+                                       [](const auto& list) { return !list.empty(); });
   core::SearchOptions search;
   search.beam_size = o.beam_size;
   search.n_best = o.n_best;
@@ -116,6 +125,17 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
         const int forced = static_cast<int>(controls.prefixes[source].size());
         max_length = std::max(max_length, std::min(forced + 1, model_->config().max_positions));
         batch_search.prefixes.push_back(controls.prefixes[source]);
+      }
+      if (constrained) {
+        // Room for every term's longest form, and the end.
+        int term_tokens = 1;
+        for (const core::Constraint& c : controls.constraints[source]) {
+          size_t longest = 0;
+          for (const auto& form : c.forms) longest = std::max(longest, form.size());
+          term_tokens += static_cast<int>(longest);
+        }
+        max_length = std::max(max_length, std::min(term_tokens, model_->config().max_positions));
+        batch_search.constraints.push_back(controls.constraints[source]);
       }
       max_lengths.push_back(max_length);
       if (o.sampling.enabled)
@@ -170,14 +190,20 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_segments(
     }
   }
   std::vector<int> beams(segmented.ids.size(), o.beam_size);
+  all.constraints = segment_constraints(segmented, o, controls);
+  for (size_t s = 0; s < all.constraints.size(); ++s) {
+    if (!all.constraints[s].empty()) beams[s] = std::max(beams[s], kGlossaryMinBeam);
+  }
   if (controls) {
     all.prefixes.resize(segmented.ids.size());
     for (size_t i = 0; i < n_lines; ++i) {
       const LineLayout& layout = segmented.lines[i];
       const LineControls& c = (*controls)[i];
       if (!c.prefix.empty() && !layout.after.empty()) all.prefixes[layout.first] = prefix_ids(c.prefix);
-      for (size_t k = 0; k < layout.after.size(); ++k)
-        beams[layout.first + k] = c.beam_size.value_or(o.beam_size);
+      for (size_t k = 0; k < layout.after.size(); ++k) {
+        const bool terms = !all.constraints.empty() && !all.constraints[layout.first + k].empty();
+        beams[layout.first + k] = std::max(c.beam_size.value_or(o.beam_size), terms ? kGlossaryMinBeam : 1);
+      }
     }
   }
   std::vector<int> distinct = beams;
@@ -200,7 +226,8 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_segments(
       members.push_back(s);
       sources.push_back(segmented.ids[s]);
       if (!all.sampling_keys.empty()) group.sampling_keys.push_back(all.sampling_keys[s]);
-      group.prefixes.push_back(all.prefixes[s]);
+      if (!all.prefixes.empty()) group.prefixes.push_back(all.prefixes[s]);
+      if (!all.constraints.empty()) group.constraints.push_back(all.constraints[s]);
     }
     TranslateOptions group_options = o;
     group_options.beam_size = beam;

@@ -2,12 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "core/search.h"
+#include "pipeline/glossary.h"
 #include "pipeline/translate_progress.h"
 
 namespace pipeline {
@@ -53,18 +55,29 @@ struct TranslateOptions {
   // The output layer restricted to the batch's lexical shortlist (models/shortlist.h): "on", "off", or
   // "auto": on when the model folder holds a shortlist.bin.
   std::string shortlist = "auto";
+  // Terms the translation must use (pipeline/glossary.h): a glossary file, and --term's "SRC=TGT" one a
+  // line; `glossary_terms` is both loaded (load_glossary), which translate() does itself when null.
+  std::string glossary;
+  std::string terms;
+  std::shared_ptr<const Glossary> glossary_terms;
 };
+
+// The glossary file and terms of `options` in one glossary (null when it names none); throws
+// core::UsageError naming the file and line, or the term, that is wrong.
+std::shared_ptr<const Glossary> load_glossary(const TranslateOptions& options);
 
 // One line's own decoding controls (`--input-format jsonl`).
 struct LineControls {
   std::string prefix;            // target text the line's first sentence is forced to start with
   std::optional<int> beam_size;  // this line's beam instead of TranslateOptions::beam_size
+  Glossary glossary;             // this line's terms, over the run's
 };
 
 // Per-source controls of translate_ids: each empty, or one entry per source.
 struct SourceControls {
   std::vector<uint64_t> sampling_keys;         // keys of the sampling streams (empty: the source's index)
   std::vector<std::vector<int32_t>> prefixes;  // forced target ids the hypotheses start with
+  std::vector<std::vector<core::Constraint>> constraints;  // target terms each source's output must hold
 };
 
 // An option the model cannot take. `option` is the TranslateOptions field; what() reads "beam_size must

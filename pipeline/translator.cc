@@ -103,6 +103,9 @@ void Translator::check(const TranslateOptions& o) const {
     throw OptionError("max_sentence_tokens",
                       "must be at most " + std::to_string(positions) + " (the model's positions)");
   }
+  if (o.sampling.enabled && (!o.glossary.empty() || !o.terms.empty()))
+    throw OptionError("glossary",
+                      "cannot be used with sampling (the search meets the terms, sampling draws)");
   if (!o.source_lang.empty() && !models::is_language_tag(o.source_lang)) {
     throw OptionError("source_lang", "'" + o.source_lang + "' is not a language tag (such as en, de, pt-BR)");
   }

@@ -87,6 +87,12 @@ class Translator {
       const std::vector<LineControls>* controls, const models::AttentionRequest* capture,
       std::vector<std::vector<models::AttentionMatrices>>* attention) const;
 
+  // Each segment's glossary terms (the run's and its line's) as target-id constraints: one list per
+  // segment, or none at all when no segment has a term.
+  std::vector<std::vector<core::Constraint>> segment_constraints(
+      const SegmentedLines& segmented, const TranslateOptions& options,
+      const std::vector<LineControls>* controls) const;
+
   // The splitter for a language, built once (ICU iterators take a while to build).
   const tokenizer::SentenceSplitter& splitter(const std::string& language) const;
 

@@ -11,6 +11,7 @@
 #include "documents/translate_document.h"
 #include "serve/api_error.h"
 #include "serve/document_worker.h"
+#include "serve/request_glossary.h"
 #include "serve/source_detection.h"
 
 namespace serve {
@@ -46,15 +47,14 @@ std::string field(const nlohmann::json& fields, const char* name, const std::str
 
 // A text file as `nmt translate -i` reads it: one translation per line, LF between them.
 std::string translate_text_file(TranslationService& service, const LanguagePair& pair,
-                                const std::string& bytes) {
+                                const pipeline::TranslateOptions& options, const std::string& bytes) {
   if (!core::is_valid_utf8(bytes)) throw ApiError(400, "Invalid request: the file is not UTF-8 text");
   service.check_characters({bytes});
   std::vector<std::string> lines = split_lines(bytes);
   const bool final_newline = !lines.empty() && lines.back().empty() && lines.size() > 1;
   if (final_newline) lines.pop_back();
   std::vector<std::string> out;
-  for (const pipeline::Translation& t : service.translate(pair, pair.options, lines))
-    out.push_back(t.texts[0]);
+  for (const pipeline::Translation& t : service.translate(pair, options, lines)) out.push_back(t.texts[0]);
   return join_lines(out) + (final_newline ? "\n" : "");
 }
 
@@ -132,20 +132,21 @@ nlohmann::json translate_file_response(TranslationService& service, FileStore& s
   const LanguagePair& pair = same_code(source, "auto")
                                  ? auto_pair(service.models(), is_text ? bytes : "", target, detected)
                                  : service.pair(source, target);
+  const pipeline::TranslateOptions options = glossary_options(pair.options, service.options(), fields);
   std::string out;
   if (format == documents::DocumentFormat::kText) {
-    out = translate_text_file(service, pair, bytes);
+    out = translate_text_file(service, pair, options, bytes);
   } else {
     service.check_document_bytes(bytes.size());
     // Owned by the task: a task still running when the request times out must not write into this frame.
     auto result = std::make_shared<std::string>();
     const auto deadline = service.deadline_from_now();
-    service.run_alone([result, pair, format, bytes, filename, deadline] {
+    service.run_alone([result, pair, options, format, bytes, filename, deadline] {
       *result = run_in_worker(
           [&] {
             std::vector<std::string> warnings;
             // The package bound that fits the child's memory, as `nmt translate --max-memory` sets it.
-            return documents::translate_document(*pair.translator, pair.options, format, bytes, filename,
+            return documents::translate_document(*pair.translator, options, format, bytes, filename,
                                                  &warnings,
                                                  documents::max_inflated_for(kDocumentWorkerMemory));
           },

@@ -8,6 +8,7 @@
 #include "core/utf8_text.h"
 #include "documents/translate_document.h"
 #include "serve/api_error.h"
+#include "serve/request_glossary.h"
 #include "serve/source_detection.h"
 
 namespace serve {
@@ -101,15 +102,16 @@ std::string joined(const std::vector<std::string>& texts) {
 // format html: each q a document fragment through the formatted-documents path (documents/), markup kept
 // and projected onto the translation; one translation each, no alternatives.
 Json html_response(TranslationService& service, const LanguagePair& pair,
-                   const std::vector<std::string>& texts, bool is_array, const DetectedLanguage* detect) {
+                   const pipeline::TranslateOptions& options, const std::vector<std::string>& texts,
+                   bool is_array, const DetectedLanguage* detect) {
   Json translated = Json::array(), detected = Json::array();
   for (const std::string& text : texts) {
     // Owned by the task: a task still running when the request times out must not write into this frame.
     auto out = std::make_shared<std::string>();
-    service.run_alone([out, pair, text] {
+    service.run_alone([out, pair, options, text] {
       std::vector<std::string> warnings;
-      *out = documents::translate_document(*pair.translator, pair.options, documents::DocumentFormat::kHtml,
-                                           text, "q", &warnings);
+      *out = documents::translate_document(*pair.translator, options, documents::DocumentFormat::kHtml, text,
+                                           "q", &warnings);
     });
     translated.push_back(*out);
     if (detect != nullptr) detected.push_back(detected_json(*detect));
@@ -144,9 +146,9 @@ Json translate_response(TranslationService& service, const Json& request) {
   const bool detect = source == "auto";
   const LanguagePair& pair = detect ? auto_pair(service.models(), joined(texts), target, detected_source)
                                     : service.pair(source, target);
+  pipeline::TranslateOptions options = glossary_options(pair.options, service.options(), request);
   if (format == "html")
-    return html_response(service, pair, texts, is_array, detect ? &detected_source : nullptr);
-  pipeline::TranslateOptions options = pair.options;
+    return html_response(service, pair, options, texts, is_array, detect ? &detected_source : nullptr);
   options.n_best = alternatives + 1;
   options.beam_size = std::max(options.beam_size, options.n_best);  // n-best needs that many beams
   // Every text's lines in one job, so an array q is one batch.

@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "core/error.h"
@@ -100,11 +101,18 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
                   "Origin whose pages may call the server ('*': any; '': none)")
       ->type_name("ORIGIN")
       ->capture_default_str();
+  cmd->add_option(
+         "--glossary", o.glossary,
+         "Terms every translation must use (a SOURCE<TAB>TARGET file, docs/glossary.md); a request's "
+         "glossary field adds its own")
+      ->type_name("FILE");
   return cmd;
 }
 
 int run_serve(const ServeOptions& options) {
   ServeOptions o = options;
+  if (!o.glossary.empty())
+    o.glossary_terms = std::make_shared<pipeline::Glossary>(pipeline::Glossary::read(o.glossary));
   const ApiKeys keys = o.api_keys_file.empty() ? ApiKeys() : ApiKeys::load(o.api_keys_file);
   // The signals wait for the signal thread: every thread started from here on inherits the mask.
   sigset_t stop_signals;

@@ -4,8 +4,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "pipeline/glossary.h"
 
 namespace serve {
 
@@ -31,6 +34,8 @@ struct ServeOptions {
   int max_batch_tokens = 4000;            // estimated source tokens per batch
   std::string api_keys_file;              // one key a line; empty: no key needed
   std::string cors_origin = "*";          // Access-Control-Allow-Origin, as LibreTranslate's; empty: none
+  std::string glossary;                   // --glossary: terms every request obeys (docs/glossary.md)
+  std::shared_ptr<const pipeline::Glossary> glossary_terms;  // read from it at start
 };
 
 }  // namespace serve

@@ -18,6 +18,7 @@ class TranslationService {
   TranslationService(const ModelSet& models, const ServeOptions& options);
 
   const ModelSet& models() const { return models_; }
+  const ServeOptions& options() const { return options_; }
 
   // The pair source -> target, loaded (ModelSet::use), or ApiError 400 naming what is not served.
   LanguagePair pair(const std::string& source, const std::string& target) const;

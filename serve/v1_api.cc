@@ -34,7 +34,7 @@ pipeline::TranslateOptions request_options(const LanguagePair& pair,
       if (s.field == name) spec = &s;
     }
     if (spec == nullptr || !spec->changes_output || name.rfind("sampling.", 0) == 0 ||
-        name == "target_lang") {
+        name == "target_lang" || name == "glossary" || name == "terms") {
       throw ApiError(400, "Invalid request: unknown parameter " + name +
                               " (options are the output-changing fields of `nmt translate`, e.g. "
                               "beam_size, n_best, alignment, word_scores, min_confidence)");

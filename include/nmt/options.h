@@ -34,6 +34,8 @@ struct Options {
   std::optional<float> min_confidence;           // below it: flagged "low-confidence"
   std::optional<std::string> on_low_confidence;  // "keep", "source", "empty" or "mark"
   std::optional<std::string> shortlist;          // "auto", "on" or "off"
+  std::optional<std::string> glossary;           // a glossary file: terms the translation must use
+  std::optional<std::string> terms;              // "SOURCE=TARGET" terms, one a line
 };
 
 }  // namespace nmt

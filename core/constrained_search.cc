@@ -1,0 +1,361 @@
+// Constrained beam search: dynamic beam allocation (Post & Vilar 2018). Each step a sentence's candidates
+// are the best expansions of its beams plus, for every beam, the next token of each constraint it could
+// advance; they are grouped into banks by how many constraint tokens they hold, and the beam is filled
+// from the banks in turn, highest first, so hypotheses that have met a term and hypotheses that have not
+// yet both stay in the beam. A hypothesis may end (EOS) only once it holds one form of every constraint;
+// at its max length it ends anyway, marked constraints_missed.
+#include <algorithm>
+#include <memory>
+
+#include "core/buffer_pool.h"
+#include "core/search_internal.h"
+
+namespace core {
+namespace search_detail {
+namespace {
+
+struct TraceNode {
+  int parent;  // -1: the token follows the start token
+  int32_t token;
+  float log_prob;
+};
+
+// A hypothesis's progress through its sentence's constraints.
+struct Progress {
+  uint64_t met = 0;    // bit c: constraint c appears in the hypothesis
+  int active = -1;     // the constraint whose forms the last `matched` tokens begin, or -1
+  int matched = 0;     // tokens of the active constraint generated so far
+  uint32_t forms = 0;  // bit f: form f of the active constraint begins with those tokens
+  int tokens = 0;      // constraint tokens held: met forms' and the active one's (the bank)
+};
+
+// The progress after `token`. A token that breaks the active form may begin another constraint.
+Progress advance_progress(const std::vector<Constraint>& constraints, Progress p, int32_t token) {
+  if (p.active >= 0) {
+    const Constraint& c = constraints[p.active];
+    uint32_t still = 0;
+    bool done = false;
+    for (int f = 0; f < static_cast<int>(c.forms.size()); ++f) {
+      if (!(p.forms >> f & 1u) || c.forms[f][p.matched] != token) continue;
+      if (static_cast<int>(c.forms[f].size()) == p.matched + 1) done = true;
+      still |= 1u << f;
+    }
+    if (done || still != 0) {
+      ++p.matched;
+      ++p.tokens;
+      p.forms = still;
+      if (done) {
+        p.met |= uint64_t{1} << p.active;
+        p.active = -1;
+        p.matched = 0;
+        p.forms = 0;
+      }
+      return p;
+    }
+    p.tokens -= p.matched;
+    p.active = -1;
+    p.matched = 0;
+    p.forms = 0;
+  }
+  for (int c = 0; c < static_cast<int>(constraints.size()); ++c) {
+    if (p.met >> c & 1u) continue;
+    uint32_t begins = 0;
+    bool done = false;
+    for (int f = 0; f < static_cast<int>(constraints[c].forms.size()); ++f) {
+      const std::vector<int32_t>& form = constraints[c].forms[f];
+      if (form[0] != token) continue;
+      if (form.size() == 1) done = true;
+      begins |= 1u << f;
+    }
+    if (done) {
+      p.met |= uint64_t{1} << c;
+      ++p.tokens;
+      return p;
+    }
+    if (begins != 0) {
+      p.active = c;
+      p.matched = 1;
+      p.forms = begins;
+      ++p.tokens;
+      return p;
+    }
+  }
+  return p;
+}
+
+bool all_met(const Progress& p, size_t n_constraints) {
+  return p.active < 0 && p.met == (n_constraints == 64 ? ~uint64_t{0} : (uint64_t{1} << n_constraints) - 1);
+}
+
+struct Finished {
+  int last_node;
+  double score;
+  float raw_score;
+  float eos_log_prob;
+  bool length_limit;
+  bool missed;
+};
+
+struct Row {
+  int sentence;
+  int node;
+  float cum_logprob;
+  int32_t token;  // decoder input
+  int source_row;
+  Progress progress;
+};
+
+struct Expansion {
+  float cum_logprob;
+  int row;  // the sentence's local row
+  int32_t token;
+  Progress progress;
+};
+
+class ConstrainedSearch {
+ public:
+  ConstrainedSearch(DecoderStep& decoder, const std::vector<int>& max_lengths, const SearchOptions& options)
+      : decoder_(decoder),
+        max_lengths_(max_lengths),
+        options_(options),
+        beam_size_(options.beam_size),
+        vocab_size_(decoder.vocab_size()),
+        log_probs_(vocab_size_, options),
+        finished_(max_lengths.size()),
+        worst_(max_lengths.size(), 1e9),
+        guard_(options, beam_size_, max_history(max_lengths)) {
+    logits_ = PooledBuffer(static_cast<size_t>(beam_size_) * vocab_size_);
+    shifts_.resize(beam_size_);
+    block_maxes_.resize(static_cast<size_t>(beam_size_) * scan_blocks(vocab_size_));
+    for (int s = 0; s < static_cast<int>(max_lengths.size()); ++s)
+      rows_.push_back({s, -1, 0.0f, options.start_id, s, Progress{}});
+  }
+
+  std::vector<std::vector<Hypothesis>> run() {
+    decoder_.start(static_cast<int>(max_lengths_.size()));
+    for (int position = 0; !rows_.empty(); ++position) {
+      std::vector<int32_t> tokens;
+      std::vector<int> sentences;
+      for (const Row& r : rows_) {
+        tokens.push_back(r.token);
+        sentences.push_back(r.sentence);
+      }
+      decoder_.step(tokens, sentences, position);
+      next_.clear();
+      for (size_t begin = 0, end; begin < rows_.size(); begin = end) {
+        for (end = begin; end < rows_.size() && rows_[end].sentence == rows_[begin].sentence;) ++end;
+        step_sentence(static_cast<int>(begin), static_cast<int>(end - begin), position);
+      }
+      if (next_.empty()) break;
+      std::vector<int> source_rows;
+      for (const Row& r : next_) source_rows.push_back(r.source_row);
+      decoder_.select_rows(source_rows);
+      std::swap(rows_, next_);
+    }
+    std::vector<std::vector<Hypothesis>> results(max_lengths_.size());
+    for (size_t s = 0; s < results.size(); ++s) results[s] = best(finished_[s]);
+    return results;
+  }
+
+ private:
+  const std::vector<Constraint>& constraints_of(int s) const {
+    static const std::vector<Constraint> kNone;
+    return options_.constraints.empty() ? kNone : options_.constraints[s];
+  }
+
+  // One step of the sentence whose rows are [first, first + n) of rows_.
+  void step_sentence(int first, int n, int position) {
+    const int s = rows_[first].sentence;
+    const std::vector<Constraint>& constraints = constraints_of(s);
+    const int generated_length = position + 1;
+    const bool last_step = generated_length >= max_lengths_[s];
+    if (guard_.active()) {
+      for (int r = 0; r < n; ++r) {
+        int32_t* history = guard_.history(r);
+        int i = position;
+        for (int node = rows_[first + r].node; node >= 0; node = nodes_[node].parent)
+          history[--i] = nodes_[node].token;
+        guard_.history_length(r) = position;
+      }
+    }
+    std::vector<int> row_sentence(static_cast<size_t>(first) + n, s);
+    fetch_group(decoder_, log_probs_, options_, max_lengths_, row_sentence, first, n, position,
+                logits_.data(), shifts_.data(), block_maxes_.data(), guard_);
+    const int n_blocks = scan_blocks(vocab_size_);
+    // A beam that has not met every constraint may not end yet.
+    for (int r = 0; r < n && !last_step; ++r) {
+      if (!all_met(rows_[first + r].progress, constraints.size()))
+        logits_.data()[static_cast<size_t>(r) * vocab_size_ + options_.eos_id] = kMinusInf;
+    }
+    std::vector<float> cum(n);
+    for (int r = 0; r < n; ++r) cum[r] = rows_[first + r].cum_logprob;
+
+    // Candidates: the best 2K expansions, each beam's best, and each beam's constraint tokens.
+    std::vector<std::pair<int, int32_t>> picks;  // (local row, token)
+    select_top(logits_.data(), block_maxes_.data(), shifts_.data(), cum.data(), n, vocab_size_,
+               std::min(2 * beam_size_, n * vocab_size_), top_);
+    for (const Candidate& c : top_) picks.emplace_back(c.index / vocab_size_, c.index % vocab_size_);
+    for (int r = 0; r < n && !last_step; ++r) {
+      const float* row = logits_.data() + static_cast<size_t>(r) * vocab_size_;
+      select_top(row, &block_maxes_[static_cast<size_t>(r) * n_blocks], &shifts_[r], &cum[r], 1, vocab_size_,
+                 1, top_);
+      picks.emplace_back(r, top_[0].index);
+      const Progress& p = rows_[first + r].progress;
+      if (p.active >= 0) {
+        const Constraint& c = constraints[p.active];
+        for (int f = 0; f < static_cast<int>(c.forms.size()); ++f)
+          if (p.forms >> f & 1u) picks.emplace_back(r, c.forms[f][p.matched]);
+      }
+      for (int c = 0; c < static_cast<int>(constraints.size()); ++c) {
+        if (p.met >> c & 1u) continue;
+        for (const std::vector<int32_t>& form : constraints[c].forms) picks.emplace_back(r, form[0]);
+      }
+    }
+    std::sort(picks.begin(), picks.end());
+    picks.erase(std::unique(picks.begin(), picks.end()), picks.end());
+
+    std::vector<Expansion> expansions;
+    for (const auto& [r, token] : picks) {
+      const float value =
+          cum[r] + log_prob(logits_.data()[static_cast<size_t>(r) * vocab_size_ + token], shifts_[r]);
+      if (value == kMinusInf) continue;  // banned, guarded out, or not the forced EOS
+      const Progress& p = rows_[first + r].progress;
+      expansions.push_back(
+          {value, r, token, token == options_.eos_id ? p : advance_progress(constraints, p, token)});
+    }
+    std::stable_sort(expansions.begin(), expansions.end(), [](const Expansion& a, const Expansion& b) {
+      return a.cum_logprob > b.cum_logprob || (a.cum_logprob == b.cum_logprob && a.row < b.row) ||
+             (a.cum_logprob == b.cum_logprob && a.row == b.row && a.token < b.token);
+    });
+
+    // Ends: an EOS among the best K (with every constraint met, or forced at the max length).
+    int rank = 0;
+    std::vector<const Expansion*> running;
+    for (const Expansion& e : expansions) {
+      if (e.token == options_.eos_id) {
+        if (rank < beam_size_) {
+          const Row& row = rows_[first + e.row];
+          add(s, {row.node, score(e.cum_logprob, generated_length), e.cum_logprob,
+                  e.cum_logprob - row.cum_logprob, last_step, !all_met(row.progress, constraints.size())});
+        }
+      } else {
+        running.push_back(&e);
+      }
+      ++rank;
+    }
+    if (running.empty()) return;
+
+    // Dynamic beam allocation: the banks take turns, highest first, each its best remaining expansion.
+    int max_bank = 0;
+    for (const Expansion* e : running) max_bank = std::max(max_bank, e->progress.tokens);
+    std::vector<std::vector<const Expansion*>> banks(max_bank + 1);
+    for (const Expansion* e : running) banks[e->progress.tokens].push_back(e);
+    std::vector<const Expansion*> kept;
+    std::vector<size_t> taken(banks.size(), 0);
+    for (bool any = true; any && static_cast<int>(kept.size()) < beam_size_;) {
+      any = false;
+      for (int b = max_bank; b >= 0 && static_cast<int>(kept.size()) < beam_size_; --b) {
+        if (taken[b] >= banks[b].size()) continue;
+        kept.push_back(banks[b][taken[b]++]);
+        any = true;
+      }
+    }
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const Expansion* a, const Expansion* b) { return a->cum_logprob > b->cum_logprob; });
+
+    // HF is_done: K hypotheses ended and none running can beat the worst of them now.
+    bool done =
+        static_cast<int>(finished_[s].size()) == beam_size_ &&
+        worst_[s] >= score(expansions.front().cum_logprob, generated_length) &&
+        std::none_of(finished_[s].begin(), finished_[s].end(), [](const Finished& f) { return f.missed; });
+    for (const Expansion* e : kept) {
+      const Row& row = rows_[first + e->row];
+      nodes_.push_back({row.node, e->token, e->cum_logprob - row.cum_logprob});
+      const Row next{
+          s, static_cast<int>(nodes_.size()) - 1, e->cum_logprob, e->token, first + e->row, e->progress};
+      if (last_step) {
+        add(s, {next.node, score(next.cum_logprob, generated_length + 1), next.cum_logprob, 0.0f, true,
+                !all_met(next.progress, constraints.size())});
+      } else if (!done) {
+        next_.push_back(next);
+      }
+    }
+  }
+
+  // HF BeamHypotheses.add, with a hypothesis that missed a constraint ranked below every one that did not.
+  void add(int s, const Finished& f) {
+    std::vector<Finished>& list = finished_[s];
+    const auto worse = [](const Finished& a, const Finished& b) {
+      return a.missed != b.missed ? a.missed : a.score < b.score;
+    };
+    if (static_cast<int>(list.size()) >= beam_size_) {
+      auto worst = std::min_element(list.begin(), list.end(),
+                                    [&](const Finished& a, const Finished& b) { return worse(a, b); });
+      if (!worse(*worst, f)) return;
+      list.erase(worst);
+    }
+    list.push_back(f);
+    double w = 1e9;
+    for (const Finished& g : list) w = std::min(w, g.score);
+    worst_[s] = w;
+  }
+
+  std::vector<Hypothesis> best(std::vector<Finished>& list) const {
+    list.erase(
+        std::remove_if(list.begin(), list.end(), [](const Finished& f) { return !std::isfinite(f.score); }),
+        list.end());
+    std::stable_sort(list.begin(), list.end(), [](const Finished& a, const Finished& b) {
+      return a.missed != b.missed ? b.missed : a.score > b.score;
+    });
+    std::vector<Hypothesis> out;
+    for (const Finished& f : list) {
+      if (static_cast<int>(out.size()) == options_.n_best) break;
+      if (f.missed && !out.empty() && !out.front().constraints_missed) break;  // n-best: all met, or none
+      Hypothesis h;
+      for (int node = f.last_node; node >= 0; node = nodes_[node].parent) {
+        h.tokens.push_back(nodes_[node].token);
+        h.token_scores.push_back(nodes_[node].log_prob);
+      }
+      std::reverse(h.tokens.begin(), h.tokens.end());
+      std::reverse(h.token_scores.begin(), h.token_scores.end());
+      h.token_scores.push_back(f.eos_log_prob);
+      h.score = static_cast<float>(f.score);
+      h.raw_score = f.raw_score;
+      h.length_limit = f.length_limit;
+      h.constraints_missed = f.missed;
+      out.push_back(std::move(h));
+    }
+    return out;
+  }
+
+  double score(float cum_logprob, int length) const {
+    return normalized_score(cum_logprob, length, options_.length_penalty);
+  }
+
+  DecoderStep& decoder_;
+  const std::vector<int>& max_lengths_;
+  const SearchOptions& options_;
+  const int beam_size_;
+  const int vocab_size_;
+  const LogProbs log_probs_;
+  std::vector<std::vector<Finished>> finished_;
+  std::vector<double> worst_;  // of each sentence's finished, once full
+  LoopGuard guard_;
+  std::vector<Row> rows_, next_;  // this step's beams, sentences in order, and the next step's
+  std::vector<TraceNode> nodes_;
+  std::vector<Candidate> top_;
+  PooledBuffer logits_;  // [beam_size_, vocab]: one sentence's rows at a time
+  std::vector<double> shifts_;
+  std::vector<float> block_maxes_;
+};
+
+}  // namespace
+
+std::vector<std::vector<Hypothesis>> constrained_search(DecoderStep& decoder,
+                                                        const std::vector<int>& max_lengths,
+                                                        const SearchOptions& options) {
+  return ConstrainedSearch(decoder, max_lengths, options).run();
+}
+
+}  // namespace search_detail
+}  // namespace core
