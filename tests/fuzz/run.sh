@@ -6,7 +6,7 @@ seconds=${2:-600}
 here=$(cd "$(dirname "$0")" && pwd)
 corpus="$build/corpus"
 python3 "$here/make_seeds.py" "$corpus"
-for target in ${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz fuzz_yaml fuzz_jsonl fuzz_safetensors fuzz_documents fuzz_manifest fuzz_input_decoder fuzz_shortlist fuzz_pickle}; do
+for target in ${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz fuzz_yaml fuzz_jsonl fuzz_safetensors fuzz_documents fuzz_manifest fuzz_input_decoder fuzz_shortlist fuzz_pickle fuzz_ct2}; do
   echo "== $target for ${seconds}s"
   mkdir -p "$corpus/$target" "$build/findings/$target"
   if [ "$target" = fuzz_documents ]; then  # seeds: the fixtures, each behind the byte that picks its reader
