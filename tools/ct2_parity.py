@@ -87,7 +87,7 @@ def nmt_translate(nmt, model, plain, beam, work):
                     "--max-length-b", str(MAX_DECODING + 1), "--threads", "2"], check=True, capture_output=True)
     with open(out, encoding="utf-8") as f:
         rows = [json.loads(line) for line in f if line.strip()]
-    return [" ".join(r["tokens"]) for r in rows], [r["translation"] for r in rows]
+    return [" ".join(r["tokens"]) for r in rows], [r["text"] for r in rows]
 
 
 def ct2_translate(driver, model, pieces_path, compute_type, beam, work):

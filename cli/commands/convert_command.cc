@@ -91,8 +91,8 @@ models::ConvertReport convert(const ConvertCommandOptions& options, const models
 }  // namespace
 
 CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
-  CLI::App* cmd =
-      app.add_subcommand("convert", "Import an OPUS-MT / Marian model into an nmt model directory");
+  CLI::App* cmd = app.add_subcommand(
+      "convert", "Import an OPUS-MT / Marian, CTranslate2 or Argos model into an nmt model directory");
   cmd->footer(
       "Source layouts:\n"
       "  hf-marian   a Hugging Face MarianMT checkpoint: config.json, model.safetensors or\n"
@@ -100,10 +100,10 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
       "              generation_config.json]; or ORG/NAME[@REV], a download in the Hugging Face cache\n"
       "  marian-npz  an unpacked native Marian release: *.npz, decoder.yml, vocabulary (.yml or .spm),\n"
       "              source.spm, target.spm\n"
-      "  ct2         a CTranslate2 model directory: model.bin, config.json, vocabularies, and\n"
-      "              source.spm + target.spm or sentencepiece.model (or --source-spm/--target-spm)\n"
-      "  argos       an Argos Translate package: a .argosmodel file or its unpacked directory\n"
-      "              (metadata.json, model/, sentencepiece.model)\n"
+      "  ct2         a CTranslate2 model directory: model.bin, config.json,\n"
+      "              vocabularies; source.spm + target.spm or sentencepiece.model\n"
+      "  argos       an Argos Translate package (.argosmodel) or its directory:\n"
+      "              metadata.json, model/, sentencepiece.model\n"
       "  nmt         an nmt model directory, rewritten in another --dtype (e.g. int8)\n"
       "Anything the checkpoint format cannot represent is refused with a message naming it; decoding\n"
       "settings it cannot carry over are reported as warnings. See docs/convert.md.\n"

@@ -169,9 +169,6 @@ ConvertReport convert_ct2(const std::string& dir, const Ct2Files& files, const C
   convert_detail::check_output_dir(options.output_dir, dir, options.force);
   const Ct2Config config = read_config(dir + "/config.json");
   const Ct2ModelBin bin = Ct2ModelBin::read(dir + "/model.bin");
-  Ct2Network net = map_ct2_transformer(bin, config.layer_norm_epsilon);
-  const ModelConfig& mc = net.config;
-  const int64_t start_rows = net.zero_start ? 1 : 0;
 
   Vocabulary src, tgt;
   if (read_vocabulary(dir, "shared_vocabulary", &src)) {
@@ -180,10 +177,18 @@ ConvertReport convert_ct2(const std::string& dir, const Ct2Files& files, const C
              !read_vocabulary(dir, "target_vocabulary", &tgt)) {
     throw ModelError(dir + ": no vocabulary (shared_vocabulary.json/.txt, or source_ and target_vocabulary)");
   }
-  check_size(src, mc.src_vocab_size - (mc.shared_embeddings ? start_rows : 0), "source embedding");
-  check_size(tgt, mc.tgt_vocab_size - start_rows, "target embedding");
   index_of(src);  // refuses a token listed twice
   const std::map<std::string, int32_t> tgt_ids = index_of(tgt);
+  const bool vocab_pad = tgt_ids.count("<blank>") || tgt_ids.count("<pad>");
+  // Our pad is never generated: without a pad token, the start token serves unless it is the EOS (which
+  // must stay possible); then an appended row with no probability mass does.
+  const bool zero_start = bin.scalar("decoder/start_from_zero_embedding", 0) != 0;
+  const bool pad_row = !zero_start && !vocab_pad && config.decoder_start == config.eos;
+  Ct2Network net = map_ct2_transformer(bin, config.layer_norm_epsilon, pad_row);
+  const ModelConfig& mc = net.config;
+  const int64_t extra_rows = net.extra_row ? 1 : 0;
+  check_size(src, mc.src_vocab_size - (mc.shared_embeddings ? extra_rows : 0), "source embedding");
+  check_size(tgt, mc.tgt_vocab_size - extra_rows, "target embedding");
   auto id = [&](const std::string& token, const char* key) {
     auto it = tgt_ids.find(token);
     if (it == tgt_ids.end())
@@ -196,14 +201,16 @@ ConvertReport convert_ct2(const std::string& dir, const Ct2Files& files, const C
   d.tokens.eos = id(config.eos, "eos_token");
   d.tokens.unk = id(config.unk, "unk_token");
   std::vector<std::string> extra;
+  const int32_t extra_id = static_cast<int32_t>(tgt.tokens.size());
+  if (net.extra_row) extra.push_back(tgt_ids.count("<pad>") ? "<ct2-no-mass>" : "<pad>");
   if (net.zero_start) {
     // The appended all-zero row starts the decoder (CTranslate2's start_from_zero_embedding).
-    extra.push_back(tgt_ids.count("<pad>") ? "<ct2-zero-start>" : "<pad>");
-    d.tokens.decoder_start = d.tokens.pad = static_cast<int32_t>(tgt.tokens.size());
+    d.tokens.decoder_start = d.tokens.pad = extra_id;
   } else {
     d.tokens.decoder_start = id(config.decoder_start, "decoder_start_token");
     d.tokens.pad = tgt_ids.count("<blank>") ? tgt_ids.at("<blank>")
                    : tgt_ids.count("<pad>") ? tgt_ids.at("<pad>")
+                   : net.extra_row          ? extra_id
                                             : d.tokens.decoder_start;
   }
   DecodingDefaults& dec = d.decoding;

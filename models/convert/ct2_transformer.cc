@@ -126,7 +126,8 @@ std::vector<float> ct2_sinusoids(int rows, int d) {
 
 class Ct2Mapper {
  public:
-  Ct2Mapper(Ct2Tensors& t, Ct2Network& net) : t_(t), net_(net), c_(net.config) {}
+  Ct2Mapper(Ct2Tensors& t, Ct2Network& net, bool pad_row)
+      : t_(t), net_(net), c_(net.config), pad_row_(pad_row) {}
 
   void architecture(float layer_norm_epsilon) {
     src_emb_ =
@@ -183,7 +184,8 @@ class Ct2Mapper {
     // Shared: one stored variable (CTranslate2 aliases equal weights).
     c_.shared_embeddings = src == tgt;
     c_.tied_output = proj == tgt;
-    const int64_t extra = net_.zero_start ? 1 : 0;
+    net_.extra_row = net_.zero_start || pad_row_;
+    const int64_t extra = net_.extra_row ? 1 : 0;
     std::vector<float> e = t_.take(src_emb_, {vs, d_});
     if (c_.shared_embeddings) {
       append_zero_rows(e, extra);
@@ -199,10 +201,10 @@ class Ct2Mapper {
       append_zero_rows(w, extra);
       net_.tensors.push_back({"output.weight", {vt + extra, d_}, std::move(w)});
     }
-    c_.output_bias = t_.has("decoder/projection/bias") || net_.zero_start;
+    c_.output_bias = t_.has("decoder/projection/bias") || net_.extra_row;
     if (c_.output_bias) {
       std::vector<float> b = t_.take_bias("decoder/projection/bias", vt);
-      if (net_.zero_start) b.push_back(kNoMassBias);
+      if (net_.extra_row) b.push_back(kNoMassBias);
       net_.tensors.push_back({"output.bias", {vt + extra}, std::move(b)});
     }
     c_.src_vocab_size = static_cast<int>(c_.shared_embeddings ? vs + extra : vs);
@@ -348,13 +350,14 @@ class Ct2Mapper {
   Ct2Tensors& t_;
   Ct2Network& net_;
   ModelConfig& c_;
+  const bool pad_row_;
   std::string src_emb_;
   int64_t d_ = 0, ffn_ = 0;
 };
 
 }  // namespace
 
-Ct2Network map_ct2_transformer(const Ct2ModelBin& bin, float layer_norm_epsilon) {
+Ct2Network map_ct2_transformer(const Ct2ModelBin& bin, float layer_norm_epsilon, bool pad_row) {
   if (bin.spec() != "TransformerSpec") {
     bin.fail("spec '" + bin.spec() +
              "' is not supported: nmt converts translation Transformers (TransformerSpec), not language "
@@ -366,7 +369,7 @@ Ct2Network map_ct2_transformer(const Ct2ModelBin& bin, float layer_norm_epsilon)
   }
   Ct2Network net;
   Ct2Tensors tensors(bin);
-  Ct2Mapper mapper(tensors, net);
+  Ct2Mapper mapper(tensors, net, pad_row);
   mapper.architecture(layer_norm_epsilon);
   mapper.embeddings();
   mapper.positions();
