@@ -18,6 +18,9 @@ constexpr uint32_t kMaxRevision = 7;
 // Output bias of the appended start row: the lowest finite half, so it survives --dtype f16 and its
 // probability is exactly 0 (as for native Marian, docs/convert.md).
 constexpr float kNoMassBias = -65504.f;
+// Largest d_model read (translation models have at most 8192): bounds what a forged shape can make us
+// compute, such as the sinusoid table.
+constexpr int64_t kMaxModelDim = 1 << 14;
 
 // CTranslate2's Activation enum (python/ctranslate2/specs/common_spec.py).
 enum Ct2Activation { kCt2Relu = 0, kCt2GeluTanh = 1, kCt2Swish = 2, kCt2Gelu = 3, kCt2GeluSigmoid = 4 };
@@ -137,6 +140,10 @@ class Ct2Mapper {
     const Ct2Variable& emb = t_.variable(src_emb_);
     if (emb.shape.size() != 2) t_.fail("variable '" + src_emb_ + "': expected rank 2");
     d_ = emb.shape[1];
+    if (d_ < 2 || d_ > kMaxModelDim || d_ % 2 != 0) {
+      t_.fail("variable '" + src_emb_ + "': model size " + std::to_string(d_) +
+              " is not an even number from 2 to " + std::to_string(kMaxModelDim));
+    }
     net_.weight_dtype = emb.dtype;
     c_.d_model = static_cast<int>(d_);
     c_.n_heads = static_cast<int>(t_.attribute("encoder/num_heads", 8));
