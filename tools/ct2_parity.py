@@ -2,6 +2,7 @@
 """`nmt convert --from ct2` against CTranslate2 itself: the share of identical lines and BLEU.
 
   /usr/bin/python3 tools/ct2_parity.py --nmt build/nmt [--ct2 /opt/ct2] [--lines 300] [--work DIR]
+      [--variants post,pre] [--beams 1,4]
 
 CTranslate2 (4.x, built by hand under --ct2: lib/, include/, python/; never a dependency of nmt) writes
 model directories from the bundled model's weights through its own TransformerSpec (tools/ct2_convert.py):
@@ -120,6 +121,7 @@ def main():
     ap.add_argument("--lines", type=int, default=300)
     ap.add_argument("--work", default=None)
     ap.add_argument("--variants", default="post,pre")
+    ap.add_argument("--beams", default="1,4")
     a = ap.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="ct2-parity-")
     os.makedirs(work, exist_ok=True)
@@ -147,7 +149,7 @@ def main():
             if quantization == "int8":
                 runs.append(("int8", nmt_convert(a.nmt, ct2_dir, spm, ct2_dir + "-nmt-int8")))
             for compute, nmt_model in runs:
-                for beam in (1, 4):
+                for beam in (int(b) for b in a.beams.split(",")):
                     nmt_pieces, nmt_text = nmt_translate(a.nmt, nmt_model, plain, beam, work)
                     ct2_pieces = ct2_translate(driver, ct2_dir, pieces_path, compute, beam, work)
                     same = sum(x == y for x, y in zip(nmt_pieces, ct2_pieces)) / len(lines)
