@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "core/error.h"
+#include "models/convert/argos_package.h"
+#include "models/convert/convert_ct2.h"
 #include "models/convert/convert_error.h"
 #include "models/convert/convert_hf_marian.h"
 #include "models/convert/convert_nmt.h"
@@ -24,6 +26,7 @@ std::string flag_for(const std::string& option) {
   if (option == "target_spm") return "--target-spm";
   if (option == "convert_hf_marian") return "--from hf-marian";
   if (option == "convert_marian_npz") return "--from marian-npz";
+  if (option == "convert_ct2") return "--from ct2";
   return option;
 }
 
@@ -49,10 +52,12 @@ std::string detect_layout(const std::string& source) {
   std::error_code ec;
   const fs::file_status status = fs::status(source, ec);
   if (status.type() == fs::file_type::not_found && models::is_hf_repo_id(source)) return "hf-marian";
+  if (models::is_argos_package(source)) return "argos";
   if (!fs::is_directory(status)) {
     throw core::UsageError("cannot tell the layout of '" + source + "': it is not a directory; give --from");
   }
   if (fs::exists(fs::path(source) / "model.json", ec)) return "nmt";
+  if (models::is_ct2_directory(source)) return "ct2";
   if (fs::exists(fs::path(source) / "config.json", ec)) return "hf-marian";
   for (const fs::directory_entry& entry : fs::directory_iterator(source, ec)) {
     if (entry.path().extension() == ".npz") return "marian-npz";
@@ -68,6 +73,11 @@ models::ConvertReport convert(const ConvertCommandOptions& options, const models
   try {
     if (options.from == "nmt") return models::convert_nmt(options.source_dir, co);
     if (options.from == "hf-marian") return models::convert_hf_marian(source_directory(options), co);
+    if (options.from == "argos") return models::convert_argos(options.source_dir, co);
+    if (options.from == "ct2") {
+      return models::convert_ct2(options.source_dir, {options.marian.source_spm, options.marian.target_spm},
+                                 co);
+    }
     models::MarianFiles files = options.marian;
     if (!options.vocab.empty()) files.source_vocab = files.target_vocab = options.vocab;
     return models::convert_marian_npz(options.source_dir, files, co);
@@ -81,8 +91,8 @@ models::ConvertReport convert(const ConvertCommandOptions& options, const models
 }  // namespace
 
 CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
-  CLI::App* cmd =
-      app.add_subcommand("convert", "Import an OPUS-MT / Marian model into an nmt model directory");
+  CLI::App* cmd = app.add_subcommand(
+      "convert", "Import an OPUS-MT / Marian, CTranslate2 or Argos model into an nmt model directory");
   cmd->footer(
       "Source layouts:\n"
       "  hf-marian   a Hugging Face MarianMT checkpoint: config.json, model.safetensors or\n"
@@ -90,6 +100,10 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
       "              generation_config.json]; or ORG/NAME[@REV], a download in the Hugging Face cache\n"
       "  marian-npz  an unpacked native Marian release: *.npz, decoder.yml, vocabulary (.yml or .spm),\n"
       "              source.spm, target.spm\n"
+      "  ct2         a CTranslate2 model directory: model.bin, config.json,\n"
+      "              vocabularies; source.spm + target.spm or sentencepiece.model\n"
+      "  argos       an Argos Translate package (.argosmodel) or its directory:\n"
+      "              metadata.json, model/, sentencepiece.model\n"
       "  nmt         an nmt model directory, rewritten in another --dtype (e.g. int8)\n"
       "Anything the checkpoint format cannot represent is refused with a message naming it; decoding\n"
       "settings it cannot carry over are reported as warnings. See docs/convert.md.\n"
@@ -99,13 +113,17 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
       "  nmt convert Helsinki-NLP/opus-mt-en-de -o models/en-de\n"
       "  nmt convert --from marian-npz opus-2020-02-26/ -o models/en-de --dtype f16\n"
       "  nmt convert --from marian-npz release/ --npz model2.npz --vocab release/opus.vocab.yml -o out\n"
+      "  nmt convert --from ct2 opus-mt-en-de-ct2/ -o models/en-de\n"
+      "  nmt convert translate-en_de-1_0.argosmodel -o models/en-de\n"
       "  nmt convert --from nmt data/multi30k-en-de -o models/en-de-int8 --dtype int8\n"
       "  nmt translate -m models/en-de < in.txt > out.txt");
-  cmd->add_option("--from", o.from,
-                  "Source layout: hf-marian, marian-npz or nmt (default: told from SOURCE's files)")
-      ->check(CLI::IsMember({"hf-marian", "marian-npz", "nmt"}));
+  cmd->add_option(
+         "--from", o.from,
+         "Source layout: hf-marian, marian-npz, ct2, argos or nmt (default: told from SOURCE's files)")
+      ->check(CLI::IsMember({"hf-marian", "marian-npz", "ct2", "argos", "nmt"}));
   cmd->add_option("source", o.source_dir,
-                  "The model directory to import (hf-marian: or ORG/NAME[@REV] in the Hugging Face cache)")
+                  "The model directory to import (hf-marian: or ORG/NAME[@REV] in the Hugging Face cache; "
+                  "argos: or a .argosmodel file)")
       ->required();
   cmd->add_option("-o,--output", o.output_dir, "Output model directory (must be new or empty unless --force)")
       ->required();
@@ -126,9 +144,11 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
   cmd->add_option("--target-vocab", o.marian.target_vocab,
                   "marian-npz: target vocabulary (default: decoder.yml's)");
   cmd->add_option("--source-spm", o.marian.source_spm,
-                  "marian-npz: source SentencePiece model (default: source.spm)");
+                  "marian-npz, ct2: source SentencePiece model (default: source.spm; ct2: else "
+                  "sentencepiece.model)");
   cmd->add_option("--target-spm", o.marian.target_spm,
-                  "marian-npz: target SentencePiece model (default: target.spm)");
+                  "marian-npz, ct2: target SentencePiece model (default: target.spm; ct2: else "
+                  "sentencepiece.model)");
   return cmd;
 }
 
@@ -151,12 +171,14 @@ models::ConvertReport convert_checkpoint(const ConvertCommandOptions& given) {
   co.source_lang = options.source_lang;
   co.target_lang = options.target_lang;
   const models::MarianFiles& m = options.marian;
-  const bool marian_options = !m.npz.empty() || !options.vocab.empty() || !m.source_vocab.empty() ||
-                              !m.target_vocab.empty() || !m.source_spm.empty() || !m.target_spm.empty();
-  if (options.from != "marian-npz" && marian_options) {
+  const bool marian_options =
+      !m.npz.empty() || !options.vocab.empty() || !m.source_vocab.empty() || !m.target_vocab.empty();
+  const bool spm_options = !m.source_spm.empty() || !m.target_spm.empty();
+  if ((options.from != "marian-npz" && marian_options) ||
+      (options.from != "marian-npz" && options.from != "ct2" && spm_options)) {
     throw core::UsageError(
-        "--npz, --vocab, --source-vocab, --target-vocab, --source-spm and --target-spm "
-        "are for --from marian-npz");
+        "--npz, --vocab, --source-vocab and --target-vocab are for --from marian-npz; --source-spm and "
+        "--target-spm for marian-npz and ct2");
   }
   if (!options.vocab.empty() && (!m.source_vocab.empty() || !m.target_vocab.empty())) {
     throw core::UsageError(

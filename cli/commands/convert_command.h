@@ -1,5 +1,5 @@
-// `nmt convert`: import an OPUS-MT model (Hugging Face MarianMT or a native Marian release) into a model
-// directory in our checkpoint format.
+// `nmt convert`: import an OPUS-MT model (Hugging Face MarianMT, a native Marian release, a CTranslate2
+// directory or an Argos Translate package) into a model directory in our checkpoint format.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,7 +10,7 @@
 namespace cli {
 
 struct ConvertCommandOptions {
-  std::string from;  // "hf-marian" | "marian-npz" | "nmt"
+  std::string from;  // "hf-marian" | "marian-npz" | "ct2" | "argos" | "nmt"
   std::string source_dir;
   std::string output_dir;
   std::string dtype;  // "" (keep), "f32", "f16", "int8"
@@ -24,9 +24,10 @@ struct ConvertCommandOptions {
 CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& options);
 int run_convert(const ConvertCommandOptions& options);
 
-// The layout of SOURCE when --from is not given, from the files it holds: model.json is ours, config.json
-// a Hugging Face checkpoint, a *.npz a Marian release; an ORG/NAME that names no path is a Hugging Face
-// repository in the cache.
+// The layout of SOURCE when --from is not given, from the files it holds: a .argosmodel file or a
+// directory with metadata.json and model/ is an Argos package, model.json is ours, model.bin beside
+// config.json CTranslate2's, config.json alone a Hugging Face checkpoint, a *.npz a Marian release; an
+// ORG/NAME that names no path is a Hugging Face repository in the cache.
 std::string detect_layout(const std::string& source);
 // Checks the options and converts, printing nothing (`nmt convert` and `nmt models install` share it).
 models::ConvertReport convert_checkpoint(const ConvertCommandOptions& options);

@@ -17,6 +17,7 @@
 #include "cli/io/download_meter.h"
 #include "cli/io/progress_text.h"
 #include "core/error.h"
+#include "models/convert/argos_package.h"
 #include "models/convert/hf_cache.h"
 #include "models/hub/file_digest.h"
 #include "models/hub/hub_repo.h"
@@ -152,15 +153,21 @@ Source from_url(const ModelsCommandOptions& o, const fs::path& home) {
 }
 
 Source from_directory(const std::string& path) {
-  if (!fs::is_directory(path)) {
+  // A local Argos Translate package installs as it is, like a directory.
+  const bool package = fs::is_regular_file(path) && models::is_argos_package(path);
+  if (!fs::is_directory(path) && !package) {
     throw core::UsageError("'" + path +
-                           "' is not a model directory (give a directory nmt convert reads, or "
-                           "ORG/NAME on the hub)");
+                           "' is not a model directory (give a directory nmt convert reads, a .argosmodel "
+                           "file, or ORG/NAME on the hub)");
   }
   Source s;
   s.dir = path;
   s.manifest.source = fs::absolute(path).lexically_normal().string();
-  s.manifest.files = hub::hash_directory(path);
+  if (package) {
+    s.manifest.files = {{fs::path(path).filename().string(), hub::sha256_hex(path), fs::file_size(path)}};
+  } else {
+    s.manifest.files = hub::hash_directory(path);
+  }
   return s;
 }
 
@@ -172,6 +179,7 @@ std::string default_name(const std::string& spec, bool from_hub, bool is_url) {
   }
   fs::path p = fs::path(spec).lexically_normal();
   if (p.filename().empty()) p = p.parent_path();
+  if (p.extension() == ".argosmodel") return p.stem().string();
   return fs::absolute(p).filename().string();
 }
 

@@ -115,6 +115,34 @@ def torch_bins():
     return seeds
 
 
+def ct2_bin(variables, aliases=(), spec="TransformerSpec", revision=7, version=6):
+    """A CTranslate2 model.bin (python/ctranslate2/specs/model_spec.py's _serialize): variables are
+    (name, shape, dtype id, bytes)."""
+    def string(s):
+        b = s.encode()
+        return struct.pack("<H", len(b) + 1) + b + b"\0"
+    out = struct.pack("<I", version) + string(spec) + struct.pack("<II", revision, len(variables))
+    for name, shape, dtype, data in variables:
+        out += string(name) + struct.pack("<B", len(shape)) + b"".join(struct.pack("<I", d) for d in shape)
+        out += struct.pack("<BI", dtype, len(data)) + data
+    out += struct.pack("<I", len(aliases))
+    for alias, target in aliases:
+        out += string(alias) + string(target)
+    return out
+
+
+def ct2_seeds():
+    f32 = lambda *v: struct.pack(f"<{len(v)}f", *v)
+    small = [("encoder/num_heads", [], 2, struct.pack("<h", 2)), ("encoder/pre_norm", [], 1, b"\1"),
+             ("decoder/embeddings/weight", [2, 2], 1, b"\x7f\x01\x81\x00"),
+             ("decoder/embeddings/weight_scale", [2], 0, f32(127.0, 2.0)),
+             ("encoder/layer_0/ffn/linear_0/weight", [1, 2], 4, b"\x00\x3c\x00\xc0"),
+             ("encoder/layer_0/ffn/linear_0/bias", [1], 5, b"\x80\x3f")]
+    return [ct2_bin(small, [("encoder/embeddings_0/weight", "decoder/embeddings/weight")]),
+            ct2_bin(small[:2], spec="WhisperSpec", revision=3),
+            ct2_bin([(n, s, 0 if t != 1 else 1, d) for n, s, t, d in small[:2]], version=3)]
+
+
 def fixture_seeds(name, paths):
     fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
     return [open(os.path.join(fixtures, p), "rb").read() for p in paths]
@@ -149,6 +177,7 @@ def main(out):
     write_seeds(out, "fuzz_safetensors", [safetensors({"a": ("F32", [2, 2]), "b": ("F16", [3])}),
                                           safetensors({"w": ("BF16", [1, 4]), "__metadata__": {"format": "pt"}})])
     write_seeds(out, "fuzz_pickle", torch_bins())
+    write_seeds(out, "fuzz_ct2", ct2_seeds())
     entry = (b'{"file":"a.txt","size":3,"mtime_ns":1,"crc64":"0123456789abcdef","model":"m","options":"o",'
              b'"output_size":2,"output_crc64":"fedcba9876543210"}\n')
     write_seeds(out, "fuzz_manifest", [b'{"nmt_manifest":2}\n' + entry,

@@ -35,8 +35,9 @@ run_target() {
   return "$status"
 }
 
-targets=(${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz fuzz_yaml fuzz_jsonl
-  fuzz_safetensors fuzz_documents fuzz_manifest fuzz_input_decoder fuzz_shortlist fuzz_pickle})
+# Every target there is: one per tests/fuzz/fuzz_*.cc, as CMakeLists.txt builds them.
+all_targets=$(cd "$here" && for f in fuzz_*.cc; do echo "${f%.cc}"; done)
+targets=(${FUZZ_TARGETS:-$all_targets})
 failed=()
 declare -A running=()  # pid -> target
 reap() {  # waits for one target to end and prints its summary
