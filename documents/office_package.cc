@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "documents/dtd_entities.h"
 #include "documents/nesting.h"
+#include "documents/office_metadata.h"
 #include "documents/projection.h"
 #include "documents/zip_package.h"
 
@@ -43,7 +44,8 @@ bool tidy_paragraph_text(Segment& segment) {
 
 std::string translate_office_package(std::string_view bytes, const std::string& name,
                                      std::vector<std::string>* warnings, const SegmentTranslator& translate,
-                                     const OfficeFormat& format, uint64_t max_inflated) {
+                                     const OfficeFormat& format, uint64_t max_inflated,
+                                     const std::string& language) {
   ZipPackage package{std::string(bytes), name, max_inflated};
   const std::vector<std::string>& members = package.names();
   if (std::find(members.begin(), members.end(), format.main_member) == members.end()) {
@@ -76,18 +78,41 @@ std::string translate_office_package(std::string_view bytes, const std::string& 
     }
     format.collect(doc, paragraphs);
   }
+  std::map<std::string, std::string> replaced;
+  pugi::xml_document metadata;
+  std::vector<MetadataField> fields;
+  const bool has_metadata =
+      std::find(members.begin(), members.end(), format.metadata_member) != members.end();
+  if (has_metadata) {
+    const std::string xml = package.read(format.metadata_member);
+    if (metadata.load_buffer(xml.data(), xml.size(), pugi::parse_full)) {
+      fields = metadata_fields(metadata);
+    } else if (warnings) {
+      warnings->push_back(name + ": " + format.metadata_member + ": does not parse; kept as it is");
+    }
+  }
   std::vector<Segment> segments;
   for (const OfficeParagraph& p : paragraphs) segments.push_back(p.segment);
+  for (const MetadataField& f : fields) segments.push_back(f.segment);
   const std::vector<SegmentTranslation> translations = translate(segments);
   const auto identity = [](std::string_view text) { return std::string(text); };
+  if (metadata.first_child()) {
+    std::vector<std::string> titles;
+    for (size_t i = paragraphs.size(); i < segments.size(); ++i)
+      titles.push_back(project_markup(segments[i], translations[i].text, translations[i].links, identity));
+    set_metadata(fields, titles, metadata, language);
+    std::ostringstream out;
+    metadata.save(out, "", pugi::format_raw | pugi::format_no_declaration, pugi::encoding_utf8);
+    replaced[format.metadata_member] = out.str();
+  }
   // In collection order: a text box's paragraphs come before the paragraph whose drawing holds them, so
   // that paragraph copies them translated.
   for (size_t i = 0; i < paragraphs.size(); ++i) {
     format.rebuild(paragraphs[i],
                    project_markup(segments[i], translations[i].text, translations[i].links, identity));
   }
-  std::map<std::string, std::string> replaced;
   for (auto& [member, doc] : parts) {
+    set_run_languages(doc, format.language_elements, format.language_attribute, language);
     std::ostringstream out;
     doc.save(out, "", pugi::format_raw | pugi::format_no_declaration, pugi::encoding_utf8);
     replaced[member] = restore_dtd_entities(out.str(), entities[member]);
