@@ -22,8 +22,8 @@ if(NOT NMT_SANITIZE AND NOT NMT_FUZZ)
 endif()
 set_property(TARGET nmt_library APPEND PROPERTY LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/packaging/libnmt.map)
 file(RELATIVE_PATH library_to_data /${CMAKE_INSTALL_LIBDIR} /${CMAKE_INSTALL_DATADIR}/nmt)
-target_compile_definitions(nmt_library PRIVATE NMT_INSTALL_DATA_DIR="${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/nmt"
-                                               NMT_LIBRARY_TO_DATA="${library_to_data}")
+set_source_files_properties(api/translator.cc PROPERTIES COMPILE_DEFINITIONS
+                            "NMT_INSTALL_DATA_DIR=\"${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/nmt\";NMT_LIBRARY_TO_DATA=\"${library_to_data}\"")
 add_library(nmt::nmt ALIAS nmt_library)
 
 install(TARGETS nmt_library EXPORT nmtTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
