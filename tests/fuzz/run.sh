@@ -36,7 +36,7 @@ run_target() {
 }
 
 targets=(${FUZZ_TARGETS:-fuzz_checkpoint fuzz_line_reader fuzz_spm fuzz_vocab fuzz_npz fuzz_yaml fuzz_jsonl
-  fuzz_safetensors fuzz_documents fuzz_manifest fuzz_input_decoder fuzz_shortlist fuzz_pickle})
+  fuzz_safetensors fuzz_documents fuzz_office fuzz_manifest fuzz_input_decoder fuzz_shortlist fuzz_pickle})
 failed=()
 declare -A running=()  # pid -> target
 reap() {  # waits for one target to end and prints its summary
