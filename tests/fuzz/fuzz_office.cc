@@ -19,7 +19,8 @@
 
 namespace {
 
-// Small enough that a member inflating past it is caught here, as --max-memory would catch it.
+// Small enough that a member inflating past it is caught here, as --max-memory would catch it. The
+// readers set the declared languages to "de", as a translation into German does.
 constexpr uint64_t kFuzzMaxInflated = uint64_t{32} << 20;
 
 // Each segment reversed word for word, the words linked crosswise: markup has to move.
@@ -64,17 +65,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     switch ((forced ? std::atoi(forced) : data[0]) % 6) {
       case 0:
         documents::translate_docx(test::zip_of({{"word/document.xml", xml}}), "f", &warnings, reversed,
-                                  kFuzzMaxInflated);
+                                  kFuzzMaxInflated, "de");
         break;
       case 1:
         documents::translate_odt(
             test::zip_of({{"mimetype", "application/vnd.oasis.opendocument.text"}, {"content.xml", xml}}),
-            "f", &warnings, reversed, kFuzzMaxInflated);
+            "f", &warnings, reversed, kFuzzMaxInflated, "de");
         break;
       case 2:
         documents::translate_pptx(
             test::zip_of({{"ppt/presentation.xml", "<p:presentation/>"}, {"ppt/slides/slide1.xml", xml}}),
-            "f", &warnings, reversed, kFuzzMaxInflated);
+            "f", &warnings, reversed, kFuzzMaxInflated, "de");
         break;
       case 3:  // the chapter
         documents::translate_epub(
@@ -98,8 +99,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             kFuzzMaxInflated);
         break;
       default:  // the bytes are the package
-        documents::translate_docx(xml, "f", &warnings, reversed, kFuzzMaxInflated);
-        documents::translate_odt(xml, "f", &warnings, reversed, kFuzzMaxInflated);
+        documents::translate_docx(xml, "f", &warnings, reversed, kFuzzMaxInflated, "de");
+        documents::translate_odt(xml, "f", &warnings, reversed, kFuzzMaxInflated, "de");
     }
   } catch (const core::Error&) {
     // the documented answer to a package that is no document (MalformedXml and TooDeep are core::Errors)
