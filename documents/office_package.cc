@@ -22,11 +22,22 @@ void walk_projected(const std::string& projected, const OfficeParagraph& p,
                     const std::function<void(const std::string& text)>& on_text) {
   for (size_t i = 0; i < projected.size();) {
     if (projected[i] == kMark) {
+      // kMark, a kind letter, digits, kEnd: anything else is no marker (tidy_paragraph_text keeps the
+      // two characters out of the text, so none should reach here) and is dropped.
       const size_t end = projected.find(kEnd, i);
+      size_t index = 0;
+      bool valid = end != std::string::npos && end > i + 2 && end - i - 2 <= 9;
+      for (size_t k = i + 2; valid && k < end; ++k) {
+        valid = projected[k] >= '0' && projected[k] <= '9';
+        index = index * 10 + static_cast<size_t>(projected[k] - '0');
+      }
+      if (!valid || index >= p.nodes.size()) {
+        ++i;
+        continue;
+      }
       const char kind = projected[i + 1];
-      const pugi::xml_node node = p.nodes.at(std::stoul(projected.substr(i + 2, end - i - 2)));
       i = end + 1;
-      on_marker(kind, node);
+      on_marker(kind, p.nodes[index]);
       continue;
     }
     const size_t end = std::min(projected.find(kMark, i), projected.size());
@@ -37,7 +48,8 @@ void walk_projected(const std::string& projected, const OfficeParagraph& p,
 
 bool tidy_paragraph_text(Segment& segment) {
   for (char& c : segment.text) {
-    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+    // The markers' two characters (which XML 1.0 does not allow anyway) would read as a marker.
+    if (c == '\t' || c == '\n' || c == '\r' || c == kMark || c == kEnd) c = ' ';
   }
   return segment.text.find_first_not_of(' ') != std::string::npos;
 }

@@ -33,7 +33,8 @@ void walk_projected(const std::string& projected, const OfficeParagraph& p,
                     const std::function<void(char kind, const pugi::xml_node& node)>& on_marker,
                     const std::function<void(const std::string& text)>& on_text);
 
-// Tabs and line ends in the segment's text read as spaces; true when any other text is left.
+// Tabs, line ends and the markers' characters in the segment's text read as spaces; true when any other
+// text is left.
 bool tidy_paragraph_text(Segment& segment);
 
 struct OfficeFormat {
