@@ -78,18 +78,26 @@ void translate_document_pieces(const pipeline::Translator& translator, const Tra
       return progress->start_window(before + from, before + to);
     };
   }
-  const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
-  documents::write_translated_document(translator, o.translate, format, bytes, name, &warnings, write,
-                                       documents::kHtmlChunkBytes, documents::max_inflated_for(max_memory),
-                                       hooks);
-  if (o.quiet) return;
-  for (const std::string& w : warnings) {
-    if (followers.progress) {
-      followers.progress->print("nmt: warning: " + w);
-    } else {
-      std::cerr << "nmt: warning: " << w << "\n";
+  // Printed after each piece (an HTML chunk, a window of cues), so a long file's warnings are not held.
+  const auto print_warnings = [&]() {
+    for (const std::string& w : o.quiet ? std::vector<std::string>() : warnings) {
+      if (followers.progress) {
+        followers.progress->print("nmt: warning: " + w);
+      } else {
+        std::cerr << "nmt: warning: " << w << "\n";
+      }
     }
-  }
+    warnings.clear();
+  };
+  const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
+  documents::write_translated_document(
+      translator, o.translate, format, bytes, name, &warnings,
+      [&](std::string_view piece) {
+        write(piece);
+        print_warnings();
+      },
+      documents::kHtmlChunkBytes, documents::max_inflated_for(max_memory), hooks);
+  print_warnings();
 }
 
 std::string translate_document_bytes(const pipeline::Translator& translator, const TranslateCommandOptions& o,
