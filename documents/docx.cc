@@ -29,7 +29,9 @@ const RunDialect& docx_dialect() {
       {"w:tab", "w:br", "w:cr"},
       {"w:hyperlink", "w:smartTag", "w:sdt", "w:sdtContent", "w:ins", "w:moveTo", "w:moveFrom", "w:customXml",
        "w:dir", "w:bdo"},
-      true};
+      true,
+      {"w:lang"},
+      "w:val"};
   return dialect;
 }
 
@@ -37,9 +39,9 @@ const RunDialect& docx_dialect() {
 
 std::string translate_docx(std::string_view bytes, const std::string& name,
                            std::vector<std::string>* warnings, const SegmentTranslator& translate,
-                           uint64_t max_inflated) {
+                           uint64_t max_inflated, const std::string& language) {
   return translate_run_package(bytes, name, warnings, translate, "word/document.xml", is_member_translated,
-                               docx_dialect(), max_inflated);
+                               docx_dialect(), max_inflated, language);
 }
 
 }  // namespace documents

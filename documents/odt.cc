@@ -79,15 +79,17 @@ void rebuild(OfficeParagraph& p, const std::string& projected) {
 }  // namespace
 
 std::string translate_odt(std::string_view bytes, const std::string& name, std::vector<std::string>* warnings,
-                          const SegmentTranslator& translate, uint64_t max_inflated) {
+                          const SegmentTranslator& translate, uint64_t max_inflated,
+                          const std::string& language) {
   OfficeFormat format;
+  format.metadata_member = "meta.xml";
   format.main_member = "content.xml";
   format.is_translated = [](const std::string& member) {
     return member == "content.xml" || member == "styles.xml";
   };
   format.collect = collect_paragraphs;
   format.rebuild = rebuild;
-  return translate_office_package(bytes, name, warnings, translate, format, max_inflated);
+  return translate_office_package(bytes, name, warnings, translate, format, max_inflated, language);
 }
 
 }  // namespace documents

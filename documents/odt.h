@@ -13,6 +13,7 @@
 namespace documents {
 
 std::string translate_odt(std::string_view bytes, const std::string& name, std::vector<std::string>* warnings,
-                          const SegmentTranslator& translate, uint64_t max_inflated = kDefaultMaxInflated);
+                          const SegmentTranslator& translate, uint64_t max_inflated = kDefaultMaxInflated,
+                          const std::string& language = "");
 
 }  // namespace documents

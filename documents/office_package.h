@@ -33,7 +33,8 @@ void walk_projected(const std::string& projected, const OfficeParagraph& p,
                     const std::function<void(char kind, const pugi::xml_node& node)>& on_marker,
                     const std::function<void(const std::string& text)>& on_text);
 
-// Tabs and line ends in the segment's text read as spaces; true when any other text is left.
+// Tabs, line ends and the markers' characters in the segment's text read as spaces; true when any other
+// text is left.
 bool tidy_paragraph_text(Segment& segment);
 
 struct OfficeFormat {
@@ -43,14 +44,20 @@ struct OfficeFormat {
   std::function<void(const pugi::xml_node& root, std::vector<OfficeParagraph>& out)> collect;
   // Puts the paragraph's translation (its projected text) in place of the paragraph.
   std::function<void(OfficeParagraph& p, const std::string& projected)> rebuild;
+  // The member holding the title and description (office_metadata.h): "docProps/core.xml", "meta.xml".
+  std::string metadata_member;
+  // The elements and attribute of a translated member that declare the runs' language ("w:lang", "w:val").
+  std::vector<std::string> language_elements;
+  const char* language_attribute = "";
 };
 
-// The package with the paragraphs of its translated members translated; a member that does not parse is
-// kept as it is, with a warning naming `name` and the member. Throws core::Error when the package lacks
-// the format's main member. The members read inflate to `max_inflated`
-// bytes at most (documents/zip_package.h).
+// The package with the paragraphs of its translated members and its metadata translated, the languages
+// they declare set to `language` (the target's; "" keeps them); a member that does not parse is kept as it
+// is, with a warning naming `name` and the member. Throws core::Error when the package lacks the format's
+// main member. The members read inflate to `max_inflated` bytes at most (documents/zip_package.h).
 std::string translate_office_package(std::string_view bytes, const std::string& name,
                                      std::vector<std::string>* warnings, const SegmentTranslator& translate,
-                                     const OfficeFormat& format, uint64_t max_inflated);
+                                     const OfficeFormat& format, uint64_t max_inflated,
+                                     const std::string& language = "");
 
 }  // namespace documents

@@ -10,6 +10,7 @@ namespace documents {
 using Translator = pipeline::Translator;
 using TranslateOptions = pipeline::TranslateOptions;
 using Translation = pipeline::Translation;
+using TranslateProgress = pipeline::TranslateProgress;
 using WordLink = pipeline::WordLink;  // a target word's source word (whitespace-separated words, 0-based)
 
 }  // namespace documents

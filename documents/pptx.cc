@@ -14,8 +14,18 @@ bool is_member_translated(const std::string& member) {
 }
 
 const RunDialect& pptx_dialect() {
-  static const RunDialect dialect = {"a:p", "a:pPr", "a:endParaRPr", "a:r", "a:rPr",
-                                     "a:t", {},      {"a:br"},       {},    false};
+  static const RunDialect dialect = {"a:p",
+                                     "a:pPr",
+                                     "a:endParaRPr",
+                                     "a:r",
+                                     "a:rPr",
+                                     "a:t",
+                                     {},
+                                     {"a:br"},
+                                     {},
+                                     false,
+                                     {"a:rPr", "a:endParaRPr", "a:defRPr"},
+                                     "lang"};
   return dialect;
 }
 
@@ -23,9 +33,9 @@ const RunDialect& pptx_dialect() {
 
 std::string translate_pptx(std::string_view bytes, const std::string& name,
                            std::vector<std::string>* warnings, const SegmentTranslator& translate,
-                           uint64_t max_inflated) {
+                           uint64_t max_inflated, const std::string& language) {
   return translate_run_package(bytes, name, warnings, translate, "ppt/presentation.xml", is_member_translated,
-                               pptx_dialect(), max_inflated);
+                               pptx_dialect(), max_inflated, language);
 }
 
 }  // namespace documents

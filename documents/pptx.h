@@ -14,6 +14,6 @@ namespace documents {
 
 std::string translate_pptx(std::string_view bytes, const std::string& name,
                            std::vector<std::string>* warnings, const SegmentTranslator& translate,
-                           uint64_t max_inflated = kDefaultMaxInflated);
+                           uint64_t max_inflated = kDefaultMaxInflated, const std::string& language = "");
 
 }  // namespace documents

@@ -176,8 +176,11 @@ std::string translate_run_package(std::string_view bytes, const std::string& nam
                                   std::vector<std::string>* warnings, const SegmentTranslator& translate,
                                   const std::string& main_member,
                                   bool (*is_translated)(const std::string& member), const RunDialect& dialect,
-                                  uint64_t max_inflated) {
+                                  uint64_t max_inflated, const std::string& language) {
   OfficeFormat format;
+  format.metadata_member = "docProps/core.xml";
+  format.language_elements = dialect.language_elements;
+  format.language_attribute = dialect.language_attribute;
   format.main_member = main_member;
   format.is_translated = is_translated;
   format.collect = [&](const pugi::xml_node& root, std::vector<OfficeParagraph>& out) {
@@ -186,7 +189,7 @@ std::string translate_run_package(std::string_view bytes, const std::string& nam
   format.rebuild = [&](OfficeParagraph& p, const std::string& projected) {
     rebuild_run_paragraph(p, projected, dialect);
   };
-  return translate_office_package(bytes, name, warnings, translate, format, max_inflated);
+  return translate_office_package(bytes, name, warnings, translate, format, max_inflated, language);
 }
 
 }  // namespace documents

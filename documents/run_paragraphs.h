@@ -22,6 +22,9 @@ struct RunDialect {
   std::vector<std::string> spacing;     // parts that read as a space between words ("w:br")
   std::vector<std::string> containers;  // inline elements around runs ("w:hyperlink")
   bool preserve_space = false;          // text elements carry xml:space="preserve"
+  // The elements and attribute that declare a run's language ("w:lang" w:val), set to the target's.
+  std::vector<std::string> language_elements;
+  const char* language_attribute = "";
 };
 
 // The non-blank paragraphs under `root`; a paragraph nested in another's run (a text box) comes first.
@@ -37,6 +40,6 @@ std::string translate_run_package(std::string_view bytes, const std::string& nam
                                   std::vector<std::string>* warnings, const SegmentTranslator& translate,
                                   const std::string& main_member,
                                   bool (*is_translated)(const std::string& member), const RunDialect& dialect,
-                                  uint64_t max_inflated);
+                                  uint64_t max_inflated, const std::string& language);
 
 }  // namespace documents

@@ -19,6 +19,11 @@ constexpr size_t kDefaultWidth = 42;
 // A cue shown this long after the one before starts a sentence of its own (chapter titles, a caption after
 // a pause), whatever the one before ends with.
 constexpr long long kMaxSentenceGapMs = 2000;
+// A file is translated a window of cues at a time, so its memory stays that of a window, not of the file:
+// a window ends at the first sentence end after this many cues (enough sentences for full batches), or
+// anywhere after kHardWindowCues in a file whose cues never end a sentence.
+constexpr size_t kWindowCues = 1000;
+constexpr size_t kHardWindowCues = 4 * kWindowCues;
 
 // A cue's text, or one line of a dialogue cue (each speaker's line is a sentence of its own, written back
 // on its own line after its dash).
@@ -174,69 +179,85 @@ std::vector<std::string> wrap_cue(const std::string& text, size_t width) {
   return lines;
 }
 
-std::string translate_subtitles(std::string_view bytes, const std::string& name,
-                                std::vector<std::string>* warnings, const SegmentTranslator& translate,
-                                bool webvtt) {
-  std::vector<std::string> lines;  // with their line endings
-  for (size_t i = 0; i < bytes.size();) {
-    const size_t nl = bytes.find('\n', i);
-    const size_t end = nl == std::string_view::npos ? bytes.size() : nl + 1;
-    lines.emplace_back(bytes.substr(i, end - i));
-    i = end;
+namespace {
+
+std::string line_body(std::string_view line) {
+  size_t n = line.size();
+  while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) --n;
+  return std::string(line.substr(0, n));
+}
+
+bool is_blank(std::string_view line) { return line_body(line).find_first_not_of(" \t") == std::string::npos; }
+
+// Whether `next` cannot share a sentence with `previous`, wherever the sentence started.
+bool sentence_boundary(const Cue& previous, const Cue& next) {
+  return next.dialogue || previous.dialogue || ends_sentence(strip_tags(previous.lines.back())) ||
+         (next.start_ms >= 0 && previous.end_ms >= 0 && next.start_ms - previous.end_ms > kMaxSentenceGapMs);
+}
+
+// The cues read and not yet written, with the output parts around them (verbatim bytes and one slot per
+// cue), translated and written together when the window is full at a sentence's end.
+class CueWindow {
+ public:
+  CueWindow(const std::string& name, std::vector<std::string>* warnings, const SegmentTranslator& translate,
+            bool webvtt, const SubtitleWriter& write, const WindowStart& starting)
+      : name_(name),
+        warnings_(warnings),
+        translate_(translate),
+        webvtt_(webvtt),
+        write_(write),
+        starting_(starting) {}
+
+  void set_eol(std::string eol) { eol_ = std::move(eol); }
+  // The file's bytes read so far: where the window (or the next) ends.
+  void read_to(size_t offset) { read_to_ = offset; }
+  void verbatim(std::string bytes) { parts_.push_back(std::move(bytes)); }
+  // A cue after the verbatim bytes before it (its block's index and timing lines).
+  void cue(Cue cue) {
+    Cue probe = cue;
+    probe.dialogue = false;
+    for (size_t k = 1; k < cue.lines.size(); ++k)
+      probe.dialogue = probe.dialogue || dialogue_dash_length(cue.lines[k]) > 0;
+    if (!cues_.empty() && (cues_.size() >= kHardWindowCues ||
+                           (cues_.size() >= kWindowCues && sentence_boundary(cues_.back(), probe)))) {
+      flush();
+    }
+    cue.part = parts_.size();
+    parts_.emplace_back();
+    add_cue(cues_, std::move(cue));
   }
-  const std::string eol =
-      !lines.empty() && lines[0].size() >= 2 && lines[0][lines[0].size() - 2] == '\r' ? "\r\n" : "\n";
-  const auto body = [](const std::string& line) {
-    size_t n = line.size();
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) --n;
-    return line.substr(0, n);
-  };
-  const auto blank = [&](const std::string& line) {
-    return body(line).find_first_not_of(" \t") == std::string::npos;
-  };
-  std::vector<std::string> parts;
-  std::vector<Cue> cues;
-  for (size_t i = 0; i < lines.size();) {
-    if (blank(lines[i])) {
-      parts.push_back(lines[i++]);
-      continue;
-    }
-    size_t end = i;
-    while (end < lines.size() && !blank(lines[end])) ++end;
-    size_t timing = i;
-    while (timing < end && !is_timing_line(body(lines[timing]))) ++timing;
-    // A timing line inside the text starts the next cue (WebVTT reads cues so; SRT files written without
-    // blank lines do the same).
-    for (size_t k = timing + 1; k < end; ++k) {
-      if (is_timing_line(body(lines[k]))) end = k;
-    }
-    std::string head;
-    for (size_t k = i; k < std::min(end, timing + 1); ++k) head += lines[k];
-    parts.push_back(head);
-    if (timing == end && warnings && !is_cue_free_block(body(lines[i]), end == i + 1)) {
-      warnings->push_back(name + ":" + std::to_string(i + 1) +
-                          ": a block without a timing line (\"-->\") is kept untranslated");
-    }
-    if (timing + 1 < end) {
-      Cue cue;
-      cue.part = parts.size();
-      cue.line = static_cast<int>(timing + 2);
-      for (size_t k = timing + 1; k < end; ++k) cue.lines.push_back(body(lines[k]));
-      cue.last_line_ended = lines[end - 1].back() == '\n';
-      parse_timing(body(lines[timing]), &cue.start_ms, &cue.end_ms);
-      parts.emplace_back();
-      add_cue(cues, std::move(cue));
-    }
-    i = end;
-  }
+  // Translates and writes what the window holds.
+  void flush();
+
+ private:
+  const std::string& name_;
+  std::vector<std::string>* warnings_;
+  const SegmentTranslator& translate_;
+  const bool webvtt_;
+  const SubtitleWriter& write_;
+  const WindowStart& starting_;
+  std::string eol_ = "\n";
+  size_t window_begin_ = 0, read_to_ = 0;  // the window's bytes of the file
+  std::vector<std::string> parts_;
+  std::vector<Cue> cues_;
+};
+
+void CueWindow::flush() {
+  std::vector<std::string>& parts = parts_;
+  std::vector<Cue>& cues = cues_;
+  std::vector<std::string>* warnings = warnings_;
+  const std::string& name = name_;
+  const std::string& eol = eol_;
+  const bool webvtt = webvtt_;
+  const SegmentTranslator& translate = translate_;
+  if (starting_) starting_(window_begin_, read_to_);
+  window_begin_ = read_to_;
   // Sentences: runs of cues up to one whose text ends a sentence.
   std::vector<Segment> segments;
   std::vector<std::vector<size_t>> members;
   for (size_t c = 0; c < cues.size(); ++c) {
-    if (members.empty() || members.back().size() >= kMaxCuesPerSentence || cues[c].dialogue ||
-        cues[c - 1].dialogue || ends_sentence(strip_tags(cues[c - 1].lines.back())) ||
-        (cues[c].start_ms >= 0 && cues[c - 1].end_ms >= 0 &&
-         cues[c].start_ms - cues[c - 1].end_ms > kMaxSentenceGapMs)) {
+    if (members.empty() || members.back().size() >= kMaxCuesPerSentence ||
+        sentence_boundary(cues[c - 1], cues[c])) {
       segments.emplace_back();
       segments.back().line = cues[c].line;
       members.emplace_back();
@@ -293,6 +314,76 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
   }
   std::string out;
   for (const std::string& part : parts) out += part;
+  parts.clear();
+  cues.clear();
+  write_(out);
+}
+
+}  // namespace
+
+void write_translated_subtitles(std::string_view bytes, const std::string& name,
+                                std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                                bool webvtt, const SubtitleWriter& write, const WindowStart& starting) {
+  CueWindow window(name, warnings, translate, webvtt, write, starting);
+  const size_t first_nl = bytes.find('\n');
+  if (first_nl != std::string_view::npos && first_nl > 0 && bytes[first_nl - 1] == '\r')
+    window.set_eol("\r\n");
+  std::vector<std::string> block;  // a run of lines that are not blank, with their line endings
+  size_t block_line = 0;           // the file line (from 0) of its first
+  const auto end_block = [&]() {
+    for (size_t i = 0; i < block.size();) {
+      size_t end = block.size();
+      size_t timing = i;
+      while (timing < end && !is_timing_line(line_body(block[timing]))) ++timing;
+      // A timing line inside the text starts the next cue (WebVTT reads cues so; SRT files written without
+      // blank lines do the same).
+      for (size_t k = timing + 1; k < end; ++k) {
+        if (is_timing_line(line_body(block[k]))) end = k;
+      }
+      std::string head;
+      for (size_t k = i; k < std::min(end, timing + 1); ++k) head += block[k];
+      window.verbatim(std::move(head));
+      if (timing == end && warnings && !is_cue_free_block(line_body(block[i]), end == i + 1)) {
+        warnings->push_back(name + ":" + std::to_string(block_line + i + 1) +
+                            ": a block without a timing line (\"-->\") is kept untranslated");
+      }
+      if (timing + 1 < end) {
+        Cue cue;
+        cue.line = static_cast<int>(block_line + timing + 2);
+        for (size_t k = timing + 1; k < end; ++k) cue.lines.push_back(line_body(block[k]));
+        cue.last_line_ended = block[end - 1].back() == '\n';
+        parse_timing(line_body(block[timing]), &cue.start_ms, &cue.end_ms);
+        window.cue(std::move(cue));
+      }
+      i = end;
+    }
+    block.clear();
+  };
+  size_t line = 0;
+  for (size_t i = 0; i < bytes.size(); ++line) {
+    const size_t nl = bytes.find('\n', i);
+    const size_t end = nl == std::string_view::npos ? bytes.size() : nl + 1;
+    const std::string_view text = bytes.substr(i, end - i);
+    i = end;
+    window.read_to(i);
+    if (!is_blank(text)) {
+      if (block.empty()) block_line = line;
+      block.emplace_back(text);
+      continue;
+    }
+    end_block();
+    window.verbatim(std::string(text));
+  }
+  end_block();
+  window.flush();
+}
+
+std::string translate_subtitles(std::string_view bytes, const std::string& name,
+                                std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                                bool webvtt) {
+  std::string out;
+  write_translated_subtitles(bytes, name, warnings, translate, webvtt,
+                             [&out](std::string_view piece) { out += piece; });
   return out;
 }
 

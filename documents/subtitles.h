@@ -24,6 +24,18 @@ std::string translate_subtitles(std::string_view bytes, const std::string& name,
                                 std::vector<std::string>* warnings, const SegmentTranslator& translate,
                                 bool webvtt);
 
+// Receives a translated subtitle file piece by piece, in order.
+using SubtitleWriter = std::function<void(std::string_view piece)>;
+
+// Told the file's bytes [from, to) that a window holds before it is translated (for progress).
+using WindowStart = std::function<void(size_t from, size_t to)>;
+
+// The same, read, translated and handed to `write` a window of cues at a time (some thousand cues, ending
+// at a sentence's end), so memory beyond `bytes` stays that of a window whatever the file's length.
+void write_translated_subtitles(std::string_view bytes, const std::string& name,
+                                std::vector<std::string>* warnings, const SegmentTranslator& translate,
+                                bool webvtt, const SubtitleWriter& write, const WindowStart& starting = {});
+
 // The cue's text lines re-wrapped: words (tags count as part of their word, not as columns) filled into
 // lines of at most `width` code points; a word longer than that stands alone.
 std::vector<std::string> wrap_cue(const std::string& text, size_t width);

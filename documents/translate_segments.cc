@@ -7,7 +7,8 @@ namespace {
 
 // A segment without letters as its own translation, each word linked to itself.
 SegmentTranslation kept_as_written(const std::string& text) {
-  SegmentTranslation kept{text, {}};
+  SegmentTranslation kept;
+  kept.text = text;
   int word = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] != ' ' && (i == 0 || text[i - 1] == ' ')) {
@@ -43,6 +44,8 @@ std::vector<SegmentTranslation> translate_segments(const Translator& translator,
     SegmentTranslation& t = out[translated[k]];
     t.text = translations[k].texts.empty() ? "" : translations[k].texts[0];
     if (!translations[k].alignments.empty()) t.links = translations[k].alignments[0];
+    if (!translations[k].flags.empty()) t.flags = translations[k].flags[0];
+    if (!translations[k].confidences.empty()) t.confidence = translations[k].confidences[0];
   }
   return out;
 }

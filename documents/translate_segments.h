@@ -12,7 +12,9 @@ namespace documents {
 
 struct SegmentTranslation {
   std::string text;
-  std::vector<WordLink> links;  // every target word linked to one source word
+  std::vector<WordLink> links;     // every target word linked to one source word
+  std::vector<std::string> flags;  // the translator's codes for what looks wrong (pipeline::Translation)
+  float confidence = 1.0f;         // 1 for a segment the model did not read
 };
 
 // One per segment, same order. `options` as resolved for plain text; alignment is turned on here. A segment

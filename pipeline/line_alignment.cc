@@ -26,6 +26,30 @@ models::AttentionRequest alignment_request(const Translator& translator, const T
   return request;
 }
 
+std::vector<std::vector<core::Hypothesis>> translate_aligned(
+    const Translator& translator, const std::vector<std::vector<int32_t>>& sources,
+    const TranslateOptions& options, std::vector<std::vector<AlignedSegment>>* aligned) {
+  const models::AttentionRequest capture = alignment_request(translator, options);
+  std::vector<std::vector<core::Hypothesis>> hyps(sources.size());
+  aligned->assign(sources.size(), {});
+  for (size_t first = 0; first < sources.size(); first += kAlignedSentencesPerGroup) {
+    const size_t last = std::min(sources.size(), first + kAlignedSentencesPerGroup);
+    const std::vector<std::vector<int32_t>> group(sources.begin() + first, sources.begin() + last);
+    std::vector<std::vector<models::AttentionMatrices>> attention;
+    std::vector<std::vector<core::Hypothesis>> group_hyps =
+        translator.translate_ids(group, options, {}, &capture, &attention);
+    for (size_t i = 0; i < group.size(); ++i) {
+      for (size_t h = 0; h < group_hyps[i].size(); ++h) {
+        const std::vector<int32_t>& tokens = group_hyps[i][h].tokens;
+        (*aligned)[first + i].push_back(align_segment(translator, group[i], tokens, attention[i][h], options,
+                                                      translator.tokenizer().decode(tokens)));
+      }
+      hyps[first + i] = std::move(group_hyps[i]);
+    }
+  }
+  return hyps;
+}
+
 AlignedSegment align_segment(const Translator& translator, const std::vector<int32_t>& source,
                              const std::vector<int32_t>& target, const models::AttentionMatrices& attention,
                              const TranslateOptions& options, const std::string& translation) {

@@ -30,6 +30,17 @@ AlignedSegment align_segment(const Translator& translator, const std::vector<int
                              const std::vector<int32_t>& target, const models::AttentionMatrices& attention,
                              const TranslateOptions& options, const std::string& translation);
 
+// Sentences translate_aligned runs together: their attention is held at once, then dropped.
+inline constexpr size_t kAlignedSentencesPerGroup = 512;
+
+// Step 2 of Translator::translate with word alignment, for lines without controls or sampling: `sources`
+// translated kAlignedSentencesPerGroup at a time (each group batched by length), each group's attention
+// turned into its hypotheses' AlignedSegments (`aligned`: [source][hypothesis], the text decoded) and
+// dropped before the next group runs, so memory holds one group's attention, not a long paragraph's.
+std::vector<std::vector<core::Hypothesis>> translate_aligned(
+    const Translator& translator, const std::vector<std::vector<int32_t>>& sources,
+    const TranslateOptions& options, std::vector<std::vector<AlignedSegment>>* aligned);
+
 // The line's links: each segment's offset by the words of the segments before it (a word that runs on
 // across a segment boundary, as in a sentence cut mid-word, counted once), clamped into the line's words,
 // every word of `target_line` linked exactly once (the first link given for it; a word without one takes

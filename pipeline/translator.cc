@@ -189,8 +189,15 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
   std::optional<models::AttentionRequest> capture;
   if (o.alignment) capture = alignment_request(*this, o);
   std::vector<std::vector<models::AttentionMatrices>> attention;
-  const auto hyps = translate_segments(segmented, o, controls, capture ? &*capture : nullptr, &attention);
+  std::vector<std::vector<AlignedSegment>> aligned_early;  // by translate_aligned, [segment][hypothesis]
+  // Without per-line controls or sampling keys, alignment runs a group of sentences at a time: a long
+  // paragraph's attention is never held whole.
+  const bool grouped = o.alignment && controls == nullptr && !o.sampling.enabled;
+  const auto hyps =
+      grouped ? translate_aligned(*this, segmented.ids, o, &aligned_early)
+              : translate_segments(segmented, o, controls, capture ? &*capture : nullptr, &attention);
   const auto aligned = [&](size_t s, size_t h, const std::string& text) {
+    if (grouped) return aligned_early[s][h];
     return align_segment(*this, segmented.ids[s], hyps[s][h].tokens, attention[s][h], o, text);
   };
 

@@ -76,7 +76,9 @@ class Structure(html.parser.HTMLParser):
         self.elements[(tag, tuple(sorted(name for name, _ in attrs)))] += 1
         described = tag == "meta" and dict(attrs).get("name", dict(attrs).get("property")) in DESCRIPTIONS
         for name, value in attrs:
-            if name not in TRANSLATED_ATTRIBUTES and not (described and name == "content"):
+            if tag == "html" and name in ("lang", "xml:lang"):  # the page's language: the target's
+                self.values[(tag, name, "<the target language>")] += 1
+            elif name not in TRANSLATED_ATTRIBUTES and not (described and name == "content"):
                 self.values[(tag, name, value)] += 1
         kept = tag in ("script", "style", "code", "pre", "kbd", "samp", "var", "textarea") or ("translate", "no") in attrs or \
             any(n == "class" and "notranslate" in (v or "").split() for n, v in attrs)

@@ -157,6 +157,8 @@ def check(nmt, model, fixture, run):
         return dx.check_xml(nmt, model, fixture, members[0], members[1], run.stderr)  # DTD entities kept
     if fixture.endswith((".odt", ".odp")):
         return documents_packages.check_odt(nmt, model, fixture, run.output_path, run.stderr)
+    if fixture.endswith(".pptx"):
+        return documents_packages.check_pptx(nmt, model, fixture, run.output_path, run.stderr)
     if fixture.endswith(".epub"):
         return dx.check_epub(nmt, model, fixture, run.output_path, run.stderr)
     source, legacy = read_text(fixture)

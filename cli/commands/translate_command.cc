@@ -285,9 +285,20 @@ int run_translate(const TranslateCommandOptions& options) {
   if (document) {
     const std::string name = from_arguments ? "argument" : o.input == "-" ? "standard input" : o.input;
     const std::string bytes = from_arguments ? text_arguments(o.texts) : read_whole_input(o.input);
+    ProgressBar progress(
+        {0, bytes.size()},
+        ProgressBar::style_for(o.progress, o.quiet, ProgressBar::interactive(o.input, o.output)));
+    QualityReport report;
     translate_document_pieces(translator, o, format, bytes, name,
-                              [&output](std::string_view piece) { write_document(*output, piece); });
+                              [&output](std::string_view piece) { write_document(*output, piece); },
+                              {&report, &progress, 0});
     output->commit();
+    progress.update(report.lines(), bytes.size());
+    progress.finish();
+    if (report_target) {
+      report.write(*report_target);
+      std::cerr << report.summary();
+    }
     return 0;
   }
   core::set_gemm_profiling(o.stats);

@@ -129,8 +129,9 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
         AtomicOutputFile out(dst);
         if (format != documents::DocumentFormat::kText) {
           const std::string bytes = read_whole_fd(fd.get(), file.path);
-          write_document(
-              out, translate_document_bytes(translator, o, format, bytes, printable_path(file.relative)));
+          write_document(out,
+                         translate_document_bytes(translator, o, format, bytes, printable_path(file.relative),
+                                                  {&report, &progress, bytes_done}));
         }
         LineReader reader = LineReader::adopt(std::move(fd), file.path);
         const auto translate_into = [&](auto& inner) {

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/io/io_error.h"
+#include "cli/io/translate_stream.h"
 #include "cli/memory_limit.h"
 #include "core/error.h"
 #include "core/unique_fd.h"
@@ -60,22 +61,51 @@ std::string read_whole_input(const std::string& path) {
 
 void translate_document_pieces(const pipeline::Translator& translator, const TranslateCommandOptions& o,
                                documents::DocumentFormat format, const std::string& bytes,
-                               const std::string& name, const std::function<void(std::string_view)>& write) {
+                               const std::string& name, const std::function<void(std::string_view)>& write,
+                               const DocumentFollowers& followers) {
   std::vector<std::string> warnings;
-  const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
-  documents::write_translated_document(translator, o.translate, format, bytes, name, &warnings, write,
-                                       documents::kHtmlChunkBytes, documents::max_inflated_for(max_memory));
-  if (!o.quiet) {
-    for (const std::string& w : warnings) std::cerr << "nmt: warning: " << w << "\n";
+  documents::DocumentHooks hooks;
+  hooks.segment_done = [&](const std::string& position, const documents::SegmentTranslation& t) {
+    pipeline::Translation as_line;  // what the report and the flag warning read of a translated line
+    as_line.flags = {t.flags};
+    as_line.confidences = {t.confidence};
+    if (followers.report) followers.report->add(position, as_line);
+    if (!o.translate.flag_warnings) return;
+    if (const std::string w = flag_warning(as_line, 0); !w.empty()) warnings.push_back(position + ": " + w);
+  };
+  if (ProgressBar* progress = followers.progress) {
+    hooks.start_window = [progress, before = followers.bytes_before](uint64_t from, uint64_t to) {
+      return progress->start_window(before + from, before + to);
+    };
   }
+  // Printed after each piece (an HTML chunk, a window of cues), so a long file's warnings are not held.
+  const auto print_warnings = [&]() {
+    for (const std::string& w : o.quiet ? std::vector<std::string>() : warnings) {
+      if (followers.progress) {
+        followers.progress->print("nmt: warning: " + w);
+      } else {
+        std::cerr << "nmt: warning: " << w << "\n";
+      }
+    }
+    warnings.clear();
+  };
+  const uint64_t max_memory = o.max_memory.empty() ? default_max_memory() : parse_memory_size(o.max_memory);
+  documents::write_translated_document(
+      translator, o.translate, format, bytes, name, &warnings,
+      [&](std::string_view piece) {
+        write(piece);
+        print_warnings();
+      },
+      documents::kHtmlChunkBytes, documents::max_inflated_for(max_memory), hooks);
+  print_warnings();
 }
 
 std::string translate_document_bytes(const pipeline::Translator& translator, const TranslateCommandOptions& o,
                                      documents::DocumentFormat format, const std::string& bytes,
-                                     const std::string& name) {
+                                     const std::string& name, const DocumentFollowers& followers) {
   std::string out;
-  translate_document_pieces(translator, o, format, bytes, name,
-                            [&out](std::string_view piece) { out += piece; });
+  translate_document_pieces(
+      translator, o, format, bytes, name, [&out](std::string_view piece) { out += piece; }, followers);
   return out;
 }
 

@@ -7,6 +7,8 @@
 #include <string_view>
 
 #include "cli/io/line_reader.h"
+#include "cli/io/progress.h"
+#include "cli/io/quality_report.h"
 #include "cli/translate_command_options.h"
 #include "documents/document_format.h"
 
@@ -21,16 +23,27 @@ documents::DocumentFormat document_format(const std::string& format_option, cons
 void check_document_options(const TranslateCommandOptions& options, const std::string& format_option,
                             bool document_input);
 
+// What a document's translation reports besides its text, each optional: every segment into `report`
+// (one "line" each) and, under --flag-warnings, a FILE:LINE warning per flagged one; its progress onto
+// `progress`, its bytes counted after `bytes_before` (the earlier files' in directory mode).
+struct DocumentFollowers {
+  QualityReport* report = nullptr;
+  ProgressBar* progress = nullptr;
+  uint64_t bytes_before = 0;
+};
+
 // The bytes of fd (or of `input`: "-" for standard input) translated as a document; warnings to stderr
 // unless quiet.
 std::string translate_document_bytes(const pipeline::Translator& translator,
                                      const TranslateCommandOptions& options, documents::DocumentFormat format,
-                                     const std::string& bytes, const std::string& name);
+                                     const std::string& bytes, const std::string& name,
+                                     const DocumentFollowers& followers = {});
 // The same handed to `write` piece by piece, in order: an HTML page a chunk at a time, so its memory stays
 // bounded (documents/html_chunks.h).
 void translate_document_pieces(const pipeline::Translator& translator, const TranslateCommandOptions& options,
                                documents::DocumentFormat format, const std::string& bytes,
-                               const std::string& name, const std::function<void(std::string_view)>& write);
+                               const std::string& name, const std::function<void(std::string_view)>& write,
+                               const DocumentFollowers& followers = {});
 
 // A translated document through a sink that writes lines (OutputTarget, AtomicOutputFile), line endings kept.
 template <class Sink>

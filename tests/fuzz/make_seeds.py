@@ -192,6 +192,28 @@ def main(out):
                                             b"\x00" + "\ufeffA dog runs.\n".encode("utf-16-le"),
                                             b"\x02" + "\ufeffA cat.\n".encode("utf-32-be"),
                                             b"\x10plain text\r\n", b"\x03\x00\x01\x02binary\x00\x00"])
+    write_seeds(out, "fuzz_office", office_seeds())
+
+
+def office_seeds():
+    """fuzz_office's: each package's main member behind the byte that picks its reader (0 DOCX, 1 ODT,
+    2 PPTX slide, 3 EPUB chapter, 4 EPUB package document), and whole packages behind 5."""
+    fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "documents")
+    seeds = []
+    for selector, package, member in ((0, "report.docx", "word/document.xml"), (1, "letter.odt", "content.xml")):
+        data = open(os.path.join(fixtures, package), "rb").read()
+        seeds += [bytes([selector]) + zipfile.ZipFile(io.BytesIO(data)).read(member), b"\x05" + data]
+    book = zipfile.ZipFile(os.path.join(fixtures, "book.epub"))
+    for name in book.namelist():
+        if name.endswith(".xhtml"):
+            seeds.append(b"\x03" + book.read(name))
+        if name.endswith(".opf"):
+            seeds.append(b"\x04" + book.read(name))
+    slide = ('<p:sld xmlns:a="a" xmlns:p="p"><p:cSld><p:spTree><p:grpSp><p:sp><p:txBody><a:p><a:r><a:rPr '
+             'lang="en-US" b="1"/><a:t>A dog</a:t></a:r><a:br/><a:r><a:rPr lang="en-US"><a:hlinkClick r:id="x"/>'
+             '</a:rPr><a:t> runs.</a:t></a:r><a:fld type="slidenum"><a:t>1</a:t></a:fld><a:endParaRPr/></a:p>'
+             '</p:txBody></p:sp></p:grpSp></p:spTree></p:cSld></p:sld>')
+    return seeds + [b"\x02" + slide.encode()]
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 tools write (mammoth's and pandoc's test files): DOCX page breaks Word renders into runs, simple and complex
 fields, a hyperlink, content controls, proofing marks, a table, a footnote whose mark shares its run and
 tracked changes; ODT footnotes, spans, links, spaces, tabs, a soft page break, lists and line breaks; an
-ODP's slide frames and notes; an ODT with a DTD entity; an EPUB 3 chapter with footnote references and its nav. Minimal parts,
+ODP's slide frames and notes; an ODT with a DTD entity; an EPUB 3 chapter with footnote references and its nav;
+a PPTX as PowerPoint writes it (make_real_world_pptx.py). Minimal parts,
 written with zipfile, so nothing fetched is committed.
 
 Usage: make_real_world.py OUTPUT_DIR
@@ -11,6 +12,9 @@ Usage: make_real_world.py OUTPUT_DIR
 import os
 import sys
 import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_real_world_pptx  # noqa: E402
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -169,3 +173,4 @@ if __name__ == "__main__":
     odp_fixture(sys.argv[1])
     entities_fixture(sys.argv[1])
     epub_fixture(sys.argv[1])
+    make_real_world_pptx.pptx_fixture(sys.argv[1])

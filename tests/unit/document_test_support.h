@@ -19,7 +19,8 @@ namespace test {
 
 // Each segment "translated" as itself, every word aligned to itself.
 inline documents::SegmentTranslation identity(const documents::Segment& segment) {
-  documents::SegmentTranslation t{segment.text, {}};
+  documents::SegmentTranslation t;
+  t.text = segment.text;
   int words = 0;
   bool in_word = false;
   for (char c : segment.text) {

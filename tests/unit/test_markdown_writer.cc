@@ -19,7 +19,8 @@ documents::SegmentTranslator translator(std::function<std::string(const std::str
   return [rewrite](std::vector<documents::Segment>& segments) {
     std::vector<documents::SegmentTranslation> out;
     for (const documents::Segment& s : segments) {
-      documents::SegmentTranslation t{rewrite ? rewrite(s.text) : s.text, {}};
+      documents::SegmentTranslation t;
+      t.text = rewrite ? rewrite(s.text) : s.text;
       const int n_source = word_count(s.text), n_target = word_count(t.text);
       for (int w = 0; w < n_target && n_source > 0; ++w) t.links.push_back({std::min(w, n_source - 1), w});
       out.push_back(std::move(t));

@@ -88,7 +88,9 @@ TEST_CASE("subtitles: a cue after a pause starts a sentence of its own", "[docum
 
 TEST_CASE("subtitles: words spread by length leave no cue empty while there are enough", "[documents]") {
   const auto two_words = [](std::vector<documents::Segment>& segments) {
-    return std::vector<documents::SegmentTranslation>(segments.size(), {"Hund rennt.", {}});
+    documents::SegmentTranslation t;
+    t.text = "Hund rennt.";
+    return std::vector<documents::SegmentTranslation>(segments.size(), t);
   };
   std::vector<std::string> warnings;
   const std::string out = documents::translate_subtitles(
