@@ -190,9 +190,11 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& l
   if (o.alignment) capture = alignment_request(*this, o);
   std::vector<std::vector<models::AttentionMatrices>> attention;
   std::vector<std::vector<AlignedSegment>> aligned_early;  // by translate_aligned, [segment][hypothesis]
-  // Without per-line controls or sampling keys, alignment runs a group of sentences at a time: a long
-  // paragraph's attention is never held whole.
-  const bool grouped = o.alignment && controls == nullptr && !o.sampling.enabled;
+  // Without per-line controls, sampling keys or glossary terms, alignment runs a group of sentences at a
+  // time: a long paragraph's attention is never held whole. (Terms need translate_segments' constraints and
+  // beams.)
+  const bool grouped = o.alignment && controls == nullptr && !o.sampling.enabled &&
+                       segment_constraints(segmented, o, nullptr).empty();
   const auto hyps =
       grouped ? translate_aligned(*this, segmented.ids, o, &aligned_early)
               : translate_segments(segmented, o, controls, capture ? &*capture : nullptr, &attention);

@@ -60,7 +60,7 @@ TEST_CASE("directory mode: documents' segments in the report, their flags warned
   CHECK(report.at("flags").at("low-confidence") == 3);
 }
 
-TEST_CASE("--progress follows a document", "[cli][documents][progress]") {
+TEST_CASE("documents: --progress follows a document", "[cli][documents][progress]") {
   test::TempDir dir;
   std::string srt;
   for (int i = 1; i <= 40; ++i) {
