@@ -11,6 +11,7 @@
 #include "core/regular_file.h"
 #include "models/convert/convert_ct2.h"
 #include "models/convert/ct2_model_bin.h"
+#include "models/convert/json_file.h"
 #include "models/convert/zip_member.h"
 #include "models/model_error.h"
 
@@ -109,13 +110,7 @@ void unpack(const std::string& path, const std::string& dir) {
 }
 
 LanguagePair read_metadata(const std::string& path, Ct2Context& context) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(convert_detail::read_text_file(path, "Argos Translate metadata"));
-  } catch (const nlohmann::json::exception& e) {
-    throw ModelError(path + ": not valid JSON: " + e.what());
-  }
-  if (!j.is_object()) throw ModelError(path + ": expected a JSON object");
+  const nlohmann::json j = convert_detail::read_json_object(path, "Argos Translate metadata");
   auto text = [&](const char* key) -> std::string {
     if (!j.contains(key) || j[key].is_null()) return "";
     if (!j[key].is_string()) throw ModelError(path + ": " + key + ": expected a string");

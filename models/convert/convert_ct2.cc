@@ -7,6 +7,7 @@
 #include "models/convert/convert_error.h"
 #include "models/convert/ct2_model_bin.h"
 #include "models/convert/ct2_transformer.h"
+#include "models/convert/json_file.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -27,14 +28,7 @@ struct Ct2Config {
 };
 
 Ct2Config read_config(const std::string& path) {
-  const std::string text = convert_detail::read_text_file(path, "CTranslate2 config");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw ModelError(path + ": not valid JSON: " + e.what());
-  }
-  if (!j.is_object()) throw ModelError(path + ": expected a JSON object");
+  const nlohmann::json j = convert_detail::read_json_object(path, "CTranslate2 config");
   Ct2Config c;
   auto token = [&](const char* key, std::string& out) {
     if (!j.contains(key)) return;

@@ -8,6 +8,7 @@
 
 #include "models/convert/convert_common.h"
 #include "models/convert/convert_error.h"
+#include "models/convert/json_file.h"
 #include "models/convert/release_languages.h"
 #include "models/decoding_ranges.h"
 #include "models/json_fields.h"
@@ -20,17 +21,9 @@ namespace fs = std::filesystem;
 namespace {
 
 using convert_detail::path_exists;
-using convert_detail::read_text_file;
 using nlohmann::json;
 
-json read_json(const std::string& path, std::string_view what) {
-  const std::string text = read_text_file(path, what);
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    throw ModelError(path + ": not valid JSON: " + e.what());
-  }
-}
+using convert_detail::read_json_file;
 
 bool present(const json& j, const std::string& key) {
   return j.is_object() && j.contains(key) && !j[key].is_null();
@@ -103,7 +96,7 @@ HfConfig parse_hf_config(const json& cfg, const std::string& where) {
 
 // A vocab.json: {"piece": id}, ids unique and below `size`.
 PieceIds read_vocab(const std::string& path, int size) {
-  const json j = read_json(path, "vocabulary");
+  const json j = read_json_file(path, "vocabulary");
   if (!j.is_object()) throw ModelError(path + ": expected a JSON object {\"piece\": id}");
   PieceIds out;
   std::set<int64_t> ids;
@@ -291,11 +284,12 @@ HfSource read_hf_source(const std::string& src, const ConvertOptions& options) {
   source.config_path = src + "/config.json";
   source.vocab_path = src + "/vocab.json";
   check_config_present(src, source.config_path);
-  const json cfg = read_json(source.config_path, "model configuration");
+  const json cfg = read_json_file(source.config_path, "model configuration");
   source.config = parse_hf_config(cfg, source.config_path);
   const HfConfig& c = source.config;
   const std::string gen_path = src + "/generation_config.json";
-  const json gen = path_exists(gen_path) ? read_json(gen_path, "generation configuration") : json::object();
+  const json gen =
+      path_exists(gen_path) ? read_json_file(gen_path, "generation configuration") : json::object();
   if (!gen.is_object()) throw ModelError(gen_path + ": expected a JSON object");
   source.weights_path = check_model_files(src);
   const int32_t unk = read_vocabularies(src, source);

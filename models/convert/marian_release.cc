@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "models/convert/convert_common.h"
 #include "models/convert/convert_error.h"
+#include "models/convert/json_file.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -59,13 +60,8 @@ MarianVocab load_vocab(const std::string& path) {
   if (ends_with(path, ".yml") || ends_with(path, ".yaml")) {
     v.entries = parse_vocab_yaml(read_text_file(path, "vocabulary"), path);
   } else if (ends_with(path, ".json")) {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(read_text_file(path, "vocabulary"));
-    } catch (const nlohmann::json::exception& e) {
-      throw ModelError(path + ": not valid JSON: " + e.what());
-    }
-    if (!j.is_object()) throw ModelError(path + ": expected a JSON object {\"piece\": id}");
+    const nlohmann::json j =
+        convert_detail::read_json_object(path, "vocabulary", "a JSON object {\"piece\": id}");
     std::set<int64_t> ids;
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() >= (1 << 24)) {

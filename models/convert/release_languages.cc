@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "models/convert/json_file.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -27,14 +28,7 @@ std::string single_tag_after(const std::string& line, const std::string& key) {
 
 LanguagePair languages_from_tokenizer_config(const std::string& path) {
   if (!convert_detail::path_exists(path)) return {};
-  const std::string text = convert_detail::read_text_file(path, "tokenizer configuration");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw ModelError(path + ": not valid JSON: " + e.what());
-  }
-  if (!j.is_object()) throw ModelError(path + ": expected a JSON object");
+  const nlohmann::json j = convert_detail::read_json_object(path, "tokenizer configuration");
   const auto tag = [&](const char* key) {
     const auto it = j.find(key);
     return it != j.end() && it->is_string() && is_language_tag(it->get<std::string>())
