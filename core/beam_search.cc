@@ -13,21 +13,6 @@ namespace core {
 namespace search_detail {
 namespace {
 
-// Token history as a shared tree: each running beam points at its last token's node.
-struct TraceNode {
-  int parent;  // -1: the token follows the start token
-  int32_t token;
-  float log_prob;  // the token's
-};
-
-struct Finished {
-  int last_node;  // last generated token before EOS, -1 for the empty output
-  double score;
-  float raw_score;     // sum of log-probabilities, EOS's included
-  float eos_log_prob;  // EOS's
-  bool length_limit;   // EOS came at the sentence's max_length
-};
-
 // Per-sentence state; its rows are [first_row, first_row + n_rows) of the current batch.
 struct SentenceState {
   int first_row = 0;
@@ -53,22 +38,6 @@ struct SentenceState {
         })->score;
   }
 };
-
-// The finished hypothesis's tokens and their log-probabilities, EOS's last.
-Hypothesis trace(const std::vector<TraceNode>& nodes, const Finished& f) {
-  Hypothesis h;
-  for (int node = f.last_node; node >= 0; node = nodes[node].parent) {
-    h.tokens.push_back(nodes[node].token);
-    h.token_scores.push_back(nodes[node].log_prob);
-  }
-  std::reverse(h.tokens.begin(), h.tokens.end());
-  std::reverse(h.token_scores.begin(), h.token_scores.end());
-  h.token_scores.push_back(f.eos_log_prob);
-  h.score = static_cast<float>(f.score);
-  h.raw_score = f.raw_score;
-  h.length_limit = f.length_limit;
-  return h;
-}
 
 // Best n_best finished hypotheses, best first, earlier-finished first on ties. Non-finite scores are
 // dropped: -inf ones contain a banned or forced-out token (only possible when a beam had no finite

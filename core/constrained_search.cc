@@ -14,12 +14,6 @@ namespace core {
 namespace search_detail {
 namespace {
 
-struct TraceNode {
-  int parent;  // -1: the token follows the start token
-  int32_t token;
-  float log_prob;
-};
-
 // A hypothesis's progress through its sentence's constraints.
 struct Progress {
   uint64_t met = 0;    // bit c: constraint c appears in the hypothesis
@@ -86,15 +80,6 @@ Progress advance_progress(const std::vector<Constraint>& constraints, Progress p
 bool all_met(const Progress& p, size_t n_constraints) {
   return p.active < 0 && p.met == (n_constraints == 64 ? ~uint64_t{0} : (uint64_t{1} << n_constraints) - 1);
 }
-
-struct Finished {
-  int last_node;
-  double score;
-  float raw_score;
-  float eos_log_prob;
-  bool length_limit;
-  bool missed;
-};
 
 struct Row {
   int sentence;
@@ -311,19 +296,7 @@ class ConstrainedSearch {
     for (const Finished& f : list) {
       if (static_cast<int>(out.size()) == options_.n_best) break;
       if (f.missed && !out.empty() && !out.front().constraints_missed) break;  // n-best: all met, or none
-      Hypothesis h;
-      for (int node = f.last_node; node >= 0; node = nodes_[node].parent) {
-        h.tokens.push_back(nodes_[node].token);
-        h.token_scores.push_back(nodes_[node].log_prob);
-      }
-      std::reverse(h.tokens.begin(), h.tokens.end());
-      std::reverse(h.token_scores.begin(), h.token_scores.end());
-      h.token_scores.push_back(f.eos_log_prob);
-      h.score = static_cast<float>(f.score);
-      h.raw_score = f.raw_score;
-      h.length_limit = f.length_limit;
-      h.constraints_missed = f.missed;
-      out.push_back(std::move(h));
+      out.push_back(trace(nodes_, f));
     }
     return out;
   }

@@ -127,5 +127,39 @@ std::vector<std::vector<Hypothesis>> sampling_search(DecoderStep& decoder,
                                                      const std::vector<int>& max_lengths,
                                                      const SearchOptions& options);
 
+// Token history as a shared tree, for the beam searches: each running beam points at its last token's node.
+struct TraceNode {
+  int parent;  // -1: the token follows the start token
+  int32_t token;
+  float log_prob;  // the token's
+};
+
+// A hypothesis that emitted EOS, as the beam searches keep it until the end.
+struct Finished {
+  int last_node;  // last generated token before EOS, -1 for the empty output
+  double score;
+  float raw_score;      // sum of log-probabilities, EOS's included
+  float eos_log_prob;   // EOS's
+  bool length_limit;    // EOS came at the sentence's max_length
+  bool missed = false;  // constrained search: a constraint is not met
+};
+
+// The finished hypothesis's tokens and their log-probabilities, EOS's last.
+inline Hypothesis trace(const std::vector<TraceNode>& nodes, const Finished& f) {
+  Hypothesis h;
+  for (int node = f.last_node; node >= 0; node = nodes[node].parent) {
+    h.tokens.push_back(nodes[node].token);
+    h.token_scores.push_back(nodes[node].log_prob);
+  }
+  std::reverse(h.tokens.begin(), h.tokens.end());
+  std::reverse(h.token_scores.begin(), h.token_scores.end());
+  h.token_scores.push_back(f.eos_log_prob);
+  h.score = static_cast<float>(f.score);
+  h.raw_score = f.raw_score;
+  h.length_limit = f.length_limit;
+  h.constraints_missed = f.missed;
+  return h;
+}
+
 }  // namespace search_detail
 }  // namespace core
