@@ -5,9 +5,10 @@
 // The child is forked from the translator's worker thread while no translation runs, so the translator,
 // already loaded, is not in use by any thread; other threads may hold locks at the fork, so the child
 // touches nothing they guard (no logging, no model loading, no HTTP state): it translates with the
-// translator's memory as the fork left it, allocates (glibc's fork leaves malloc consistent), starts its own
-// threads for the translator's team, writes its answer to a pipe and leaves with _exit (no exit handlers,
-// no stdio flush).
+// translator's memory as the fork left it, allocates (glibc's fork leaves malloc consistent; GCC 12's
+// AddressSanitizer allocator does not, so a sanitized server's child can wait on its lock until the
+// deadline), starts its own threads for the translator's team, writes its answer to a pipe and leaves with
+// _exit (no exit handlers, no stdio flush).
 #pragma once
 
 #include <chrono>

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "serve/api_error.h"
 #include "serve/document_worker.h"
+#include "test_support.h"
 
 namespace {
 
@@ -84,6 +85,11 @@ TEST_CASE("document worker: a crash, the memory bound and the deadline end the c
 
 TEST_CASE("document worker: forks while other threads allocate leave the child's allocator usable",
           "[serve]") {
+#if defined(__SANITIZE_ADDRESS__)
+  // GCC 12's AddressSanitizer allocator takes no lock around fork: a child forked while another thread
+  // holds that allocator's mutex waits on it forever. glibc's malloc, which the product runs on, does.
+  NMT_SKIP_TEST("AddressSanitizer's allocator is not fork-safe; the release build runs this test");
+#endif
   std::atomic<bool> stop{false};
   std::vector<std::thread> allocators;
   for (int t = 0; t < 3; ++t) {
@@ -91,19 +97,23 @@ TEST_CASE("document worker: forks while other threads allocate leave the child's
       while (!stop) std::vector<std::string> junk(64, std::string(1000, 'y'));
     });
   }
-  bool all_equal = true;
-  for (int i = 0; i < 20; ++i) {
-    const std::string got = serve::run_in_worker(
-        [i] {
-          std::vector<std::string> pieces(1000, std::to_string(i));
-          std::thread helper([&pieces] { pieces.emplace_back("threads start in the child"); });
-          helper.join();
-          return pieces.back();
-        },
-        in_seconds(30));
-    all_equal = all_equal && got == "threads start in the child";
+  std::string failure;  // a child that hung (503) or failed, reported after the allocators have stopped
+  for (int i = 0; i < 20 && failure.empty(); ++i) {
+    try {
+      const std::string got = serve::run_in_worker(
+          [i] {
+            std::vector<std::string> pieces(1000, std::to_string(i));
+            std::thread helper([&pieces] { pieces.emplace_back("threads start in the child"); });
+            helper.join();
+            return pieces.back();
+          },
+          in_seconds(30));
+      if (got != "threads start in the child") failure = "fork " + std::to_string(i) + " answered " + got;
+    } catch (const serve::ApiError& e) {
+      failure = "fork " + std::to_string(i) + ": " + e.what();
+    }
   }
   stop = true;
   for (std::thread& t : allocators) t.join();
-  CHECK(all_equal);
+  CHECK(failure == "");  // prints the failure
 }
