@@ -2,7 +2,6 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 namespace api {
 
@@ -13,9 +12,5 @@ constexpr unsigned long long kMaxFileBytes = 1ull << 32;
 // `bytes` written to a temporary file beside `path`, synced, then renamed onto it: the output is all or
 // nothing. Throws core::Error naming the file.
 void write_file_atomically(const std::string& path, const std::string& bytes);
-
-// Text's lines without their '\n' (and a '\r' before it); a last line without '\n' counts, an empty text
-// has none.
-std::vector<std::string> split_lines(const std::string& text);
 
 }  // namespace api

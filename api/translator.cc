@@ -14,6 +14,7 @@
 #include "api/file_io.h"
 #include "api/forced_decoding.h"
 #include "api/resolve_options.h"
+#include "core/text_lines.h"
 #include "core/threads.h"
 #include "documents/translate_document.h"
 #include "front/model_catalog.h"
@@ -77,7 +78,7 @@ struct Translator::Impl {
   }
   // Plain text: each line's best translation, '\n'-terminated as the input's lines are.
   std::string translate_text(const std::string& text, pipeline::TranslateOptions o, size_t* n_lines) const {
-    std::vector<std::string> lines = api::split_lines(text);
+    std::vector<std::string> lines = core::file_lines(text);
     std::string out;
     for (size_t first = 0; first < lines.size(); first += kFileWindowLines) {
       const size_t last = std::min(lines.size(), first + kFileWindowLines);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "core/text_lines.h"
 #include "core/utf8_text.h"
 #include "documents/translate_document.h"
 #include "serve/api_error.h"
@@ -50,7 +51,7 @@ std::string translate_text_file(TranslationService& service, const LanguagePair&
                                 const pipeline::TranslateOptions& options, const std::string& bytes) {
   if (!core::is_valid_utf8(bytes)) throw ApiError(400, "Invalid request: the file is not UTF-8 text");
   service.check_characters({bytes});
-  std::vector<std::string> lines = split_lines(bytes);
+  std::vector<std::string> lines = core::split_lines(bytes);
   const bool final_newline = !lines.empty() && lines.back().empty() && lines.size() > 1;
   if (final_newline) lines.pop_back();
   std::vector<std::string> out;

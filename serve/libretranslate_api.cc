@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 
+#include "core/text_lines.h"
 #include "core/utf8_text.h"
 #include "documents/translate_document.h"
 #include "serve/api_error.h"
@@ -156,7 +157,7 @@ Json translate_response(TranslationService& service, const Json& request) {
   std::vector<size_t> first_line;
   for (const std::string& text : texts) {
     first_line.push_back(lines.size());
-    for (std::string& line : split_lines(text)) lines.push_back(std::move(line));
+    for (std::string& line : core::split_lines(text)) lines.push_back(std::move(line));
   }
   first_line.push_back(lines.size());
   const std::vector<pipeline::Translation> out = service.translate(pair, options, lines);

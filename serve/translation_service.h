@@ -58,9 +58,7 @@ class TranslationService {
   Batcher batcher_;
 };
 
-// "a\nb\r\nc" -> {"a", "b", "c"}: the lines `nmt translate` reads (LF or CRLF ends one); join_lines puts
-// translations back together with LF.
-std::vector<std::string> split_lines(const std::string& text);
+// Translations put back together with LF, the lines a request's text was cut into (core::split_lines).
 std::string join_lines(const std::vector<std::string>& lines);
 
 }  // namespace serve

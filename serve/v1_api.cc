@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "core/text_lines.h"
 #include "core/utf8_text.h"
 #include "front/attention_svg.h"
 #include "front/jsonl_input.h"
@@ -64,7 +65,8 @@ std::string v1_translate(TranslationService& service, const std::map<std::string
   std::vector<pipeline::LineControls> controls;
   std::vector<std::string> errors;
   // The last line's LF is optional, as in a file.
-  for (const std::string& line : split_lines(body.back() == '\n' ? body.substr(0, body.size() - 1) : body)) {
+  for (const std::string& line :
+       core::split_lines(body.back() == '\n' ? body.substr(0, body.size() - 1) : body)) {
     front::JsonlRequest request = front::parse_jsonl_request(line, *pair.translator, options);
     texts.push_back(std::move(request.text));  // a malformed line translates as a blank one, as in the CLI
     controls.push_back(std::move(request.controls));

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/text_lines.h"
 #include "models/convert/convert_error.h"
 #include "models/convert/ct2_model_bin.h"
 #include "models/convert/ct2_transformer.h"
@@ -92,16 +93,7 @@ bool read_vocabulary(const std::string& dir, const std::string& name, Vocabulary
   }
   if (!convert_detail::path_exists(txt_path)) return false;
   out->path = txt_path;
-  const std::string text = convert_detail::read_text_file(txt_path, "vocabulary");
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    out->tokens.push_back(std::move(line));
-    start = end + 1;
-  }
+  out->tokens = core::file_lines(convert_detail::read_text_file(txt_path, "vocabulary"));
   return true;
 }
 

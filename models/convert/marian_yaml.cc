@@ -18,7 +18,7 @@ FlatYaml FlatYaml::parse(const std::string& text_in, const std::string& where) {
   y.where_ = where;
   // special:model.yml is NUL-terminated: stop at the first NUL.
   const std::string text = text_in.substr(0, text_in.find('\0'));
-  const std::vector<std::string> lines = split_lines(text);
+  const std::vector<std::string> lines = yaml_lines(text);
   std::string pending;  // key whose value follows on indented lines
   bool nested = false;  // inside a nested map under a top-level key: skip until the next top-level key
   for (size_t n = 0; n < lines.size(); ++n) {
@@ -139,7 +139,7 @@ std::vector<std::pair<std::string, int32_t>> parse_vocab_yaml(const std::string&
   std::vector<std::pair<std::string, int32_t>> out;
   std::set<std::string> pieces;
   std::set<int32_t> ids;
-  const std::vector<std::string> lines = split_lines(text);
+  const std::vector<std::string> lines = yaml_lines(text);
   for (size_t n = 0; n < lines.size(); ++n) {
     const std::string& line = lines[n];
     if (skippable(line)) continue;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/text_lines.h"
 #include "core/utf8_encode.h"
 #include "models/convert/marian_yaml.h"
 #include "models/model_error.h"
@@ -189,19 +190,9 @@ std::vector<std::string> flow_list(const std::string& raw) {
   return items;
 }
 
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) start = 3;  // BOM
-  while (start <= text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(line);
-    start = end + 1;
-  }
-  return lines;
+std::vector<std::string> yaml_lines(const std::string& text) {
+  const bool bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0;
+  return core::split_lines(std::string_view(text).substr(bom ? 3 : 0));
 }
 
 bool skippable(const std::string& line) {

@@ -22,8 +22,8 @@ void expect_end(const std::string& s, size_t i);
 // The items of "[a, b, ...]".
 std::vector<std::string> flow_list(const std::string& raw);
 
-// Lines without a BOM and without '\r'.
-std::vector<std::string> split_lines(const std::string& text);
+// Lines without a BOM and without '\r' (core::split_lines).
+std::vector<std::string> yaml_lines(const std::string& text);
 
 // Blank, comment or document marker.
 bool skippable(const std::string& line);
