@@ -42,11 +42,12 @@ struct TranslateCommandOptions {
   std::string max_memory;       // --max-memory as given; "" = default_max_memory() (cli/memory_limit.h)
   front::TranslateFlags flags;  // as given
   pipeline::TranslateOptions translate;  // the flags resolved against the model, once it loads
+  pipeline::FrontOptions front;          // the flags that act around the translator (--format, ...)
 };
 
 // The part of the output options key (front/output_options_key.h) that the command's formats add.
 inline front::OutputShape output_shape(const TranslateCommandOptions& o) {
-  return {o.scores, o.input_format == TextFormat::kJsonl, o.output_format == TextFormat::kJsonl};
+  return {o.scores, o.input_format == TextFormat::kJsonl, o.output_format == TextFormat::kJsonl, o.front};
 }
 
 }  // namespace cli

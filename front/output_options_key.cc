@@ -16,6 +16,10 @@ nlohmann::json output_options_json(const pipeline::TranslateOptions& options, co
   nlohmann::json j = nlohmann::json::object();
   for (const pipeline::OptionSpec& spec : pipeline::option_table()) {
     if (!spec.changes_output) continue;
+    if (spec.get == nullptr) {
+      j[std::string(spec.field)] = to_json(spec.get_front(shape.front));
+      continue;
+    }
     const bool applies = spec.applies == nullptr || spec.applies(options);
     j[std::string(spec.field)] = applies ? to_json(spec.get(options)) : nlohmann::json(nullptr);
   }

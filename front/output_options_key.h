@@ -11,9 +11,10 @@ namespace front {
 
 // What the output's shape adds to the translation options.
 struct OutputShape {
-  bool scores = false;        // --scores
-  bool input_jsonl = false;   // --input-format jsonl
-  bool output_jsonl = false;  // --output-format jsonl
+  bool scores = false;           // --scores
+  bool input_jsonl = false;      // --input-format jsonl
+  bool output_jsonl = false;     // --output-format jsonl
+  pipeline::FrontOptions front;  // the front end's output-changing options (--format)
 };
 
 // Every output-changing option of the table (resolved, where it applies) and the output's shape.

@@ -45,8 +45,20 @@ void TranslateFlags::set(std::string_view field, OptionValue value) {
 }
 
 pipeline::TranslateOptions TranslateFlags::apply(pipeline::TranslateOptions base) const {
-  for (const auto& [field, value] : values_) pipeline::option_spec(field).set(base, value);
+  for (const auto& [field, value] : values_) {
+    const OptionSpec& spec = pipeline::option_spec(field);
+    if (spec.set != nullptr) spec.set(base, value);
+  }
   return base;
+}
+
+pipeline::FrontOptions TranslateFlags::front() const {
+  pipeline::FrontOptions front;
+  for (const auto& [field, value] : values_) {
+    const OptionSpec& spec = pipeline::option_spec(field);
+    if (spec.set_front != nullptr) spec.set_front(front, value);
+  }
+  return front;
 }
 
 void add_option_flags(CLI::App& cmd, TranslateFlags& flags, bool attention_only) {

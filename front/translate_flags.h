@@ -17,8 +17,10 @@ class TranslateFlags {
  public:
   void set(std::string_view field, pipeline::OptionValue value);
   bool given(std::string_view field) const { return values_.count(field) > 0; }
-  // The given values put over `base` (top_k, top_p or temperature turn sampling on).
+  // The given translator's values put over `base` (top_k, top_p or temperature turn sampling on).
   pipeline::TranslateOptions apply(pipeline::TranslateOptions base) const;
+  // The given front end's values over the defaults.
+  pipeline::FrontOptions front() const;
 
  private:
   std::map<std::string, pipeline::OptionValue, std::less<>> values_;

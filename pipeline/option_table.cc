@@ -47,6 +47,14 @@ void set_field(TranslateOptions& o, const OptionValue& v) {
   from_value(v, o.*Member);
 }
 template <auto Member>
+OptionValue get_front_field(const FrontOptions& o) {
+  return to_value(o.*Member);
+}
+template <auto Member>
+void set_front_field(FrontOptions& o, const OptionValue& v) {
+  from_value(v, o.*Member);
+}
+template <auto Member>
 OptionValue get_sampling(const TranslateOptions& o) {
   return to_value(o.sampling.*Member);
 }
@@ -88,6 +96,7 @@ OptionSpec spec(OptionType type, std::string_view field, std::string_view names,
 
 std::vector<OptionSpec> build_table() {
   using O = TranslateOptions;
+  using F = FrontOptions;
   using S = core::SamplingOptions;
   const auto kModel = DefaultFrom::kModel;
   const auto kFixed = DefaultFrom::kFixed;
@@ -96,6 +105,12 @@ std::vector<OptionSpec> build_table() {
   const auto add = [&](OptionSpec row, auto get, auto set) -> OptionSpec* {
     row.get = get;
     row.set = set;
+    t.push_back(row);
+    return &t.back();
+  };
+  const auto add_front = [&](OptionSpec row, auto get, auto set) -> OptionSpec* {
+    row.get_front = get;
+    row.set_front = set;
     t.push_back(row);
     return &t.back();
   };
@@ -222,20 +237,21 @@ std::vector<OptionSpec> build_table() {
           get_field<&O::on_low_confidence>, set_field<&O::on_low_confidence>);
   s->changes_output = true;
   s->choices = "keep|source|empty|mark";
-  s = add(
+  s = add_front(
       spec(OptionType::kText, "format", "--format",
            "The input's format, one of text, html, xml, markdown, srt, vtt, docx, odt, pptx, epub (markup, "
            "subtitle timings, code and formatting are kept and only text is translated: docs/formats.md) or "
            "auto: by the file's extension, text for standard input",
            kFixed, "auto"),
-      get_field<&O::format>, set_field<&O::format>);
+      get_front_field<&F::format>, set_front_field<&F::format>);
   s->changes_output = true;
-  add(spec(OptionType::kFlag, "copy_other", "--copy-other",
+  add_front(
+      spec(OptionType::kFlag, "copy_other", "--copy-other",
            "Directory mode: copy the files not translated (not matching --glob, or binary and no document) "
            "to the same path in the output tree unchanged, with their mode bits; links, FIFOs and devices "
            "are skipped",
            kFixed, "off"),
-      get_field<&O::copy_other>, set_field<&O::copy_other>);
+      get_front_field<&F::copy_other>, set_front_field<&F::copy_other>);
   s = add(spec(OptionType::kText, "shortlist", "--shortlist",
                "Compute logits only over the batch's lexical shortlist (the model folder's shortlist.bin, "
                "built by `nmt shortlist`; scores are over the shortlist): on, off, or auto = on when the "
@@ -263,9 +279,10 @@ std::vector<OptionSpec> build_table() {
   s->changes_output = true;
   s->value_name = "SRC=TGT";
   s->repeats = true;
-  add(spec(OptionType::kFlag, "flag_warnings", "--flag-warnings",
+  add_front(
+      spec(OptionType::kFlag, "flag_warnings", "--flag-warnings",
            "Warn 'FILE:LINE: flagged CODES (confidence X)' for every translation with flags", kFixed, "off"),
-      get_field<&O::flag_warnings>, set_field<&O::flag_warnings>);
+      get_front_field<&F::flag_warnings>, set_front_field<&F::flag_warnings>);
   return t;
 }
 
@@ -352,7 +369,7 @@ std::string beam_rule_error(const TranslateOptions& options, int64_t beam_size) 
 
 void check_option_ranges(const TranslateOptions& options) {
   for (const OptionSpec& spec : option_table()) {
-    if (spec.applies != nullptr && !spec.applies(options)) continue;
+    if (spec.get == nullptr || (spec.applies != nullptr && !spec.applies(options))) continue;
     const std::string error = range_error(spec, spec.get(options));
     if (!error.empty()) throw OptionError(std::string(spec.field), error);
   }

@@ -1,7 +1,7 @@
-// Every translation option declared once: its TranslateOptions field, flag names, help, where its default
-// comes from, its valid range and whether it changes the output. The CLI registers its flags from this
-// table, resolves them over the model's defaults, validates them, names them in messages and keys the
-// resume manifest by the output-changing ones; Translator::check validates ranges through it too.
+// Every translation option declared once: its TranslateOptions (or FrontOptions) field, flag names, help,
+// where its default comes from, its valid range and whether it changes the output. The CLI registers its
+// flags from this table, resolves them over the model's defaults, validates them, names them in messages and
+// keys the resume manifest by the output-changing ones; Translator::check validates ranges through it too.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,7 @@ enum class OptionType { kInt, kNumber, kFlag, kText };
 enum class DefaultFrom { kFixed, kModel };  // a constant, or the model's (model.json, `nmt info`)
 
 struct OptionSpec {
-  std::string_view field;  // the TranslateOptions field ("sampling.top_k"), also the manifest key
+  std::string_view field;  // the options' field ("sampling.top_k"), also the manifest key
   std::string_view names;  // CLI11 names: "-b,--beam-size,--beam"; the first long one names it in messages
   std::string_view help;   // what it does; help adds "(default: ...)" and the range
   OptionType type;
@@ -32,8 +32,12 @@ struct OptionSpec {
   bool lo_exclusive = false;      // lo itself is not allowed (0 < X <= 1)
   bool changes_output = false;    // a file translated with another value must be translated again
   bool attention = false;         // `nmt attention` takes it too
+  // A translator's option reads and writes TranslateOptions; a front end's, FrontOptions (the other pair is
+  // null).
   OptionValue (*get)(const TranslateOptions&) = nullptr;
   void (*set)(TranslateOptions&, const OptionValue&) = nullptr;
+  OptionValue (*get_front)(const FrontOptions&) = nullptr;
+  void (*set_front)(FrontOptions&, const OptionValue&) = nullptr;
   // nullptr: the value always matters; else only when this holds (the seed only when sampling).
   bool (*applies)(const TranslateOptions&) = nullptr;
   // A value outside the range that means "choose for me" (alignment_layer -1: the last layer).

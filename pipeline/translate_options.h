@@ -47,11 +47,6 @@ struct TranslateOptions {
   // replaced as on_low_confidence says ("keep", "source", "empty", "mark": pipeline/sentence_checks.h).
   float min_confidence = 0.0f;
   std::string on_low_confidence = "keep";
-  bool flag_warnings = false;  // the CLI warns FILE:LINE per flagged line
-  // The input's document format (documents/document_format.h); the translator itself reads plain lines.
-  std::string format = "auto";
-  // Directory mode copies the files it does not translate to the output tree unchanged.
-  bool copy_other = false;
   // The output layer restricted to the batch's lexical shortlist (models/shortlist.h): "on", "off", or
   // "auto": on when the model folder holds a shortlist.bin.
   std::string shortlist = "auto";
@@ -60,6 +55,15 @@ struct TranslateOptions {
   std::string glossary;
   std::string terms;
   std::shared_ptr<const Glossary> glossary_terms;
+};
+
+// What a front end does around the translator, declared in the same options table (pipeline/option_table)
+// and never read by the translator.
+struct FrontOptions {
+  // The input's document format (documents/document_format.h); the translator itself reads plain lines.
+  std::string format = "auto";
+  bool copy_other = false;     // directory mode copies the files it does not translate, unchanged
+  bool flag_warnings = false;  // the CLI warns FILE:LINE per flagged line
 };
 
 // The glossary file and terms of `options` in one glossary (null when it names none); throws

@@ -34,7 +34,7 @@ pipeline::TranslateOptions request_options(const LanguagePair& pair,
     for (const pipeline::OptionSpec& s : pipeline::option_table()) {
       if (s.field == name) spec = &s;
     }
-    if (spec == nullptr || !spec->changes_output || name.rfind("sampling.", 0) == 0 ||
+    if (spec == nullptr || !spec->changes_output || spec->set == nullptr || name.rfind("sampling.", 0) == 0 ||
         name == "target_lang" || name == "glossary" || name == "terms") {
       throw ApiError(400, "Invalid request: unknown parameter " + name +
                               " (options are the output-changing fields of `nmt translate`, e.g. "

@@ -199,6 +199,7 @@ int run_translate(const TranslateCommandOptions& options) {
     throw core::UsageError("text arguments and --input-dir are different modes: use one");
   }
   const pipeline::TranslateOptions given = o.flags.apply({});
+  o.front = o.flags.front();
   if (given.n_best > 1 && o.scores) throw core::UsageError("--n-best already prints scores: drop --scores");
   if (o.flags.given("sampling.seed") && !given.sampling.enabled) {
     throw core::UsageError("--seed: only sampling uses it: add --sampling-topk, -topp or -temperature");
@@ -241,9 +242,9 @@ int run_translate(const TranslateCommandOptions& options) {
   const bool stream = o.input_dir.empty();
   const bool from_arguments = !o.texts.empty();
   const documents::DocumentFormat format =
-      document_format(given.format, from_arguments || !stream ? "-" : o.input);
+      document_format(o.front.format, from_arguments || !stream ? "-" : o.input);
   const bool document = stream && format != documents::DocumentFormat::kText;
-  check_document_options(o, given.format, document);
+  check_document_options(o, o.front.format, document);
   LineReader reader = !stream || document ? LineReader::from_string("")
                       : o.texts.empty()   ? LineReader::open(o.input)
                                           : LineReader::from_string(text_arguments(o.texts), "argument");

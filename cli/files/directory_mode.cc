@@ -68,9 +68,8 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   WalkOptions walk;
   walk.glob = o.glob;
   walk.exclude_dir = o.output_dir;
-  walk.list_others = o.translate.copy_other;
-  if (o.translate.format == "auto" ||
-      documents::is_zip_package(document_format(o.translate.format, o.input_dir))) {
+  walk.list_others = o.front.copy_other;
+  if (o.front.format == "auto" || documents::is_zip_package(document_format(o.front.format, o.input_dir))) {
     walk.binary_document = [](const std::string& path) {
       return documents::is_zip_package(documents::format_for_path(path));
     };
@@ -124,7 +123,7 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
       if (!o.overwrite && exists && already_done(manifest, file, entry, dst)) {
         ++counts.skipped;
       } else {
-        const documents::DocumentFormat format = document_format(o.translate.format, file.path);
+        const documents::DocumentFormat format = document_format(o.front.format, file.path);
         ensure_parent_dir(dst);
         AtomicOutputFile out(dst);
         if (format != documents::DocumentFormat::kText) {
@@ -202,7 +201,7 @@ int run_directory_mode(const pipeline::Translator& translator, const TranslateCo
   progress.finish();
   std::cerr << "nmt: " << counts.translated << " file(s) translated, " << counts.skipped << " already done, "
             << counts.stale << " retranslated (stale), " << counts.failures.size() << " failed";
-  if (o.translate.copy_other) {
+  if (o.front.copy_other) {
     std::cerr << ", " << counts.copied << " other file(s) copied, " << counts.copies_there
               << " already copied";
     if (counts.copies_skipped > 0) std::cerr << ", " << counts.copies_skipped << " not copied";

@@ -70,7 +70,7 @@ void translate_document_pieces(const pipeline::Translator& translator, const Tra
     as_line.flags = {t.flags};
     as_line.confidences = {t.confidence};
     if (followers.report) followers.report->add(position, as_line);
-    if (!o.translate.flag_warnings) return;
+    if (!o.front.flag_warnings) return;
     if (const std::string w = flag_warning(as_line, 0); !w.empty()) warnings.push_back(position + ": " + w);
   };
   if (ProgressBar* progress = followers.progress) {

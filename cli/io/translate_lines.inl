@@ -140,7 +140,7 @@ uint64_t translate_lines(const pipeline::Translator& translator, LineReader& rea
       }
       if (errors[i].empty() && report)
         report->add(input_position(reader, line_numbers[i]), t, window[i].continues);
-      if (errors[i].empty() && o.flag_warnings) {
+      if (errors[i].empty() && options.front.flag_warnings) {
         if (const std::string w = flag_warning(t, 0); !w.empty())
           sink.warn(input_position(reader, line_numbers[i]) + ": " + w);
       }

@@ -54,6 +54,18 @@ namespace {
 std::string key_of(const cli::TranslateCommandOptions& o) {
   return front::output_options_key(o.translate, cli::output_shape(o));
 }
+// A row's value in the command's options: the translator's, or the front end's.
+pipeline::OptionValue value_of(const pipeline::OptionSpec& spec, const cli::TranslateCommandOptions& o) {
+  return spec.get != nullptr ? spec.get(o.translate) : spec.get_front(o.front);
+}
+void set_value(const pipeline::OptionSpec& spec, cli::TranslateCommandOptions& o,
+               const pipeline::OptionValue& value) {
+  if (spec.set != nullptr) {
+    spec.set(o.translate, value);
+  } else {
+    spec.set_front(o.front, value);
+  }
+}
 }  // namespace
 
 TEST_CASE("every output-changing option of the table keys the resume manifest", "[options]") {
@@ -65,11 +77,11 @@ TEST_CASE("every output-changing option of the table keys the resume manifest", 
   for (const pipeline::OptionSpec& spec : pipeline::option_table()) {
     CAPTURE(spec.field);
     cli::TranslateCommandOptions changed = base;
-    const pipeline::OptionValue value = another_value(spec, spec.get(base.translate));
+    const pipeline::OptionValue value = another_value(spec, value_of(spec, base));
     REQUIRE(pipeline::range_error(spec, value).empty());
-    spec.set(changed.translate, value);
+    set_value(spec, changed, value);
     changed.translate.sampling.enabled = base.translate.sampling.enabled;
-    REQUIRE(spec.get(changed.translate) != spec.get(base.translate));
+    REQUIRE(value_of(spec, changed) != value_of(spec, base));
     CHECK((key_of(changed) != key) == spec.changes_output);
     output_changing += spec.changes_output;
   }
@@ -89,12 +101,14 @@ TEST_CASE("the table: names, ranges and defaults read as help shows them", "[opt
     CAPTURE(spec.field);
     CHECK_THAT(front::describe_option_error(pipeline::OptionError(std::string(spec.field), "x")),
                StartsWith("--"));
-    CHECK(spec.get != nullptr);
-    CHECK(spec.set != nullptr);
+    // A translator's row or a front end's: one pair of accessors, whole.
+    CHECK((spec.get != nullptr) == (spec.set != nullptr));
+    CHECK((spec.get_front != nullptr) == (spec.set_front != nullptr));
+    CHECK((spec.get != nullptr) != (spec.get_front != nullptr));
     if (spec.type == pipeline::OptionType::kInt || spec.type == pipeline::OptionType::kNumber) {
       CHECK(spec.lo < spec.hi);
       CHECK(pipeline::range_text(spec).size() < 20);
-      if (spec.default_from == pipeline::DefaultFrom::kFixed && spec.field != "sampling.seed")
+      if (spec.default_from == pipeline::DefaultFrom::kFixed && spec.field != "sampling.seed" && spec.get)
         CHECK(pipeline::range_error(spec, spec.get(pipeline::TranslateOptions{})).empty());
     }
   }
@@ -158,5 +172,6 @@ TEST_CASE("one parser reads a value typed on the command line or in a /v1 query"
     CHECK_FALSE(pipeline::parse_option_text(alignment, text).has_value());
   // Out of range is still a number: range_error names the rule.
   CHECK_THAT(pipeline::range_error(beam, *pipeline::parse_option_text(beam, "0")), StartsWith("must be"));
-  CHECK_THAT(pipeline::range_error(alpha, *pipeline::parse_option_text(alpha, "1e999")), StartsWith("must be"));
+  CHECK_THAT(pipeline::range_error(alpha, *pipeline::parse_option_text(alpha, "1e999")),
+             StartsWith("must be"));
 }
