@@ -2,8 +2,10 @@
 // are the best expansions of its beams plus, for every beam, the next token of each constraint it could
 // advance; they are grouped into banks by how many constraint tokens they hold, and the beam is filled
 // from the banks in turn, highest first, so hypotheses that have met a term and hypotheses that have not
-// yet both stay in the beam. A hypothesis may end (EOS) only once it holds one form of every constraint;
-// at its max length it ends anyway, marked constraints_missed.
+// yet both stay in the beam. A hypothesis may end (EOS) only once it holds one form of every constraint,
+// and its end competes with the expansions that hold them all too (a hypothesis still missing a term
+// cannot end, so it does not crowd an ending out); at its max length it ends anyway, marked
+// constraints_missed. Logits are fetched for groups of whole sentences, as beam search's are.
 #include <algorithm>
 #include <memory>
 
@@ -106,12 +108,15 @@ class ConstrainedSearch {
         beam_size_(options.beam_size),
         vocab_size_(decoder.vocab_size()),
         log_probs_(vocab_size_, options),
+        // A group holds whole sentences, so at least one sentence's beams.
+        group_rows_(static_cast<int>(
+            std::min<size_t>(max_lengths.size() * beam_size_, std::max(decoder.logit_rows(), beam_size_)))),
         finished_(max_lengths.size()),
         worst_(max_lengths.size(), 1e9),
-        guard_(options, beam_size_, max_history(max_lengths)) {
-    logits_ = PooledBuffer(static_cast<size_t>(beam_size_) * vocab_size_);
-    shifts_.resize(beam_size_);
-    block_maxes_.resize(static_cast<size_t>(beam_size_) * scan_blocks(vocab_size_));
+        guard_(options, group_rows_, max_history(max_lengths)) {
+    logits_ = PooledBuffer(static_cast<size_t>(group_rows_) * vocab_size_);
+    shifts_.resize(group_rows_);
+    block_maxes_.resize(static_cast<size_t>(group_rows_) * scan_blocks(vocab_size_));
     for (int s = 0; s < static_cast<int>(max_lengths.size()); ++s)
       rows_.push_back({s, -1, 0.0f, options.start_id, s, Progress{}});
   }
@@ -127,9 +132,15 @@ class ConstrainedSearch {
       }
       decoder_.step(tokens, sentences, position);
       next_.clear();
-      for (size_t begin = 0, end; begin < rows_.size(); begin = end) {
-        for (end = begin; end < rows_.size() && rows_[end].sentence == rows_[begin].sentence;) ++end;
-        step_sentence(static_cast<int>(begin), static_cast<int>(end - begin), position);
+      for (int begin = 0, end; begin < static_cast<int>(rows_.size()); begin = end) {
+        end = group_end(begin);
+        if (guard_.active()) fill_histories(begin, end - begin, position);
+        fetch_group(decoder_, log_probs_, options_, max_lengths_, sentences, begin, end - begin, position,
+                    logits_.data(), shifts_.data(), block_maxes_.data(), guard_);
+        for (int first = begin, last; first < end; first = last) {
+          for (last = first; last < end && rows_[last].sentence == rows_[first].sentence;) ++last;
+          step_sentence(first, last - first, first - begin, position);
+        }
       }
       if (next_.empty()) break;
       std::vector<int> source_rows;
@@ -148,42 +159,58 @@ class ConstrainedSearch {
     return options_.constraints.empty() ? kNone : options_.constraints[s];
   }
 
-  // One step of the sentence whose rows are [first, first + n) of rows_.
-  void step_sentence(int first, int n, int position) {
+  // The end of the group of rows that begins at row `begin`: whole sentences, at most group_rows_ rows.
+  int group_end(int begin) const {
+    const int n_rows = static_cast<int>(rows_.size());
+    int end = begin;
+    while (end < n_rows) {
+      int next = end;
+      while (next < n_rows && rows_[next].sentence == rows_[end].sentence) ++next;
+      if (end > begin && next - begin > group_rows_) break;
+      end = next;
+    }
+    return end;
+  }
+
+  // The guard's histories of rows [first, first + n): each has generated `position` tokens.
+  void fill_histories(int first, int n, int position) {
+    for (int r = 0; r < n; ++r) {
+      int32_t* history = guard_.history(r);
+      int i = position;
+      for (int node = rows_[first + r].node; node >= 0; node = nodes_[node].parent)
+        history[--i] = nodes_[node].token;
+      guard_.history_length(r) = position;
+    }
+  }
+
+  // One step of the sentence whose rows are [first, first + n) of rows_, their logits prepared at rows
+  // [group_row, group_row + n) of the group's buffers.
+  void step_sentence(int first, int n, int group_row, int position) {
     const int s = rows_[first].sentence;
     const std::vector<Constraint>& constraints = constraints_of(s);
     const int generated_length = position + 1;
     const bool last_step = generated_length >= max_lengths_[s];
-    if (guard_.active()) {
-      for (int r = 0; r < n; ++r) {
-        int32_t* history = guard_.history(r);
-        int i = position;
-        for (int node = rows_[first + r].node; node >= 0; node = nodes_[node].parent)
-          history[--i] = nodes_[node].token;
-        guard_.history_length(r) = position;
-      }
-    }
-    std::vector<int> row_sentence(static_cast<size_t>(first) + n, s);
-    fetch_group(decoder_, log_probs_, options_, max_lengths_, row_sentence, first, n, position,
-                logits_.data(), shifts_.data(), block_maxes_.data(), guard_);
     const int n_blocks = scan_blocks(vocab_size_);
+    float* const logits = logits_.data() + static_cast<size_t>(group_row) * vocab_size_;
+    const double* const shifts = shifts_.data() + group_row;
+    const float* const block_maxes = block_maxes_.data() + static_cast<size_t>(group_row) * n_blocks;
     // A beam that has not met every constraint may not end yet.
     for (int r = 0; r < n && !last_step; ++r) {
       if (!all_met(rows_[first + r].progress, constraints.size()))
-        logits_.data()[static_cast<size_t>(r) * vocab_size_ + options_.eos_id] = kMinusInf;
+        logits[static_cast<size_t>(r) * vocab_size_ + options_.eos_id] = kMinusInf;
     }
     std::vector<float> cum(n);
     for (int r = 0; r < n; ++r) cum[r] = rows_[first + r].cum_logprob;
 
     // Candidates: the best 2K expansions, each beam's best, and each beam's constraint tokens.
     std::vector<std::pair<int, int32_t>> picks;  // (local row, token)
-    select_top(logits_.data(), block_maxes_.data(), shifts_.data(), cum.data(), n, vocab_size_,
+    select_top(logits, block_maxes, shifts, cum.data(), n, vocab_size_,
                std::min(2 * beam_size_, n * vocab_size_), top_);
     for (const Candidate& c : top_) picks.emplace_back(c.index / vocab_size_, c.index % vocab_size_);
     for (int r = 0; r < n && !last_step; ++r) {
-      const float* row = logits_.data() + static_cast<size_t>(r) * vocab_size_;
-      select_top(row, &block_maxes_[static_cast<size_t>(r) * n_blocks], &shifts_[r], &cum[r], 1, vocab_size_,
-                 1, top_);
+      const float* row = logits + static_cast<size_t>(r) * vocab_size_;
+      select_top(row, block_maxes + static_cast<size_t>(r) * n_blocks, &shifts[r], &cum[r], 1, vocab_size_, 1,
+                 top_);
       picks.emplace_back(r, top_[0].index);
       const Progress& p = rows_[first + r].progress;
       if (p.active >= 0) {
@@ -201,8 +228,7 @@ class ConstrainedSearch {
 
     std::vector<Expansion> expansions;
     for (const auto& [r, token] : picks) {
-      const float value =
-          cum[r] + log_prob(logits_.data()[static_cast<size_t>(r) * vocab_size_ + token], shifts_[r]);
+      const float value = cum[r] + log_prob(logits[static_cast<size_t>(r) * vocab_size_ + token], shifts[r]);
       if (value == kMinusInf) continue;  // banned, guarded out, or not the forced EOS
       const Progress& p = rows_[first + r].progress;
       expansions.push_back(
@@ -213,20 +239,25 @@ class ConstrainedSearch {
              (a.cum_logprob == b.cum_logprob && a.row == b.row && a.token < b.token);
     });
 
-    // Ends: an EOS among the best K (with every constraint met, or forced at the max length).
-    int rank = 0;
+    // Ends: an EOS (with every constraint met, or forced at the max length) among the best K of the
+    // expansions that hold every constraint, as beam search's among the best K: the others cannot end yet.
+    // Without constraints every expansion holds them all, and this is beam search's rule.
+    int complete_rank = 0;
+    float best_complete = kMinusInf;  // the best expansion that holds every constraint
     std::vector<const Expansion*> running;
     for (const Expansion& e : expansions) {
+      const bool complete = all_met(e.progress, constraints.size());
+      if (complete && complete_rank == 0) best_complete = e.cum_logprob;
       if (e.token == options_.eos_id) {
-        if (rank < beam_size_) {
+        if (complete_rank < beam_size_) {
           const Row& row = rows_[first + e.row];
           add(s, {row.node, score(e.cum_logprob, generated_length), e.cum_logprob,
-                  e.cum_logprob - row.cum_logprob, last_step, !all_met(row.progress, constraints.size())});
+                  e.cum_logprob - row.cum_logprob, last_step, !complete});
         }
       } else {
         running.push_back(&e);
       }
-      ++rank;
+      if (complete) ++complete_rank;
     }
     if (running.empty()) return;
 
@@ -248,10 +279,12 @@ class ConstrainedSearch {
     std::stable_sort(kept.begin(), kept.end(),
                      [](const Expansion* a, const Expansion* b) { return a->cum_logprob > b->cum_logprob; });
 
-    // HF is_done: K hypotheses ended and none running can beat the worst of them now.
+    // HF is_done over the hypotheses that hold every constraint, the ones that may end: K of them ended
+    // and none of them running can beat the worst now. One still missing a term has not paid for it yet
+    // and cannot end before it does: its running score would keep the search going to the length limit.
     bool done =
         static_cast<int>(finished_[s].size()) == beam_size_ &&
-        worst_[s] >= score(expansions.front().cum_logprob, generated_length) &&
+        worst_[s] >= score(best_complete, generated_length) &&
         std::none_of(finished_[s].begin(), finished_[s].end(), [](const Finished& f) { return f.missed; });
     for (const Expansion* e : kept) {
       const Row& row = rows_[first + e->row];
@@ -311,15 +344,17 @@ class ConstrainedSearch {
   const int beam_size_;
   const int vocab_size_;
   const LogProbs log_probs_;
+  const int group_rows_;  // rows of logits held at once (DecoderStep::logit_rows)
   std::vector<std::vector<Finished>> finished_;
   std::vector<double> worst_;  // of each sentence's finished, once full
   LoopGuard guard_;
   std::vector<Row> rows_, next_;  // this step's beams, sentences in order, and the next step's
   std::vector<TraceNode> nodes_;
   std::vector<Candidate> top_;
-  PooledBuffer logits_;  // [beam_size_, vocab]: one sentence's rows at a time
-  std::vector<double> shifts_;
-  std::vector<float> block_maxes_;
+  // Of the group being searched, row r of the group first:
+  PooledBuffer logits_;             // [group_rows_, vocab]
+  std::vector<double> shifts_;      // log_softmax shift of each row
+  std::vector<float> block_maxes_;  // and its block maxima (LogProbs::prepare)
 };
 
 }  // namespace

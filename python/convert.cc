@@ -26,6 +26,37 @@ std::string join_tokens(const py::handle& tokens) {
   return out;
 }
 
+// A glossary's terms as the library takes them, "SOURCE=TARGET" lines: from a dict (source -> target, a
+// str whose forms are separated by "|" or a list of forms) or a list of "SOURCE=TARGET" strings.
+std::string terms_of(const py::handle& value) {
+  const auto line = [](const std::string& term) {
+    if (term.find_first_of("\r\n") != std::string::npos)
+      throw py::value_error("terms: a term holds a line break: '" + term + "'");
+    return term + "\n";
+  };
+  std::string lines;
+  if (py::isinstance<py::dict>(value)) {
+    for (const auto& [source_item, target_item] : py::reinterpret_borrow<py::dict>(value)) {
+      const std::string source = source_item.cast<std::string>();
+      if (source.find('=') != std::string::npos)
+        throw py::value_error("terms: a source term holds '=': '" + source + "'");
+      std::string targets;
+      if (py::isinstance<py::str>(target_item)) {
+        targets = target_item.cast<std::string>();
+      } else {
+        for (const std::string& form : target_item.cast<std::vector<std::string>>())
+          targets += (targets.empty() ? "" : "|") + form;
+      }
+      lines += line(source + "=" + targets);
+    }
+    return lines;
+  }
+  if (py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value))
+    throw py::type_error("terms: a dict {source: target} or a list of 'SOURCE=TARGET' strings, not one str");
+  for (const std::string& term : value.cast<std::vector<std::string>>()) lines += line(term);
+  return lines;
+}
+
 template <class T>
 void take(const py::kwargs& kwargs, const char* name, std::optional<T>& field, std::set<std::string>& used) {
   used.insert(name);
@@ -77,6 +108,11 @@ nmt::Options options_of(const py::kwargs& kwargs) {
   take(kwargs, "min_confidence", o.min_confidence, used);
   take(kwargs, "on_low_confidence", o.on_low_confidence, used);
   take(kwargs, "shortlist", o.shortlist, used);
+  if (kwargs.contains("glossary") && !kwargs["glossary"].is_none())
+    o.glossary = py::module_::import("os").attr("fspath")(kwargs["glossary"]).cast<std::string>();
+  used.insert("glossary");
+  if (kwargs.contains("terms") && !kwargs["terms"].is_none()) o.terms = terms_of(kwargs["terms"]);
+  used.insert("terms");
   // CTranslate2's batching: max_batch_size examples, or tokens with batch_type="tokens".
   std::optional<int> max_batch_size;
   std::optional<std::string> batch_type;

@@ -1,7 +1,10 @@
 """Type stubs of the module nmt (python/nmt_module.cc): nmt's library with CTranslate2's Python names."""
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
 _Source = Union[str, Sequence[str]]
+# Glossary terms: {source: target forms ("Vertrag|Verträge" or a list)} or ["SOURCE=TARGET", ...].
+_Terms = Union[Mapping[str, Union[str, Sequence[str]]], Sequence[str]]
 
 class Error(RuntimeError):
     """Every failure of the library; code is "invalid-argument", "model" or "failure"."""
@@ -47,7 +50,8 @@ class Translator:
                         source_lang: Optional[str] = None, split_sentences: Optional[bool] = None,
                         max_sentence_tokens: Optional[int] = None, min_confidence: Optional[float] = None,
                         on_low_confidence: Optional[str] = None,
-                        shortlist: Optional[str] = None) -> List[TranslationResult]: ...
+                        shortlist: Optional[str] = None, glossary: Optional[Union[str, "os.PathLike[str]"]] = None,
+                        terms: Optional[_Terms] = None) -> List[TranslationResult]: ...
     def translate_file(self, source_path: str, output_path: str, *, format: str = "auto", **options: Any) -> int: ...
     @overload
     def translate_document(self, data: bytes, format: str, **options: Any) -> bytes: ...

@@ -128,7 +128,8 @@ PYBIND11_MODULE(nmt, m) {
            "num_hypotheses, length_penalty, max_decoding_length, max_length_a, max_length_b, "
            "repetition_penalty, no_repeat_ngram_size, sampling_topk, sampling_topp, sampling_temperature, "
            "seed, return_scores, return_alignment, word_scores, max_batch_size, batch_type, target_lang, "
-           "source_lang, split_sentences, max_sentence_tokens, min_confidence, on_low_confidence, shortlist. "
+           "source_lang, split_sentences, max_sentence_tokens, min_confidence, on_low_confidence, shortlist, "
+           "glossary (a glossary file), terms ({source: target} or ['SOURCE=TARGET']). "
            "Returns one TranslationResult per input.")
       .def(
           "translate_file",

@@ -1,9 +1,11 @@
 """The Python module `nmt` against the command line: translate_batch's texts and scores equal `nmt
 translate`'s, a CTranslate2 script runs with only its import line changed, score_batch agrees with the
 beam, two threads on one Translator give one thread's results (and the ratio of their times is printed:
-the GIL is released), errors are nmt.Error with a code, documents and files translate.
+the GIL is released), a glossary's terms (inline or a file) give --term's translations, errors are
+nmt.Error with a code, documents and files translate.
 Usage: python_check.py NMT_BINARY MODEL_DIR (with the module on PYTHONPATH)"""
 import os
+import pathlib
 import subprocess
 import sys
 import tempfile
@@ -93,6 +95,30 @@ same = all([r.hypotheses for r in got[k]] == [r.hypotheses for r in expected[k]]
 expect(same, "two Python threads give one thread's results")
 print(f"two threads: {sequential:.2f} s one after the other, {concurrent:.2f} s at once: "
       f"{sequential / concurrent:.2f}x (the GIL is released; the ratio depends on free cores)")
+
+# A glossary, as --term and --glossary give it: inline terms (a dict, forms as "A|B" or a list; or
+# "SOURCE=TARGET" strings) or a file. "Köter" is a word for dog the model does not choose itself.
+TERM_LINES = ["A dog runs in the park.", "A cat sleeps on the sofa."]
+expected = cli(TERM_LINES, "--term", "dog=Köter|Köters")
+expect("Köter" in expected[0] and "Köter" not in expected[1], f"the CLI's glossary output: {expected}")
+with tempfile.TemporaryDirectory() as tmp:
+    glossary = pathlib.Path(tmp) / "terms.tsv"
+    glossary.write_text("# source\ttarget forms\ndog\tKöter|Köters\n", encoding="utf-8")
+    for terms in ({"terms": {"dog": "Köter|Köters"}}, {"terms": {"dog": ["Köter", "Köters"]}},
+                  {"terms": ["dog=Köter|Köters"]}, {"glossary": glossary}, {"glossary": str(glossary)}):
+        got = [r.hypotheses[0] for r in translator.translate_batch(TERM_LINES, **terms)]
+        expect(got == expected, f"translate_batch({terms}) equals nmt translate --term: {got}")
+html = translator.translate_document("<p>A <b>dog</b> runs.</p>", "html", terms={"dog": "Köter"})
+expect("Köter" in html and "<b>" in html, f"a term in a document: {html!r}")
+for bad, error in (({"terms": {"a=b": "c"}}, ValueError), ({"terms": "dog=Köter"}, TypeError),
+                   ({"terms": ["dog=Köter\ncat=Mieze"]}, ValueError), ({"terms": ["dog"]}, nmt.Error),
+                   ({"glossary": "/nonexistent/terms.tsv"}, nmt.Error)):
+    try:
+        translator.translate_batch(TERM_LINES, **bad)
+        expect(False, f"{bad} raises {error.__name__}")
+    except error as e:
+        expect(not isinstance(e, nmt.Error) or e.code == "invalid-argument", f"{bad}: {e} ({getattr(e, 'code', '')})")
+        expect("nonexistent" in str(e) or "glossary" not in bad, f"the error names the file: {e}")
 
 # Errors, documents, files.
 try:

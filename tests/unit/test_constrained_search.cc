@@ -125,3 +125,71 @@ TEST_CASE("constrained search: bad constraints are refused", "[search][glossary]
   o.constraints = {{}, {}};
   CHECK_THROWS_WITH(core::search(decoder, {5}, o), Catch::Contains("one list per sentence"));
 }
+
+TEST_CASE(
+    "constrained search: a batch comes out as its sentences searched alone, its logits fetched together",
+    "[search][glossary]") {
+  const std::vector<std::vector<core::Constraint>> lists = {
+      {{{{9}}}}, {}, {{{{8, 10}}}}, {{{{8, 9}, {10}}}}, {{{{9}}}, {{{8, 8, 10}}}}, {{{{3}}}}};
+  for (int beam : {1, 4}) {
+    CAPTURE(beam);
+    std::vector<std::vector<core::Constraint>> batch_lists;
+    std::vector<int> max_lengths;
+    for (int s = 0; s < 18; ++s) {
+      batch_lists.push_back(lists[s % lists.size()]);
+      max_lengths.push_back(12 + s % 5);
+    }
+    // Sentence s of the batch sees the model of sentence s: alone, it is sentence 0 of a batch of one.
+    const auto model = rare_tokens_model(7);
+    core::SearchOptions o = options_for(beam, std::min(beam, 2));
+    o.constraints = batch_lists;
+    CheckedDecoder decoder(kVocab, model, beam);
+    const auto batch = core::search(decoder, max_lengths, o);
+    if (beam > 1) CHECK(decoder.max_logit_rows > beam);  // several sentences' rows in one call
+    for (size_t s = 0; s < batch.size(); ++s) {
+      CAPTURE(s);
+      core::SearchOptions alone = o;
+      alone.constraints = {batch_lists[s]};
+      const int sentence = static_cast<int>(s);
+      CheckedDecoder one(
+          kVocab, [&](int, const Tokens& prefix, float* logits) { model(sentence, prefix, logits); }, beam);
+      const auto expected = core::search(one, {max_lengths[s]}, alone);
+      REQUIRE(batch[s].size() == expected[0].size());
+      for (size_t i = 0; i < expected[0].size(); ++i) {
+        CHECK(batch[s][i].tokens == expected[0][i].tokens);
+        CHECK(batch[s][i].score == expected[0][i].score);
+      }
+    }
+  }
+}
+
+TEST_CASE("constrained search: a hypothesis that holds every term ends as a beam's would",
+          "[search][glossary]") {
+  // The model ends its own translation early (EOS likelier as the output grows). A hypothesis still
+  // missing a term may not end and runs on; the ones that hold every term must end as a beam's would, not
+  // run on beside it, and those still missing one do not keep the search from ending: it takes few more
+  // steps than plain beam search on the same model.
+  constexpr int kMaxLength = 40;
+  int constrained_steps = 0, plain_steps = 0;
+  for (int beam : {4, 6}) {
+    for (uint64_t salt = 1; salt <= 12; ++salt) {
+      for (const std::vector<core::Constraint>& list :
+           std::vector<std::vector<core::Constraint>>{{{{{9}}}}, {{{{8, 10}}}}, {{{{9}}}, {{{10}}}}}) {
+        CAPTURE(beam, salt);
+        core::SearchOptions o = options_for(beam);
+        CheckedDecoder plain(kVocab, rare_tokens_model(salt), beam);
+        core::search(plain, {kMaxLength}, o);
+        plain_steps += plain.steps_of_sentence[0];
+        o.constraints = {list};
+        CheckedDecoder decoder(kVocab, rare_tokens_model(salt), beam);
+        const auto results = core::search(decoder, {kMaxLength}, o);
+        CHECK_FALSE(results[0][0].constraints_missed);
+        CHECK_FALSE(results[0][0].length_limit);
+        constrained_steps += decoder.steps_of_sentence[0];
+      }
+    }
+  }
+  // Deterministic: 1.26x here; 2.35x when an ending competed with hypotheses still missing a term, 1.53x
+  // when those kept the search from ending.
+  CHECK(constrained_steps * 10 < plain_steps * 14);
+}
