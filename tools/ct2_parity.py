@@ -2,7 +2,7 @@
 """`nmt convert --from ct2` against CTranslate2 itself: the share of identical lines and BLEU.
 
   /usr/bin/python3 tools/ct2_parity.py --nmt build/nmt [--ct2 /opt/ct2] [--lines 300] [--work DIR]
-      [--variants post,pre] [--beams 1,4] [--max-decoding 64]
+      [--variants post,pre] [--weights float32,int8] [--beams 1,4] [--max-decoding 64]
 
 CTranslate2 (4.x, built by hand under --ct2: lib/, include/, python/; never a dependency of nmt) writes
 model directories from the bundled model's weights through its own TransformerSpec (tools/ct2_convert.py):
@@ -122,6 +122,7 @@ def main():
     ap.add_argument("--lines", type=int, default=300)
     ap.add_argument("--work", default=None)
     ap.add_argument("--variants", default="post,pre")
+    ap.add_argument("--weights", default="float32,int8")
     ap.add_argument("--beams", default="1,4")
     ap.add_argument("--max-decoding", type=int, default=64)
     a = ap.parse_args()
@@ -140,7 +141,7 @@ def main():
         f.write("".join(line + "\n" for line in lines))
     rows = []
     for variant in a.variants.split(","):
-        for quantization in ("float32", "int8"):
+        for quantization in a.weights.split(","):
             ct2_dir, spm = make_ct2(specs, a.model, variant, quantization, os.path.join(work, f"{variant}-{quantization}"))
             import sentencepiece
             sp = sentencepiece.SentencePieceProcessor(model_file=spm)

@@ -25,12 +25,12 @@ TEST_CASE("CTranslate2's rules divide by the length without the EOS", "[search][
   auto result = run_one(script, 3, make_options(2, 2, 1.0f));
   REQUIRE(result.size() == 2);
   check_hypothesis(result[0], {1}, ln(0.25) / 2);
-  check_hypothesis(result[1], {2, 3}, ln(0.5 * 0.45 * 0.24) / 3);
+  check_hypothesis(result[1], {2, 3}, ln(0.45 * 0.24) / 3);
   // CTranslate2: [1] ln(.25)/1 = -1.386 loses to [2 3] ln(.108)/2 = -1.113. (Its limit, 2 tokens without
   // the EOS, ends step 2's first two candidates: no beam comes from below them.)
   result = run_one(script, 3, ctranslate2_options(2, 2, 1.0f));
   REQUIRE(result.size() == 2);
-  check_hypothesis(result[0], {2, 3}, ln(0.5 * 0.45 * 0.24) / 2);
+  check_hypothesis(result[0], {2, 3}, ln(0.45 * 0.24) / 2);
   check_hypothesis(result[1], {1}, ln(0.25));
   CHECK(result[0].length_limit);
   CHECK_FALSE(result[1].length_limit);
