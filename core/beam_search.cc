@@ -1,5 +1,5 @@
-// Beam search with Hugging Face's rules (BeamSearchScorer / BeamHypotheses, early_stopping=False).
-// See docs/search.md for the exact semantics this must keep.
+// Beam search with Hugging Face's rules (BeamSearchScorer / BeamHypotheses, early_stopping=False), or
+// CTranslate2's (BeamRules::kCTranslate2). See docs/search.md for the exact semantics this must keep.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -19,6 +19,7 @@ struct SentenceState {
   int n_rows = 0;
   std::vector<Finished> finished;  // insertion order, at most beam_size (HF BeamHypotheses)
   double worst_score = 1e9;        // HF's initial value; only meaningful once `finished` is full
+  bool best_finished = false;      // CTranslate2 rules: a step's best candidate was an EOS
 
   // HF BeamHypotheses.add: keep the best beam_size; when over, drop the worst (earliest on ties).
   void add(const Finished& hypothesis, int beam_size) {
@@ -126,7 +127,7 @@ class BeamSearch {
     for (int s = 0; s < n_sentences; ++s) {
       sentences_[s].first_row = s;
       sentences_[s].n_rows = 1;
-      sentences_[s].finished.reserve(beam_size_ + 1);
+      sentences_[s].finished.reserve(2 * beam_size_);
       live_.push_back(s);
       rows_.sentence.push_back(s);
       rows_.node.push_back(-1);
@@ -241,8 +242,21 @@ class BeamSearch {
     return forced ? 1 : std::min(2 * beam_size_, sentences_[s].n_rows * vocab_size_);
   }
 
+  // A new running row of sentence `s` continuing candidate `c`.
+  void push_row(int s, const Candidate& c) {
+    const int source_row = sentences_[s].first_row + c.index / vocab_size_;
+    const int32_t token = c.index % vocab_size_;
+    nodes_.push_back({rows_.node[source_row], token, c.cum_logprob - rows_.cum_logprob[source_row]});
+    next_.sentence.push_back(s);
+    next_.node.push_back(static_cast<int>(nodes_.size()) - 1);
+    next_.cum_logprob.push_back(c.cum_logprob);
+    next_.token.push_back(token);
+    next_.source_row.push_back(source_row);
+  }
+
   // The rest of advance() once top_ holds the sentence's best k candidates.
   bool extend(int s, int generated_length, int k) {
+    if (options_.beam_rules == BeamRules::kCTranslate2) return extend_ctranslate2(s, generated_length, k);
     SentenceState& state = sentences_[s];
     const bool last_step = generated_length >= max_lengths_[s];
     const size_t next_first = next_.sentence.size();
@@ -259,12 +273,7 @@ class BeamSearch {
                     beam_size_);
         continue;
       }
-      nodes_.push_back({rows_.node[source_row], token, token_log_prob});
-      next_.sentence.push_back(s);
-      next_.node.push_back(static_cast<int>(nodes_.size()) - 1);
-      next_.cum_logprob.push_back(c.cum_logprob);
-      next_.token.push_back(token);
-      next_.source_row.push_back(source_row);
+      push_row(s, c);
       if (static_cast<int>(next_.sentence.size() - next_first) == beam_size_) break;
     }
 
@@ -282,13 +291,66 @@ class BeamSearch {
       }
       done = true;
     }
+    return keep_rows(state, next_first, done);
+  }
+
+  // CTranslate2's BeamSearch::search: the first K of the top 2K are this step's beams. An EOS among them
+  // finishes, scored by the length without the EOS, and its place goes to the best non-EOS candidate
+  // ranked K or below not yet taken. Finished hypotheses are all kept. A sentence is done once K have
+  // finished (patience 1), or with length_penalty 0 once its best candidate was an EOS on some step and
+  // n_best have finished. CTranslate2's length limit counts no EOS: its last step ends every beam where
+  // ours forces the EOS one step later, so on the step before that no beam comes from below rank K.
+  bool extend_ctranslate2(int s, int generated_length, int k) {
+    SentenceState& state = sentences_[s];
+    const bool last_step = generated_length >= max_lengths_[s];
+    const bool before_last = generated_length + 1 >= max_lengths_[s];
+    const size_t next_first = next_.sentence.size();
+    int replacement = beam_size_;
+    for (int rank = 0; rank < std::min(k, beam_size_); ++rank) {
+      const Candidate& c = top_[rank];
+      if (c.index % vocab_size_ != options_.eos_id) {
+        push_row(s, c);
+        continue;
+      }
+      if (rank == 0) state.best_finished = true;
+      const int source_row = state.first_row + c.index / vocab_size_;
+      state.finished.push_back({rows_.node[source_row],
+                                ctranslate2_score(c.cum_logprob, generated_length - 1), c.cum_logprob,
+                                c.cum_logprob - rows_.cum_logprob[source_row], last_step});
+      for (; !before_last && replacement < k; ++replacement) {
+        if (top_[replacement].index % vocab_size_ != options_.eos_id) {
+          push_row(s, top_[replacement++]);
+          break;
+        }
+      }
+    }
+    const int n_finished = static_cast<int>(state.finished.size());
+    bool done = last_step || next_.sentence.size() == next_first;
+    if (!before_last) {
+      done = done || (options_.length_penalty == 0.0f ? state.best_finished && n_finished >= options_.n_best
+                                                      : n_finished >= beam_size_);
+    }
+    return keep_rows(state, next_first, done);
+  }
+
+  // Drops a done sentence's new rows from the batch, else makes them its rows. Returns !done.
+  bool keep_rows(SentenceState& state, size_t next_first, bool done) {
     if (done) {
-      next_.resize(next_first);  // drop its rows from the batch
+      next_.resize(next_first);
       return false;
     }
     state.first_row = static_cast<int>(next_first);
     state.n_rows = static_cast<int>(next_.sentence.size() - next_first);
     return true;
+  }
+
+  // CTranslate2's finalize_hypothesis_score, in float as it computes: the length counts no EOS, and an
+  // empty hypothesis divides by 0^length_penalty.
+  static double ctranslate2_score(float cum_logprob, int length, float length_penalty) {
+    return cum_logprob / std::pow(static_cast<float>(length), length_penalty);
+  }
+  double ctranslate2_score(float cum_logprob, int length) const {
+    return ctranslate2_score(cum_logprob, length, options_.length_penalty);
   }
 
   double score(float cum_logprob, int length) const {

@@ -59,6 +59,10 @@ struct Constraint {
 constexpr int kMaxConstraints = 64;      // per sentence
 constexpr int kMaxConstraintForms = 32;  // per constraint
 
+// Whose rules beam search follows (docs/search.md): Hugging Face generate's, or CTranslate2's for the
+// models converted from it, so that each decodes as the engine it was made for.
+enum class BeamRules { kHuggingFace, kCTranslate2 };
+
 struct SearchOptions {
   int beam_size = 1;            // 1 = greedy
   int n_best = 1;               // hypotheses returned per sentence (<= beam_size)
@@ -74,6 +78,8 @@ struct SearchOptions {
   SamplingOptions sampling;
   // With sampling: one key per sentence (its place in the input), mixed with the seed into its streams.
   std::vector<uint64_t> sentence_keys;
+  // Beam search's rules (constrained search keeps Hugging Face's).
+  BeamRules beam_rules = BeamRules::kHuggingFace;
   // Loop guards, CTranslate2's (docs/search.md), in every search; applied to a row's logits before
   // log_softmax, using the tokens its hypothesis generated so far (a forced prefix included).
   float repetition_penalty = 1.0f;  // > 1: a generated token's logit is divided by it (multiplied if < 0)
@@ -87,6 +93,7 @@ struct SearchOptions {
 struct Hypothesis {
   std::vector<int32_t> tokens;      // generated ids, EOS excluded
   float score = 0.0f;               // sum_logprobs / len^length_penalty, len = generated tokens incl. EOS
+                                    // (BeamRules::kCTranslate2: excluding it)
   float raw_score = 0.0f;           // sum_logprobs: the unnormalised path score
   std::vector<float> token_scores;  // log-probability of each generated token, EOS's last
   bool length_limit = false;        // ended at its max_length (EOS forced), not by the model's EOS

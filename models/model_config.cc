@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 #include "models/decoding_ranges.h"
 #include "models/json_fields.h"
@@ -75,7 +76,7 @@ SpecialTokens parse_tokens(const JsonObject& o, int tgt_vocab) {
 DecodingDefaults parse_decoding(const JsonObject& o) {
   o.expect_keys(
       {"beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk", "renormalize"},
-      {"alignment_layer", "repetition_penalty", "no_repeat_ngram_size"});
+      {"alignment_layer", "repetition_penalty", "no_repeat_ngram_size", "beam_rules"});
   DecodingDefaults d;
   d.beam_size = static_cast<int>(o.integer("beam_size", kBeamSizeRange.lo, kBeamSizeRange.hi));
   d.length_penalty =
@@ -94,6 +95,12 @@ DecodingDefaults parse_decoding(const JsonObject& o) {
   if (o.has("no_repeat_ngram_size"))
     d.no_repeat_ngram_size = static_cast<int>(
         o.integer("no_repeat_ngram_size", kNoRepeatNgramSizeRange.lo, kNoRepeatNgramSizeRange.hi));
+  if (o.has("beam_rules")) {
+    const std::string rules =
+        o.choice("beam_rules", {std::begin(kBeamRulesNames), std::end(kBeamRulesNames)});
+    d.beam_rules =
+        rules == kBeamRulesNames[1] ? core::BeamRules::kCTranslate2 : core::BeamRules::kHuggingFace;
+  }
   if (std::floor(static_cast<double>(d.max_length_a) * kShortestSourceTokens + d.max_length_b) <
       static_cast<double>(kMaxLengthRange.lo)) {
     o.fail("max_length_b", "max_length_a * " + std::to_string(kShortestSourceTokens) +
@@ -259,6 +266,8 @@ nlohmann::json description_to_json(const ModelDescription& d) {
     j["decoding"]["repetition_penalty"] = d.decoding.repetition_penalty;
   if (d.decoding.no_repeat_ngram_size > 0)
     j["decoding"]["no_repeat_ngram_size"] = d.decoding.no_repeat_ngram_size;
+  if (d.decoding.beam_rules != core::BeamRules::kHuggingFace)
+    j["decoding"]["beam_rules"] = kBeamRulesNames[static_cast<int>(d.decoding.beam_rules)];
   auto name_or_null = [](const std::string& s) {
     return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
   };

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/kernels.h"
+#include "core/search.h"
 
 namespace models {
 
@@ -53,6 +54,7 @@ struct DecodingDefaults {
   int alignment_layer = -1;         // the decoder layer whose cross-attention aligns words; -1: the last
   float repetition_penalty = 1.0f;  // loop guards (core::SearchOptions); 1 and 0: off
   int no_repeat_ngram_size = 0;
+  core::BeamRules beam_rules = core::BeamRules::kHuggingFace;  // CTranslate2's for models converted from it
 };
 
 struct TokenizerFiles {  // file names relative to the model directory; vocab names may be empty

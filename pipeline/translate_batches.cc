@@ -79,6 +79,7 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
   core::SearchOptions search;
   search.beam_size = o.beam_size;
   search.n_best = o.n_best;
+  search.beam_rules = d.decoding.beam_rules;
   search.length_penalty = o.length_penalty;
   search.renormalize = d.decoding.renormalize;
   search.eos_id = d.tokens.eos;

@@ -30,8 +30,9 @@ TOKEN_KEYS = ["pad", "unk", "eos", "decoder_start"]
 DECODING_KEYS = ["beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk",
                  "renormalize"]
 # alignment_layer: the decoder layer --alignment reads (absent: the last); the loop guards (docs/search.md),
-# written only when on.
-DECODING_OPTIONAL = ["alignment_layer", "repetition_penalty", "no_repeat_ngram_size"]
+# written only when on; beam_rules (one of BEAM_RULES), written only when not the first.
+DECODING_OPTIONAL = ["alignment_layer", "repetition_penalty", "no_repeat_ngram_size", "beam_rules"]
+BEAM_RULES = ("hugging_face", "ctranslate2")
 TOKENIZER_KEYS = ["source_spm", "target_spm", "source_vocab", "target_vocab", "add_eos"]
 TOP_KEYS = ["format", "version", "config", "tokens", "decoding", "tokenizer", "weights", "tensors"]
 LANGUAGE_KEYS = ["source_lang", "target_lang"]  # optional: BCP 47 tags, absent or null when unknown
@@ -187,6 +188,8 @@ def write_checkpoint(out_dir, config, tokens, decoding, tokenizer, tensors, dtyp
     validate_config(config)
     _check_keys("tokens", tokens, TOKEN_KEYS)
     _check_keys("decoding", decoding, DECODING_KEYS, DECODING_OPTIONAL)
+    if decoding.get("beam_rules", BEAM_RULES[0]) not in BEAM_RULES:
+        raise CheckpointError(f"decoding.beam_rules must be one of {list(BEAM_RULES)}")
     _check_keys("tokenizer", tokenizer, TOKENIZER_KEYS)
     validate_tensor_shapes(config, {k: list(v.shape) for k, v in tensors.items()})
 

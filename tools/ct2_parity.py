@@ -2,7 +2,7 @@
 """`nmt convert --from ct2` against CTranslate2 itself: the share of identical lines and BLEU.
 
   /usr/bin/python3 tools/ct2_parity.py --nmt build/nmt [--ct2 /opt/ct2] [--lines 300] [--work DIR]
-      [--variants post,pre] [--beams 1,4]
+      [--variants post,pre] [--weights float32,int8] [--beams 1,4] [--max-decoding 64]
 
 CTranslate2 (4.x, built by hand under --ct2: lib/, include/, python/; never a dependency of nmt) writes
 model directories from the bundled model's weights through its own TransformerSpec (tools/ct2_convert.py):
@@ -12,8 +12,9 @@ model directories from the bundled model's weights through its own TransformerSp
         comparison is of the arithmetic),
 each saved float32 and int8 (CTranslate2's quantizer). nmt converts each directory (`nmt convert`; the int8
 one twice: --dtype f32, dequantized, and the default, int8 kept) and translates the first --lines lines of
-Multi30k test_2016_flickr (one sentence a line), greedy and beam 4, length penalty 1, at most 256 tokens;
-CTranslate2 translates the same SentencePiece pieces (tools/ct2_driver.cc). Rows:
+Multi30k test_2016_flickr (one sentence a line), greedy and beam 4, length penalty 1, at most --max-decoding
+tokens besides the EOS on both sides (CTranslate2's max_decoding_length; nmt's --max-length counts the EOS, so
+one more); CTranslate2 translates the same SentencePiece pieces (tools/ct2_driver.cc). Rows:
   float32 weights, both compute float32; int8 weights, both compute float32; int8 weights, both int8.
 For each: identical lines (pieces) and BLEU of each engine's detokenized output against the references
 (../shared/tools/bleu.py). Run it when no one else is building: it is CPU-bound but reports no timings.
@@ -34,7 +35,6 @@ sys.path.insert(0, TOOLS)
 import ct2_convert  # noqa: E402
 
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
-MAX_DECODING = 256
 
 
 def read_lines(path, n):
@@ -81,20 +81,21 @@ def nmt_convert(nmt, ct2_dir, spm, out, dtype=None):
     return out
 
 
-def nmt_translate(nmt, model, plain, beam, work):
+def nmt_translate(nmt, model, plain, beam, max_decoding, work):
     out = os.path.join(work, "nmt.jsonl")
     subprocess.run([nmt, "translate", "-m", model, "-i", plain, "-o", out, "-b", str(beam), "--no-split",
                     "--output-format", "jsonl", "--length-penalty", "1", "--max-length-a", "0",
-                    "--max-length-b", str(MAX_DECODING + 1), "--threads", "2"], check=True, capture_output=True)
+                    "--max-length-b", str(max_decoding + 1), "--max-length", str(max_decoding + 1),
+                    "--threads", "2"], check=True, capture_output=True)
     with open(out, encoding="utf-8") as f:
         rows = [json.loads(line) for line in f if line.strip()]
     return [" ".join(r["tokens"]) for r in rows], [r["text"] for r in rows]
 
 
-def ct2_translate(driver, model, pieces_path, compute_type, beam, work):
+def ct2_translate(driver, model, pieces_path, compute_type, beam, max_decoding, work):
     out = os.path.join(work, "ct2.out")
     with open(pieces_path, encoding="utf-8") as inp, open(out, "w", encoding="utf-8") as o:
-        subprocess.run([driver, model, compute_type, "2", str(beam), str(MAX_DECODING), "1", "0", "batch"],
+        subprocess.run([driver, model, compute_type, "2", str(beam), str(max_decoding), "1", "0", "batch"],
                        stdin=inp, stdout=o, stderr=subprocess.DEVNULL, check=True,
                        env=dict(os.environ, OMP_NUM_THREADS="2"))
     with open(out, encoding="utf-8") as f:
@@ -121,7 +122,9 @@ def main():
     ap.add_argument("--lines", type=int, default=300)
     ap.add_argument("--work", default=None)
     ap.add_argument("--variants", default="post,pre")
+    ap.add_argument("--weights", default="float32,int8")
     ap.add_argument("--beams", default="1,4")
+    ap.add_argument("--max-decoding", type=int, default=64)
     a = ap.parse_args()
     work = a.work or tempfile.mkdtemp(prefix="ct2-parity-")
     os.makedirs(work, exist_ok=True)
@@ -138,7 +141,7 @@ def main():
         f.write("".join(line + "\n" for line in lines))
     rows = []
     for variant in a.variants.split(","):
-        for quantization in ("float32", "int8"):
+        for quantization in a.weights.split(","):
             ct2_dir, spm = make_ct2(specs, a.model, variant, quantization, os.path.join(work, f"{variant}-{quantization}"))
             import sentencepiece
             sp = sentencepiece.SentencePieceProcessor(model_file=spm)
@@ -150,8 +153,8 @@ def main():
                 runs.append(("int8", nmt_convert(a.nmt, ct2_dir, spm, ct2_dir + "-nmt-int8")))
             for compute, nmt_model in runs:
                 for beam in (int(b) for b in a.beams.split(",")):
-                    nmt_pieces, nmt_text = nmt_translate(a.nmt, nmt_model, plain, beam, work)
-                    ct2_pieces = ct2_translate(driver, ct2_dir, pieces_path, compute, beam, work)
+                    nmt_pieces, nmt_text = nmt_translate(a.nmt, nmt_model, plain, beam, a.max_decoding, work)
+                    ct2_pieces = ct2_translate(driver, ct2_dir, pieces_path, compute, beam, a.max_decoding, work)
                     same = sum(x == y for x, y in zip(nmt_pieces, ct2_pieces)) / len(lines)
                     ct2_text = [sp.decode(p.split(" ")) if p else "" for p in ct2_pieces]
                     row = {"variant": variant, "weights": quantization, "compute": compute, "beam": beam,

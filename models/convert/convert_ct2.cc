@@ -202,12 +202,13 @@ ConvertReport convert_ct2(const std::string& dir, const Ct2Files& files, const C
   DecodingDefaults& dec = d.decoding;
   dec.beam_size = context.beam_size > 0 ? context.beam_size : kCt2BeamSize;
   dec.length_penalty = context.beam_size > 0 ? context.length_penalty : 1.0f;
-  dec.max_length = std::min(kCt2MaxDecodingLength, mc.max_positions);
+  dec.max_length = std::min(kCt2MaxDecodingLength + 1, mc.max_positions);  // ours counts the EOS, its not
   dec.max_length_a = 0;
   dec.max_length_b = dec.max_length;
   dec.ban_unk = false;
   dec.renormalize = false;
   dec.alignment_layer = net.alignment_layer;
+  dec.beam_rules = core::BeamRules::kCTranslate2;
   // Marian models were trained with </s> after each source; CTranslate2 leaves adding it to the caller.
   d.tokenizer.add_eos = net.zero_start || config.add_source_eos;
   d.tokenizer.source_spm = "source.spm";

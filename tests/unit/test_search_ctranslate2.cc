@@ -1,0 +1,60 @@
+// Beam search by CTranslate2's rules (core::BeamRules::kCTranslate2, docs/search.md) against Hugging
+// Face's on scripted decoders: the two conventions pick different hypotheses and stop at different steps.
+#include "search_test_support.h"
+
+using namespace search_test;
+
+namespace {
+
+SearchOptions ctranslate2_options(int beam_size, int n_best, float length_penalty) {
+  SearchOptions options = make_options(beam_size, n_best, length_penalty);
+  options.beam_rules = core::BeamRules::kCTranslate2;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("CTranslate2's rules divide by the length without the EOS", "[search][ctranslate2]") {
+  Script script;
+  script.table[{}] = {0.001, 0.5, 0.45, 0.0245, 0.0245};
+  script.table[{1}] = {0.5, 0.125, 0.125, 0.125, 0.125};
+  script.table[{2}] = {0.17, 0.2, 0.19, 0.24, 0.2};
+  // Beam 2, lp 1, at most 3 tokens (the third a forced EOS). Step 2's top 4: [1 EOS] .25, [2 3] .108,
+  // [2 1] .09, [2 4] .09. [1 EOS] finishes; [2 3] runs; step 3 ends [2 3] with the forced EOS.
+  // Hugging Face: [1] ln(.25)/2 = -0.693 beats [2 3] ln(.108)/3 = -0.742 ([2 1], also run, is worse).
+  auto result = run_one(script, 3, make_options(2, 2, 1.0f));
+  REQUIRE(result.size() == 2);
+  check_hypothesis(result[0], {1}, ln(0.25) / 2);
+  check_hypothesis(result[1], {2, 3}, ln(0.45 * 0.24) / 3);
+  // CTranslate2: [1] ln(.25)/1 = -1.386 loses to [2 3] ln(.108)/2 = -1.113. (Its limit, 2 tokens without
+  // the EOS, ends step 2's first two candidates: no beam comes from below them.)
+  result = run_one(script, 3, ctranslate2_options(2, 2, 1.0f));
+  REQUIRE(result.size() == 2);
+  check_hypothesis(result[0], {2, 3}, ln(0.45 * 0.24) / 2);
+  check_hypothesis(result[1], {1}, ln(0.25));
+  CHECK(result[0].length_limit);
+  CHECK_FALSE(result[1].length_limit);
+}
+
+TEST_CASE("CTranslate2's rules stop once beam-size hypotheses finished", "[search][ctranslate2]") {
+  Script script;
+  script.table[{}] = {0.5, 0.4, 0.04, 0.03, 0.03};
+  script.table[{1}] = {0.9, 0.04, 0.03, 0.02, 0.01};
+  // Beam 2, lp 1. Step 1: [] finishes; CTranslate2 scores it ln(.5)/0 = -inf (dropped from the result)
+  // and fills its place with rank 2, [2]; [1] runs. Step 2: [1 EOS] .36 and [2 EOS] .036 finish (ranks 0
+  // and 1): done. Hugging Face's rule takes a third step (test_search.cc, "length penalty changes the
+  // winner").
+  int steps = 0;
+  auto result = run_one(script, 10, ctranslate2_options(2, 2, 1.0f), &steps);
+  REQUIRE(result.size() == 2);
+  check_hypothesis(result[0], {1}, ln(0.36));
+  check_hypothesis(result[1], {2}, ln(0.04 * 0.9));
+  CHECK(steps == 2);
+  run_one(script, 10, make_options(2, 2, 1.0f), &steps);
+  CHECK(steps == 3);
+  // lp 0: CTranslate2 exits once its best candidate was an EOS and n_best have finished: step 1 ([]).
+  result = run_one(script, 10, ctranslate2_options(2, 1, 0.0f), &steps);
+  REQUIRE(result.size() == 1);
+  check_hypothesis(result[0], {}, ln(0.5));
+  CHECK(steps == 1);
+}
