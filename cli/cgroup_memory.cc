@@ -18,7 +18,7 @@ bool lists_memory(const std::string& controllers) {
 }
 
 // "/a/b/c" -> "/a/b" -> "/" -> "": each ancestor's limit applies too.
-std::string parent_of(const std::string& path) {
+std::string cgroup_parent(const std::string& path) {
   if (path.empty() || path == "/") return "";
   const size_t slash = path.find_last_of('/');
   return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
@@ -62,7 +62,7 @@ std::optional<uint64_t> cgroup_memory_limit(const FileReader& read) {
   const std::string root = place.v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
   const std::string file = place.v2 ? "/memory.max" : "/memory.limit_in_bytes";
   std::optional<uint64_t> smallest;
-  for (std::string dir = place.path; !dir.empty(); dir = parent_of(dir)) {
+  for (std::string dir = place.path; !dir.empty(); dir = cgroup_parent(dir)) {
     const std::optional<std::string> contents = read(root + (dir == "/" ? "" : dir) + file);
     if (!contents) continue;  // the root has no memory.max; a container sees only its own subtree
     const std::optional<uint64_t> limit = parse_cgroup_limit(*contents);

@@ -3,7 +3,7 @@
 namespace documents {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
 
 // `[hh:]mm:ss[.,]mmm` at the start of `text` (spaces before it skipped); -1 when it is not one.
 long long parse_timestamp(std::string_view text) {
@@ -12,9 +12,9 @@ long long parse_timestamp(std::string_view text) {
   long long fields[3] = {0, 0, 0};
   int count = 0;
   while (true) {
-    if (i >= text.size() || !is_digit(text[i]) || count == 3) return -1;
+    if (i >= text.size() || !is_ascii_digit(text[i]) || count == 3) return -1;
     long long value = 0;
-    for (int digits = 0; i < text.size() && is_digit(text[i]) && digits < 9; ++i, ++digits)
+    for (int digits = 0; i < text.size() && is_ascii_digit(text[i]) && digits < 9; ++i, ++digits)
       value = value * 10 + (text[i] - '0');
     fields[count++] = value;
     if (i < text.size() && text[i] == ':') {
@@ -27,7 +27,7 @@ long long parse_timestamp(std::string_view text) {
   ++i;
   long long millis = 0;
   int digits = 0;
-  for (; i < text.size() && is_digit(text[i]) && digits < 3; ++i, ++digits)
+  for (; i < text.size() && is_ascii_digit(text[i]) && digits < 3; ++i, ++digits)
     millis = millis * 10 + (text[i] - '0');
   if (digits != 3) return -1;
   const long long hours = count == 3 ? fields[0] : 0;
@@ -43,7 +43,7 @@ bool is_timing_line(std::string_view line) {
   const std::string_view before = line.substr(0, arrow), after = line.substr(arrow + 3);
   const auto has_digit = [](std::string_view s) {
     for (char c : s) {
-      if (is_digit(c)) return true;
+      if (is_ascii_digit(c)) return true;
     }
     return false;
   };

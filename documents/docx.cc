@@ -6,7 +6,7 @@ namespace documents {
 
 namespace {
 
-bool is_member_translated(const std::string& member) {
+bool is_docx_member_translated(const std::string& member) {
   if (member == "word/document.xml" || member == "word/footnotes.xml" || member == "word/endnotes.xml" ||
       member == "word/comments.xml")
     return true;
@@ -40,8 +40,8 @@ const RunDialect& docx_dialect() {
 std::string translate_docx(std::string_view bytes, const std::string& name,
                            std::vector<std::string>* warnings, const SegmentTranslator& translate,
                            uint64_t max_inflated, const std::string& language) {
-  return translate_run_package(bytes, name, warnings, translate, "word/document.xml", is_member_translated,
-                               docx_dialect(), max_inflated, language);
+  return translate_run_package(bytes, name, warnings, translate, "word/document.xml",
+                               is_docx_member_translated, docx_dialect(), max_inflated, language);
 }
 
 }  // namespace documents

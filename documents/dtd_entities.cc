@@ -9,7 +9,7 @@ namespace {
 constexpr std::string_view kTokenOpen = "{%\xEE\x80\x80";
 constexpr std::string_view kTokenClose = "%}";
 
-bool is_name_char(char c) {
+bool is_entity_name_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ':' ||
          static_cast<unsigned char>(c) >= 0x80;
 }
@@ -32,7 +32,7 @@ std::string hide_dtd_entities(std::string_view xml, std::vector<std::string>* en
     }
     out.append(xml.substr(i, amp - i));
     size_t end = amp + 1;
-    while (end < xml.size() && is_name_char(xml[end])) ++end;
+    while (end < xml.size() && is_entity_name_char(xml[end])) ++end;
     const std::string_view name = xml.substr(amp + 1, end - amp - 1);
     const bool predefined = name == "amp" || name == "lt" || name == "gt" || name == "quot" || name == "apos";
     if (end < xml.size() && xml[end] == ';' && !name.empty() && !predefined) {

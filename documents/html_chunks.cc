@@ -12,9 +12,9 @@ namespace documents {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+bool is_html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool one_of(std::string_view name, std::initializer_list<std::string_view> names) {
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -57,7 +57,7 @@ bool is_table_part(std::string_view name) {
 bool starts_with_nocase(std::string_view text, size_t at, std::string_view prefix) {
   if (text.size() - at < prefix.size()) return false;
   for (size_t i = 0; i < prefix.size(); ++i) {
-    if (lower(text[at + i]) != prefix[i]) return false;
+    if (ascii_lower(text[at + i]) != prefix[i]) return false;
   }
   return true;
 }
@@ -66,7 +66,7 @@ bool starts_with_nocase(std::string_view text, size_t at, std::string_view prefi
 // cuts out of never-translated elements).
 bool marks_never_translated(std::string_view name, std::string_view value) {
   std::string lowered;
-  for (char c : value) lowered += lower(c);
+  for (char c : value) lowered += ascii_lower(c);
   if (name == "translate") return lowered == "no" || lowered.find('&') != std::string::npos;
   return name == "class" && lowered.find("notranslate") != std::string::npos;
 }
@@ -121,11 +121,12 @@ bool HtmlChunker::scan_token() {
   if (in_table()) {
     // Text inside a table is moved before it by the parser.
     for (size_t i = pos_; i < text_end; ++i) {
-      if (!is_space(html_[i])) simple_ = false;
+      if (!is_html_space(html_[i])) simple_ = false;
     }
   }
   for (size_t i = pos_; i < text_end && doctype_allowed_; ++i) {
-    if (!is_space(html_[i])) doctype_allowed_ = false;  // text first (a BOM too): gumbo ignores a doctype
+    if (!is_html_space(html_[i]))
+      doctype_allowed_ = false;  // text first (a BOM too): gumbo ignores a doctype
   }
   if (lt == std::string_view::npos) {
     pos_ = html_.size();
@@ -175,8 +176,8 @@ bool HtmlChunker::scan_token() {
 HtmlChunker::Tag HtmlChunker::read_tag(size_t name_begin) const {
   Tag tag;
   size_t i = name_begin;
-  while (i < html_.size() && !is_space(html_[i]) && html_[i] != '/' && html_[i] != '>')
-    tag.name += lower(html_[i++]);
+  while (i < html_.size() && !is_html_space(html_[i]) && html_[i] != '/' && html_[i] != '>')
+    tag.name += ascii_lower(html_[i++]);
   while (i < html_.size()) {
     const char c = html_[i];
     if (c == '>') {
@@ -188,18 +189,18 @@ HtmlChunker::Tag HtmlChunker::read_tag(size_t name_begin) const {
       tag.end = i + 2;
       return tag;
     }
-    if (is_space(c) || c == '/') {
+    if (is_html_space(c) || c == '/') {
       ++i;
       continue;
     }
-    std::string name(1, lower(c));  // an attribute name may start with '='
-    for (++i;
-         i < html_.size() && !is_space(html_[i]) && html_[i] != '/' && html_[i] != '>' && html_[i] != '=';)
-      name += lower(html_[i++]);
-    while (i < html_.size() && is_space(html_[i])) ++i;
+    std::string name(1, ascii_lower(c));  // an attribute name may start with '='
+    for (++i; i < html_.size() && !is_html_space(html_[i]) && html_[i] != '/' && html_[i] != '>' &&
+              html_[i] != '=';)
+      name += ascii_lower(html_[i++]);
+    while (i < html_.size() && is_html_space(html_[i])) ++i;
     if (i >= html_.size() || html_[i] != '=') continue;
     ++i;
-    while (i < html_.size() && is_space(html_[i])) ++i;
+    while (i < html_.size() && is_html_space(html_[i])) ++i;
     size_t value_begin = i, value_end = i;
     if (i < html_.size() && (html_[i] == '"' || html_[i] == '\'')) {
       const size_t close = html_.find(html_[i], i + 1);
@@ -208,7 +209,7 @@ HtmlChunker::Tag HtmlChunker::read_tag(size_t name_begin) const {
       value_end = close;
       i = close + 1;
     } else {
-      while (i < html_.size() && !is_space(html_[i]) && html_[i] != '>') ++i;
+      while (i < html_.size() && !is_html_space(html_[i]) && html_[i] != '>') ++i;
       value_end = i;
     }
     if (marks_never_translated(name, html_.substr(value_begin, value_end - value_begin))) tag.never = true;
@@ -252,7 +253,8 @@ bool HtmlChunker::start_tag(size_t name_begin) {
         if (close == std::string_view::npos) break;
         const size_t after = close + 2 + tag.name.size();
         if (starts_with_nocase(html_, close + 2, tag.name) &&
-            (after == html_.size() || is_space(html_[after]) || html_[after] == '>' || html_[after] == '/'))
+            (after == html_.size() || is_html_space(html_[after]) || html_[after] == '>' ||
+             html_[after] == '/'))
           break;
         close += 2;
       }

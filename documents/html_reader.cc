@@ -18,9 +18,10 @@ bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == 
 
 // A segment and the source bytes [begin, end) its translation replaces.
 
-class Reader {
+class HtmlReader {
  public:
-  Reader(std::string_view html, const std::string& name, std::vector<std::string>* warnings, int first_line)
+  HtmlReader(std::string_view html, const std::string& name, std::vector<std::string>* warnings,
+             int first_line)
       : html_(html), name_(name), warnings_(warnings), line_offset_(first_line - 1) {}
 
   std::vector<SourceSpan> spans;
@@ -326,7 +327,7 @@ Document read_html(std::string_view html, HtmlPass pass, const std::string& name
     throw TooDeep(
         too_deep_message(name + ":" + std::to_string(deep->v.element.start_pos.line + first_line - 1)));
   }
-  Reader reader(html, name, warnings, first_line);
+  HtmlReader reader(html, name, warnings, first_line);
   if (pass == HtmlPass::kText) {
     reader.read_block(parsed.document());
   } else {

@@ -7,12 +7,12 @@ namespace {
 
 bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+char lower_char(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
 
 bool starts_with_ci(std::string_view text, size_t at, std::string_view prefix) {
   if (text.size() - at < prefix.size()) return false;
   for (size_t i = 0; i < prefix.size(); ++i) {
-    if (lower(text[at + i]) != prefix[i]) return false;
+    if (lower_char(text[at + i]) != prefix[i]) return false;
   }
   return true;
 }
@@ -51,7 +51,7 @@ std::string retarget_root_language(std::string_view html, const std::string& lan
     const size_t name_begin = i;
     while (i < html.size() && !space(html[i]) && html[i] != '=' && html[i] != '>' && html[i] != '/') ++i;
     std::string name;
-    for (size_t k = name_begin; k < i; ++k) name += lower(html[k]);
+    for (size_t k = name_begin; k < i; ++k) name += lower_char(html[k]);
     out.append(html.substr(name_begin, i - name_begin));
     size_t j = i;
     while (j < html.size() && space(html[j])) ++j;

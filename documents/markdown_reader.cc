@@ -22,10 +22,10 @@ struct Span {
   bool html_block = false;  // [begin, end) is an HTML block for the HTML reader; `segment` is unused
 };
 
-class Reader {
+class MarkdownReader {
  public:
   // md4c parses `tables`' text, which starts at `parse_begin` of `text`.
-  Reader(std::string_view text, const WidenedTables& tables, size_t parse_begin)
+  MarkdownReader(std::string_view text, const WidenedTables& tables, size_t parse_begin)
       : text_(text), tables_(tables), parse_begin_(parse_begin) {}
 
   std::vector<Span> spans;
@@ -351,23 +351,23 @@ Document read_markdown(std::string_view markdown, const std::string& name, std::
                        std::vector<MarkdownLayout>* layouts) {
   const size_t front = front_matter_length(markdown);
   const WidenedTables tables(markdown.substr(front));
-  Reader reader(markdown, tables, front);
+  MarkdownReader reader(markdown, tables, front);
   MD_PARSER parser{};
   parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS;
   parser.enter_block = [](MD_BLOCKTYPE type, void*, void* r) {
-    return static_cast<Reader*>(r)->enter_block(type);
+    return static_cast<MarkdownReader*>(r)->enter_block(type);
   };
   parser.leave_block = [](MD_BLOCKTYPE type, void*, void* r) {
-    return static_cast<Reader*>(r)->leave_block(type);
+    return static_cast<MarkdownReader*>(r)->leave_block(type);
   };
   parser.enter_span = [](MD_SPANTYPE type, void*, void* r) {
-    return static_cast<Reader*>(r)->enter_span(type);
+    return static_cast<MarkdownReader*>(r)->enter_span(type);
   };
   parser.leave_span = [](MD_SPANTYPE type, void*, void* r) {
-    return static_cast<Reader*>(r)->leave_span(type);
+    return static_cast<MarkdownReader*>(r)->leave_span(type);
   };
   parser.text = [](MD_TEXTTYPE type, const MD_CHAR* data, MD_SIZE size, void* r) {
-    return static_cast<Reader*>(r)->text(type, data, size);
+    return static_cast<MarkdownReader*>(r)->text(type, data, size);
   };
   const std::string_view parsed = tables.parse_text();
   md_parse(parsed.data(), static_cast<MD_SIZE>(parsed.size()), &parser, &reader);

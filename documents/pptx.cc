@@ -6,7 +6,7 @@ namespace documents {
 
 namespace {
 
-bool is_member_translated(const std::string& member) {
+bool is_pptx_member_translated(const std::string& member) {
   const auto part = [&](const char* prefix) {
     return member.rfind(prefix, 0) == 0 && member.size() > 4 && member.substr(member.size() - 4) == ".xml";
   };
@@ -34,8 +34,8 @@ const RunDialect& pptx_dialect() {
 std::string translate_pptx(std::string_view bytes, const std::string& name,
                            std::vector<std::string>* warnings, const SegmentTranslator& translate,
                            uint64_t max_inflated, const std::string& language) {
-  return translate_run_package(bytes, name, warnings, translate, "ppt/presentation.xml", is_member_translated,
-                               pptx_dialect(), max_inflated, language);
+  return translate_run_package(bytes, name, warnings, translate, "ppt/presentation.xml",
+                               is_pptx_member_translated, pptx_dialect(), max_inflated, language);
 }
 
 }  // namespace documents

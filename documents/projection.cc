@@ -12,18 +12,20 @@ struct Word {
   size_t begin = 0, end = 0;
 };
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_text_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
 std::vector<Word> words_of(const std::string& text) {
   std::vector<Word> words;
   for (size_t i = 0; i < text.size();) {
-    if (is_space(text[i])) {
+    if (is_text_space(text[i])) {
       ++i;
       continue;
     }
     size_t end = i;
-    while (end < text.size() && !is_space(text[end])) ++end;
+    while (end < text.size() && !is_text_space(text[end])) ++end;
     words.push_back({i, end});
     i = end;
   }
@@ -268,8 +270,8 @@ std::vector<Placed> place_elements(const Segment& source, const Projector& proje
         changed = true;
       }
     }
-    while (p.begin < p.end && is_space(projector.target()[p.begin])) ++p.begin;  // clipped onto a space
-    while (p.end > p.begin && is_space(projector.target()[p.end - 1])) --p.end;
+    while (p.begin < p.end && is_text_space(projector.target()[p.begin])) ++p.begin;  // clipped onto a space
+    while (p.end > p.begin && is_text_space(projector.target()[p.end - 1])) --p.end;
     if (p.begin == p.end) {
       p.both = e.open + e.close;
       p.open = &e.open;
@@ -302,9 +304,9 @@ std::string project_markup(const Segment& source, const std::string& target,
     p.order = insertion.order;
     p.open = &insertion.bytes;
     if (insertion.spaced) {  // a space on each side where the target has none
-      const bool space_before = previous == 0 || is_space(target[previous - 1]);
+      const bool space_before = previous == 0 || is_text_space(target[previous - 1]);
       const bool space_after =
-          previous == target.size() || is_space(target[previous]) ||
+          previous == target.size() || is_text_space(target[previous]) ||
           std::string_view(",.;:!?)]}'\"").find(target[previous]) != std::string_view::npos;
       p.both = (space_before ? "" : " ") + insertion.bytes + (space_after ? "" : " ");
     }

@@ -187,7 +187,9 @@ std::string line_body(std::string_view line) {
   return std::string(line.substr(0, n));
 }
 
-bool is_blank(std::string_view line) { return line_body(line).find_first_not_of(" \t") == std::string::npos; }
+bool is_blank_line(std::string_view line) {
+  return line_body(line).find_first_not_of(" \t") == std::string::npos;
+}
 
 // Whether `next` cannot share a sentence with `previous`, wherever the sentence started.
 bool sentence_boundary(const Cue& previous, const Cue& next) {
@@ -366,7 +368,7 @@ void write_translated_subtitles(std::string_view bytes, const std::string& name,
     const std::string_view text = bytes.substr(i, end - i);
     i = end;
     window.read_to(i);
-    if (!is_blank(text)) {
+    if (!is_blank_line(text)) {
       if (block.empty()) block_line = line;
       block.emplace_back(text);
       continue;

@@ -22,22 +22,22 @@ namespace documents {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_decimal_digit(char c) { return c >= '0' && c <= '9'; }
 
 // The numbers of `text`: digit runs joined by single '.' or ',' ("1,250.50"). Scanned by hand: std::regex
 // recurses once per character and a long number would exhaust the stack.
 std::vector<std::string> numbers_in(const std::string& text) {
   std::vector<std::string> numbers;
   for (size_t i = 0; i < text.size();) {
-    if (!is_digit(text[i])) {
+    if (!is_decimal_digit(text[i])) {
       ++i;
       continue;
     }
     const size_t begin = i;
-    while (i < text.size() && is_digit(text[i])) ++i;
-    while (i + 1 < text.size() && (text[i] == '.' || text[i] == ',') && is_digit(text[i + 1])) {
+    while (i < text.size() && is_decimal_digit(text[i])) ++i;
+    while (i + 1 < text.size() && (text[i] == '.' || text[i] == ',') && is_decimal_digit(text[i + 1])) {
       ++i;
-      while (i < text.size() && is_digit(text[i])) ++i;
+      while (i < text.size() && is_decimal_digit(text[i])) ++i;
     }
     numbers.push_back(text.substr(begin, i - begin));
   }
@@ -54,11 +54,11 @@ void check_numbers(const Segment& source, const std::string& target, const std::
                    std::vector<std::string>* warnings) {
   if (warnings == nullptr) return;
   std::string target_digits;
-  for (char c : target) target_digits += is_digit(c) ? c : ' ';
+  for (char c : target) target_digits += is_decimal_digit(c) ? c : ' ';
   for (const std::string& number : numbers_in(source.text)) {
     std::string digits;
     for (char c : number) {
-      if (is_digit(c)) digits += c;
+      if (is_decimal_digit(c)) digits += c;
     }
     if (target.find(number) == std::string::npos && target_digits.find(digits) == std::string::npos)
       warnings->push_back(position_of(source, name) + ": the translation lacks the number " + number);

@@ -8,7 +8,7 @@ namespace documents {
 
 namespace {
 
-bool is_name_char(char c) {
+bool is_xml_name_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ':' ||
          (static_cast<unsigned char>(c) & 0x80) != 0;
 }
@@ -27,7 +27,7 @@ size_t bad_reference(std::string_view text) {
       if (i == digits) return at;
     } else {
       const size_t name = i;
-      while (i < text.size() && is_name_char(text[i])) ++i;
+      while (i < text.size() && is_xml_name_char(text[i])) ++i;
       if (i == name || std::isdigit(static_cast<unsigned char>(text[name]))) return at;
     }
     if (i >= text.size() || text[i] != ';') return at;

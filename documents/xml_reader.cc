@@ -14,7 +14,7 @@ namespace {
 
 bool is_xml_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-bool is_blank(std::string_view text) {
+bool is_blank_text(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return is_xml_space(c); });
 }
 
@@ -63,9 +63,9 @@ bool preserves_space(const pugi::xml_node& node, bool inherited) {
 
 // A segment and the source bytes [begin, end) its translation replaces.
 
-class Reader {
+class XmlReader {
  public:
-  Reader(std::string_view xml, const std::vector<std::string>& only) : xml_(xml), only_(only) {
+  XmlReader(std::string_view xml, const std::vector<std::string>& only) : xml_(xml), only_(only) {
     for (size_t i = 0; i < xml.size(); ++i) {
       if (xml[i] == '\n') line_starts_.push_back(i + 1);
     }
@@ -92,7 +92,7 @@ class Reader {
 
   static bool has_own_text(const pugi::xml_node& node) {
     for (pugi::xml_node child : node.children()) {
-      if (child.type() == pugi::node_pcdata && !is_blank(child.value())) return true;
+      if (child.type() == pugi::node_pcdata && !is_blank_text(child.value())) return true;
     }
     return false;
   }
@@ -330,7 +330,7 @@ Document read_xml(std::string_view xml, const std::string& name, const std::vect
     throw MalformedXml(name + ":" + std::to_string(line) + ":" + std::to_string(column) +
                        ": malformed XML: " + fault->reason);
   }
-  Reader reader(xml, only);
+  XmlReader reader(xml, only);
   reader.read(parsed, false);
   return splice_spans(xml, std::move(reader.spans));
 }

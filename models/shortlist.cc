@@ -16,7 +16,7 @@ namespace {
 
 constexpr char kMagic[8] = {'N', 'M', 'T', 'S', 'L', 'S', 'T', '1'};
 // Larger vocabularies than any SentencePiece model: keeps a hostile header from asking for huge buffers.
-constexpr uint32_t kMaxVocab = 1u << 24;
+constexpr uint32_t kMaxShortlistVocab = 1u << 24;
 
 void put(std::string& out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -94,7 +94,8 @@ Shortlist Shortlist::read(const std::string& path, int src_vocab, int tgt_vocab)
     in.fail("is for vocabularies of " + std::to_string(src) + " source and " + std::to_string(tgt) +
             " target pieces, the model has " + std::to_string(src_vocab) + " and " +
             std::to_string(tgt_vocab));
-  if (src > kMaxVocab || tgt > kMaxVocab || k > tgt || n_frequent > tgt) in.fail("header out of range");
+  if (src > kMaxShortlistVocab || tgt > kMaxShortlistVocab || k > tgt || n_frequent > tgt)
+    in.fail("header out of range");
   if (in.remaining_words() < 1) in.fail("truncated");
   const size_t words = in.remaining_words() - 1;  // the checksum is the last word
   if (words < n_frequent + static_cast<size_t>(src) + 1) in.fail("truncated");

@@ -6,9 +6,11 @@ namespace pipeline {
 
 namespace {
 
-const std::string kWordStart = "\xE2\x96\x81";  // U+2581, SentencePiece's word boundary
+const std::string kWordBoundary = "\xE2\x96\x81";  // U+2581, SentencePiece's word boundary
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_ascii_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 // Where segment k's words start among the line's words: a word of the previous segment that runs on
 // into this one (nothing between them) is one word of the line.
@@ -59,9 +61,9 @@ AlignedSegment align_segment(const Translator& translator, const std::vector<int
   for (size_t i = 0; i < source.size(); ++i) {
     std::string& piece = source_pieces[i];
     if (source[i] == special.eos || source[i] == special.pad) piece.clear();
-    if (!options.target_lang.empty() && (piece == tag || piece == kWordStart + tag)) {
+    if (!options.target_lang.empty() && (piece == tag || piece == kWordBoundary + tag)) {
       piece.clear();
-      if (i > 0 && source_pieces[i - 1] == kWordStart) source_pieces[i - 1].clear();
+      if (i > 0 && source_pieces[i - 1] == kWordBoundary) source_pieces[i - 1].clear();
     }
   }
   const int layer = alignment_request(translator, options).layer;
@@ -77,7 +79,7 @@ AlignedSegment align_segment(const Translator& translator, const std::vector<int
 int count_words(const std::string& text) {
   int words = 0;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (!is_space(text[i]) && (i == 0 || is_space(text[i - 1]))) ++words;
+    if (!is_ascii_space(text[i]) && (i == 0 || is_ascii_space(text[i - 1]))) ++words;
   }
   return words;
 }
@@ -104,8 +106,8 @@ std::vector<WordLink> line_links(const LineLayout& layout, const std::vector<Ali
     source_offset = next_offset(source_offset, segment.source_words, layout.after[k].empty());
     const std::string& next = segments[k + 1].translation;
     const bool target_runs_on = separator(layout, translations, k, join_unspaced).empty() &&
-                                !segment.translation.empty() && !is_space(segment.translation.back()) &&
-                                !next.empty() && !is_space(next.front());
+                                !segment.translation.empty() && !is_ascii_space(segment.translation.back()) &&
+                                !next.empty() && !is_ascii_space(next.front());
     target_offset = next_offset(target_offset, target_words, target_runs_on);
   }
   // Words the segments' pieces did not reach (the decoded text split differently): a neighbour's source.

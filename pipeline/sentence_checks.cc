@@ -68,7 +68,7 @@ bool copies_source(const std::string& source, const std::string& target) {
 
 constexpr int kLargestWordNumber = 12;  // "2 girls" may become "zwei Mädchen"
 
-bool is_space(const std::string& text, size_t at) {
+bool is_space_at(const std::string& text, size_t at) {
   return at >= text.size() || std::isspace(static_cast<unsigned char>(text[at])) != 0;
 }
 
@@ -84,7 +84,7 @@ std::map<std::string, int> digit_runs(const std::string& text, bool skip_words =
     size_t end = i;
     while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) ++end;
     const std::string digits = text.substr(i, end - i);
-    const bool word = (i == 0 || is_space(text, i - 1)) && is_space(text, end);
+    const bool word = (i == 0 || is_space_at(text, i - 1)) && is_space_at(text, end);
     if (!(skip_words && word && digits.size() <= 2 && std::stoi(digits) <= kLargestWordNumber))
       ++runs[digits];
     i = end;

@@ -14,11 +14,11 @@
 namespace cli {
 namespace {
 
-constexpr std::size_t kChunk = 64 * 1024;
+constexpr std::size_t kCopyChunk = 64 * 1024;
 
-// Reads up to kChunk bytes, retrying on EINTR; "" at the end.
+// Reads up to kCopyChunk bytes, retrying on EINTR; "" at the end.
 std::string read_chunk(int fd, const std::string& path) {
-  std::string chunk(kChunk, '\0');
+  std::string chunk(kCopyChunk, '\0');
   for (;;) {
     const ssize_t n = ::read(fd, chunk.data(), chunk.size());
     if (n >= 0) {

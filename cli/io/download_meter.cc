@@ -8,7 +8,7 @@ namespace cli {
 
 namespace {
 
-void write_all(int fd, const std::string& text) {
+void write_best_effort(int fd, const std::string& text) {
   size_t at = 0;
   while (at < text.size()) {
     const ssize_t n = ::write(fd, text.data() + at, text.size() - at);
@@ -41,17 +41,18 @@ void DownloadMeter::update(uint64_t done, uint64_t total) {
   if (total > 0) line += " (" + std::to_string(done * 100 / total) + "%)";
   line += "  " + rate(fetched, elapsed);
   if (fetched > 0 && total > done) line += "  ETA " + format_duration((total - done) * elapsed / fetched);
-  write_all(fd_, line);
+  write_best_effort(fd_, line);
   drawn_ = true;
 }
 
 void DownloadMeter::finish(const std::string& subject) {
-  if (drawn_) write_all(fd_, "\r\x1b[K");
+  if (drawn_) write_best_effort(fd_, "\r\x1b[K");
   const double elapsed = seconds();
   const uint64_t fetched = first_done_ == UINT64_MAX ? 0 : last_done_ - first_done_;
   const uint64_t total = total_;
-  write_all(fd_, subject + ": " + format_bytes(fetched, total) + " downloaded in " +
-                     format_duration(elapsed) + " (" + rate(static_cast<double>(fetched), elapsed) + ")\n");
+  write_best_effort(fd_, subject + ": " + format_bytes(fetched, total) + " downloaded in " +
+                             format_duration(elapsed) + " (" + rate(static_cast<double>(fetched), elapsed) +
+                             ")\n");
 }
 
 }  // namespace cli

@@ -13,7 +13,7 @@
 namespace cli {
 namespace {
 
-constexpr std::size_t kChunk = 64 * 1024;
+constexpr std::size_t kDecodeChunk = 64 * 1024;
 
 constexpr std::uint32_t kReplacement = 0xFFFD;
 
@@ -72,8 +72,8 @@ bool InputDecoder::read_raw(std::string& into, const RawInput& raw) {
   }
   if (raw_ended_) return false;
   const std::size_t old = into.size();
-  into.resize(old + kChunk);
-  const std::size_t n = raw.read(&into[old], kChunk);
+  into.resize(old + kDecodeChunk);
+  const std::size_t n = raw.read(&into[old], kDecodeChunk);
   into.resize(old + n);
   if (n == 0) raw_ended_ = true;
   return n > 0;
@@ -100,11 +100,11 @@ bool InputDecoder::next_plain(std::string& into, const RawInput& raw) {
       f.in_member = true;
     }
     const std::size_t before = into.size();
-    into.resize(before + kChunk);
+    into.resize(before + kDecodeChunk);
     z.next_out = reinterpret_cast<Bytef*>(&into[before]);
-    z.avail_out = static_cast<uInt>(kChunk);
+    z.avail_out = static_cast<uInt>(kDecodeChunk);
     const int rc = inflate(&z, Z_NO_FLUSH);
-    into.resize(before + kChunk - z.avail_out);
+    into.resize(before + kDecodeChunk - z.avail_out);
     if (rc == Z_STREAM_END) {
       f.in_member = false;
     } else if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_STREAM_ERROR) {

@@ -12,7 +12,7 @@
 namespace cli {
 namespace {
 
-std::string parent_of(const std::string& path) {
+std::string parent_dir(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
@@ -20,7 +20,7 @@ std::string parent_of(const std::string& path) {
 
 // The checks open() of a temp file would make, made now with messages in our words.
 void check_new_file_place(const std::string& path) {
-  const std::string dir = parent_of(path);
+  const std::string dir = parent_dir(path);
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0) throw_io_error(path, "cannot write here: directory " + dir, errno);
   if (!S_ISDIR(st.st_mode))
@@ -50,7 +50,7 @@ std::string resolve_final_symlinks(const std::string& path) {
     if (n < 0) throw_io_error(current, "cannot read symlink", errno);
     std::string target(buf.data(), static_cast<std::size_t>(n));
     if (target.empty()) throw IoError(printable_path(current) + ": empty symlink");
-    current = target[0] == '/' ? target : parent_of(current) + "/" + target;
+    current = target[0] == '/' ? target : parent_dir(current) + "/" + target;
   }
   throw IoError(printable_path(path) + ": too many levels of symbolic links");
 }

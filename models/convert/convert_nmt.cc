@@ -12,7 +12,7 @@ namespace models {
 
 namespace {
 
-bool ends_with(const std::string& s, const std::string& tail) {
+bool name_ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
@@ -44,7 +44,7 @@ ConvertReport convert_nmt(const std::string& source_dir, const ConvertOptions& o
   std::vector<NamedTensor> tensors;
   for (const TensorEntry& t : ckpt.tensors()) {
     const TensorEntry* base =
-        ends_with(t.name, ".scales") ? ckpt.find(t.name.substr(0, t.name.size() - 7)) : nullptr;
+        name_ends_with(t.name, ".scales") ? ckpt.find(t.name.substr(0, t.name.size() - 7)) : nullptr;
     if (base && base->dtype == DType::kI8) continue;  // folded into its i8 tensor
     all_f16 = all_f16 && t.dtype == DType::kF16;
     tensors.push_back({t.name, t.shape, read_values(ckpt, t)});

@@ -15,7 +15,7 @@ namespace {
 
 constexpr size_t kMaxRank = 8;  // CTranslate2's tensors have rank 4 at most
 
-int itemsize(Ct2DType dtype) {
+int ct2_itemsize(Ct2DType dtype) {
   switch (dtype) {
     case Ct2DType::kF32:
     case Ct2DType::kI32:
@@ -145,10 +145,10 @@ Ct2ModelBin Ct2ModelBin::parse(std::string bytes, const std::string& path) {
         m.fail(what + ": unknown item size " + std::to_string(size));
       v.nbytes = uint64_t{in.number<uint32_t>("a variable element count")} * size;
     }
-    if (v.nbytes != elements * itemsize(v.dtype)) {
+    if (v.nbytes != elements * ct2_itemsize(v.dtype)) {
       m.fail(what + ": " + std::to_string(v.nbytes) + " bytes for shape " + shape_to_string(v.shape) +
-             " of " + ct2_dtype_name(v.dtype) + " (expected " + std::to_string(elements * itemsize(v.dtype)) +
-             ")");
+             " of " + ct2_dtype_name(v.dtype) + " (expected " +
+             std::to_string(elements * ct2_itemsize(v.dtype)) + ")");
     }
     v.offset = in.pos();
     in.skip(v.nbytes, "the data of " + what);
@@ -227,7 +227,7 @@ double Ct2ModelBin::scalar(const std::string& name, double fallback) const {
 std::vector<float> Ct2ModelBin::read_f32(const std::string& name) const {
   const Ct2Variable* v = find(name);
   if (!v) fail("missing variable '" + name + "'");
-  const size_t n = v->nbytes / itemsize(v->dtype);
+  const size_t n = v->nbytes / ct2_itemsize(v->dtype);
   const char* p = bytes_.data() + v->offset;
   std::vector<float> out(n);
   switch (v->dtype) {

@@ -40,7 +40,7 @@ std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::strin
   return sp;
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
+bool path_ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
@@ -48,7 +48,7 @@ MarianVocab load_vocab(const std::string& path) {
   MarianVocab v;
   v.path = path;
   if (!path_exists(path)) throw ModelError(path + ": vocabulary file missing");
-  if (ends_with(path, ".spm") || ends_with(path, ".model")) {
+  if (path_ends_with(path, ".spm") || path_ends_with(path, ".model")) {
     const auto sp = load_spm(path);
     v.spm = true;
     v.size = sp->GetPieceSize();
@@ -57,9 +57,9 @@ MarianVocab load_vocab(const std::string& path) {
     if (v.eos == v.unk) throw ModelError(path + ": SentencePiece model has no '</s>' piece");
     return v;
   }
-  if (ends_with(path, ".yml") || ends_with(path, ".yaml")) {
+  if (path_ends_with(path, ".yml") || path_ends_with(path, ".yaml")) {
     v.entries = parse_vocab_yaml(read_text_file(path, "vocabulary"), path);
-  } else if (ends_with(path, ".json")) {
+  } else if (path_ends_with(path, ".json")) {
     const nlohmann::json j =
         convert_detail::read_json_object(path, "vocabulary", "a JSON object {\"piece\": id}");
     std::set<int64_t> ids;

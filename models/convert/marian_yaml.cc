@@ -11,23 +11,21 @@
 
 namespace models {
 
-using namespace yaml;
-
 FlatYaml FlatYaml::parse(const std::string& text_in, const std::string& where) {
   FlatYaml y;
   y.where_ = where;
   // special:model.yml is NUL-terminated: stop at the first NUL.
   const std::string text = text_in.substr(0, text_in.find('\0'));
-  const std::vector<std::string> lines = yaml_lines(text);
+  const std::vector<std::string> lines = yaml::yaml_lines(text);
   std::string pending;  // key whose value follows on indented lines
   bool nested = false;  // inside a nested map under a top-level key: skip until the next top-level key
   for (size_t n = 0; n < lines.size(); ++n) {
     const std::string& line = lines[n];
-    if (skippable(line)) continue;
+    if (yaml::skippable(line)) continue;
     const std::string at = where + ":" + std::to_string(n + 1) + ": ";
     try {
       const bool indented = line[0] == ' ' || line[0] == '\t';
-      const std::string t = trim(line);
+      const std::string t = yaml::trim(line);
       if (t[0] == '-' && (t.size() == 1 || t[1] == ' ')) {  // list item
         if (nested) continue;
         if (pending.empty()) throw std::invalid_argument("list item outside a list");
@@ -36,7 +34,7 @@ FlatYaml FlatYaml::parse(const std::string& text_in, const std::string& where) {
       }
       if (indented) {
         if (!pending.empty() && t[0] == '[' && !y.lists_.count(pending)) {
-          y.lists_[pending] = flow_list(t);
+          y.lists_[pending] = yaml::flow_list(t);
         } else if (!y.lists_.count(pending)) {
           nested = true;
         }
@@ -48,7 +46,7 @@ FlatYaml FlatYaml::parse(const std::string& text_in, const std::string& where) {
       std::string key;
       if (t[0] == '"' || t[0] == '\'') {
         size_t i = 0;
-        key = quoted(t, i);
+        key = yaml::quoted(t, i);
         key_end = i;
         while (key_end < t.size() && t[key_end] == ' ') ++key_end;
         if (key_end < t.size() && t[key_end] == ':') colon = key_end;
@@ -59,19 +57,19 @@ FlatYaml FlatYaml::parse(const std::string& text_in, const std::string& where) {
             break;
           }
         }
-        if (colon != std::string::npos) key = trim(t.substr(0, colon));
+        if (colon != std::string::npos) key = yaml::trim(t.substr(0, colon));
       }
       if (colon == std::string::npos || key.empty()) throw std::invalid_argument("expected 'key: value'");
       if (y.scalars_.count(key) || y.lists_.count(key))
         throw std::invalid_argument("key '" + key + "' appears twice");
-      const std::string value = trim(t.substr(colon + 1));
+      const std::string value = yaml::trim(t.substr(colon + 1));
       pending.clear();
       nested = false;
       if (value.empty() || value[0] == '#') {
         pending = key;
         y.scalars_[key] = "";
       } else if (value[0] == '[') {
-        y.lists_[key] = flow_list(value);
+        y.lists_[key] = yaml::flow_list(value);
       } else if (value[0] == '{' || value[0] == '|' || value[0] == '>' || value[0] == '&' ||
                  value[0] == '*') {
         y.scalars_[key] = value;  // raw: flow maps, block scalars, anchors (never a key we read)
@@ -139,17 +137,17 @@ std::vector<std::pair<std::string, int32_t>> parse_vocab_yaml(const std::string&
   std::vector<std::pair<std::string, int32_t>> out;
   std::set<std::string> pieces;
   std::set<int32_t> ids;
-  const std::vector<std::string> lines = yaml_lines(text);
+  const std::vector<std::string> lines = yaml::yaml_lines(text);
   for (size_t n = 0; n < lines.size(); ++n) {
     const std::string& line = lines[n];
-    if (skippable(line)) continue;
+    if (yaml::skippable(line)) continue;
     const std::string at = where + ":" + std::to_string(n + 1) + ": ";
     try {
       if (line[0] == ' ' || line[0] == '\t') throw std::invalid_argument("unexpected indentation");
       std::string piece, value;
       if (line[0] == '"' || line[0] == '\'') {
         size_t i = 0;
-        piece = quoted(line, i);
+        piece = yaml::quoted(line, i);
         while (i < line.size() && line[i] == ' ') ++i;
         if (i >= line.size() || line[i] != ':') throw std::invalid_argument("expected ':' after the piece");
         value = line.substr(i + 1);
@@ -164,7 +162,7 @@ std::vector<std::pair<std::string, int32_t>> parse_vocab_yaml(const std::string&
         while (!piece.empty() && (piece.back() == ' ' || piece.back() == '\t')) piece.pop_back();
         value = line.substr(colon + 1);
       }
-      value = trim(strip_comment(value));
+      value = yaml::trim(yaml::strip_comment(value));
       errno = 0;
       char* end = nullptr;
       const long long id = std::strtoll(value.c_str(), &end, 10);

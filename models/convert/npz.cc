@@ -20,7 +20,7 @@ namespace {
 constexpr uint64_t kMaxMember = uint64_t{16} << 30;  // 16 GiB: anything larger is not a model we can load
 constexpr uint64_t kNpyHeaderProbe = 64 << 10;       // inflated first to check the shape (headers: ~100 B)
 
-int itemsize(NpyDType d) {
+int npy_itemsize(NpyDType d) {
   switch (d) {
     case NpyDType::kF32:
       return 4;
@@ -222,7 +222,7 @@ NpyHeader parse_npy_preamble(const std::string& bytes, uint64_t total_size, cons
       throw ModelError(where + ": shape too large");
     elements *= static_cast<uint64_t>(d);
   }
-  const uint64_t expected = elements * static_cast<uint64_t>(itemsize(h.dtype));
+  const uint64_t expected = elements * static_cast<uint64_t>(npy_itemsize(h.dtype));
   const uint64_t have = total_size - h.data_offset;
   if (have != expected) {
     std::string shape = "(";

@@ -10,7 +10,7 @@ namespace models {
 
 namespace {
 
-std::string trim(const std::string& s) {
+std::string trim_line(const std::string& s) {
   const size_t b = s.find_first_not_of(" \t\r");
   if (b == std::string::npos) return "";
   return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
@@ -20,7 +20,7 @@ std::string trim(const std::string& s) {
 std::string single_tag_after(const std::string& line, const std::string& key) {
   const size_t at = line.find(key);
   if (at == std::string::npos) return "";
-  const std::string value = trim(line.substr(at + key.size()));
+  const std::string value = trim_line(line.substr(at + key.size()));
   return is_language_tag(value) ? value : "";
 }
 
