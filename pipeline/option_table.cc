@@ -38,20 +38,22 @@ void from_value(const OptionValue& v, uint64_t& out) {
   out = i != nullptr ? static_cast<uint64_t>(*i) : static_cast<uint64_t>(as_number(v));
 }
 
+// The struct a pointer to member belongs to: a row's accessors take TranslateOptions or FrontOptions.
+template <class MemberPointer>
+struct OwnerOf;
+template <class Owner, class Value>
+struct OwnerOf<Value Owner::*> {
+  using type = Owner;
+};
 template <auto Member>
-OptionValue get_field(const TranslateOptions& o) {
+using Owner = typename OwnerOf<decltype(Member)>::type;
+
+template <auto Member>
+OptionValue get_field(const Owner<Member>& o) {
   return to_value(o.*Member);
 }
 template <auto Member>
-void set_field(TranslateOptions& o, const OptionValue& v) {
-  from_value(v, o.*Member);
-}
-template <auto Member>
-OptionValue get_front_field(const FrontOptions& o) {
-  return to_value(o.*Member);
-}
-template <auto Member>
-void set_front_field(FrontOptions& o, const OptionValue& v) {
+void set_field(Owner<Member>& o, const OptionValue& v) {
   from_value(v, o.*Member);
 }
 template <auto Member>
@@ -243,7 +245,7 @@ std::vector<OptionSpec> build_table() {
            "subtitle timings, code and formatting are kept and only text is translated: docs/formats.md) or "
            "auto: by the file's extension, text for standard input",
            kFixed, "auto"),
-      get_front_field<&F::format>, set_front_field<&F::format>);
+      get_field<&F::format>, set_field<&F::format>);
   s->changes_output = true;
   add_front(
       spec(OptionType::kFlag, "copy_other", "--copy-other",
@@ -251,7 +253,7 @@ std::vector<OptionSpec> build_table() {
            "to the same path in the output tree unchanged, with their mode bits; links, FIFOs and devices "
            "are skipped",
            kFixed, "off"),
-      get_front_field<&F::copy_other>, set_front_field<&F::copy_other>);
+      get_field<&F::copy_other>, set_field<&F::copy_other>);
   s = add(spec(OptionType::kText, "shortlist", "--shortlist",
                "Compute logits only over the batch's lexical shortlist (the model folder's shortlist.bin, "
                "built by `nmt shortlist`; scores are over the shortlist): on, off, or auto = on when the "
@@ -282,7 +284,7 @@ std::vector<OptionSpec> build_table() {
   add_front(
       spec(OptionType::kFlag, "flag_warnings", "--flag-warnings",
            "Warn 'FILE:LINE: flagged CODES (confidence X)' for every translation with flags", kFixed, "off"),
-      get_front_field<&F::flag_warnings>, set_front_field<&F::flag_warnings>);
+      get_field<&F::flag_warnings>, set_field<&F::flag_warnings>);
   return t;
 }
 
