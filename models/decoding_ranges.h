@@ -16,7 +16,7 @@ struct NumberRange {
   double lo, hi;
 };
 
-inline constexpr IntRange kBeamSizeRange{1, 256};
+inline constexpr IntRange kBeamSizeRange{1, 128};
 inline constexpr NumberRange kLengthPenaltyRange{-10, 10};
 // Generated tokens, the end included: room for one word and the end.
 inline constexpr IntRange kMaxLengthRange{2, 1 << 20};
@@ -29,7 +29,7 @@ inline constexpr IntRange kAlignmentLayerRange{0, 1023};
 // (absent: the first).
 inline constexpr const char* kBeamRulesNames[] = {"hugging_face", "ctranslate2"};
 
-// "1..256" and "-10..10", for converters' messages (the CLI's say it in the options table's words).
+// "1..128" and "-10..10", for converters' messages (the CLI's say it in the options table's words).
 inline std::string range_text(IntRange r) { return std::to_string(r.lo) + ".." + std::to_string(r.hi); }
 inline std::string number_text(double x) {
   char text[32];

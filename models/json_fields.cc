@@ -42,7 +42,8 @@ int64_t JsonObject::integer(const std::string& key, int64_t min, int64_t max) co
   if (!v.is_number_integer()) fail(key, std::string("expected an integer, got ") + v.type_name());
   const bool is_unsigned = v.is_number_unsigned();
   if (is_unsigned && v.get<uint64_t>() > static_cast<uint64_t>(max)) {
-    fail(key, "out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    fail(key, std::to_string(v.get<uint64_t>()) + " out of range [" + std::to_string(min) + ", " +
+                  std::to_string(max) + "]");
   }
   const int64_t x = v.get<int64_t>();
   if (x < min || x > max) {

@@ -150,7 +150,7 @@ std::vector<OptionSpec> build_table() {
   s = add(spec(OptionType::kInt, "n_best", "--n-best",
                "Print the N best hypotheses as Marian does: 'LINE ||| text ||| F0= raw score ||| normalized "
                "score'",
-               kFixed, "1", 1, 256),
+               kFixed, "1", R(models::kBeamSizeRange)),
           get_field<&O::n_best>, set_field<&O::n_best>);
   s->changes_output = true;
   s = add(spec(OptionType::kInt, "sampling.top_k", "--sampling-topk",

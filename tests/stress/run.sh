@@ -158,15 +158,15 @@ case_ "2 MB line without spaces" 0 \
   "translated in pieces" 300
 lines_out 1
 
-# -b 256 --batch-size 4096: the batch is cut to what the address space allows, with one warning.
+# -b 128 --batch-size 4096: the batch is cut to what the address space allows, with one warning.
 for i in $(seq 40); do echo "A man in a blue shirt is standing on a ladder number $i."; done >"$work/many.txt"
-case_ "-b 256 --batch-size 4096" 0 \
-  "'$nmt' translate -m '$fixture' --threads 1 -b 256 --batch-size 4096 -i '$work/many.txt'" \
+case_ "-b 128 --batch-size 4096" 0 \
+  "'$nmt' translate -m '$fixture' --threads 1 -b 128 --batch-size 4096 -i '$work/many.txt'" \
   "--batch-size 4096 reduced to" 300
 lines_out 40
-case_ "-b 256 on 2 threads with --max-memory 16M refused" 64 \
-  "'$nmt' translate -m '$fixture' --threads 2 -b 256 --max-memory 16M -i '$work/many.txt'" \
-  "is too small for beam 256"
+case_ "-b 128 on 2 threads with --max-memory 16M refused" 64 \
+  "'$nmt' translate -m '$fixture' --threads 2 -b 128 --max-memory 16M -i '$work/many.txt'" \
+  "is too small for beam 128"
 
 # Directory mode: a file that needs more memory than there is (10 million one-word sentences on one line,
 # 200 KB compressed) fails alone with "not enough memory (limit N MB)"; the files after it are translated

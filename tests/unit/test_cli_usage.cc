@@ -66,7 +66,7 @@ TEST_CASE("bare nmt, nmt help and nmt help COMMAND print help", "[cli][usage]") 
 TEST_CASE("help shows plain types and ranges", "[cli][usage]") {
   const auto r = test::run(nmt() + " translate --help");
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Contains("-b,--beam-size,--beam N") && Contains("(1..256)") && Contains("--shard I/N"));
+  CHECK_THAT(r.out, Contains("-b,--beam-size,--beam N") && Contains("(1..128)") && Contains("--shard I/N"));
   for (const char* raw : {"INT", "FLOAT", "TEXT", "[1 - 256]", "in ["}) {
     CAPTURE(raw);
     CHECK(r.out.find(raw) == std::string::npos);
@@ -92,7 +92,7 @@ TEST_CASE("every command line error is one line starting with nmt: in our words"
   }
   const auto r = test::run(translate + "-b abc", "x\n");
   CHECK(r.err ==
-        "nmt: --beam-size: must be a whole number in 1..256, got 'abc'; see `nmt translate --help`\n");
+        "nmt: --beam-size: must be a whole number in 1..128, got 'abc'; see `nmt translate --help`\n");
 }
 
 TEST_CASE("a version flag on every command, with the git revision", "[cli][usage]") {

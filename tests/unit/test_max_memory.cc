@@ -67,7 +67,7 @@ TEST_CASE("max-memory: the estimate grows with batch, beam and length, the fit i
 TEST_CASE("max-memory: the batch size is kept, reduced with a warning, or the run refused", "[memory]") {
   const pipeline::Translator translator(model_dir());
   front::TranslateFlags flags;
-  flags.set("beam_size", int64_t{256});
+  flags.set("beam_size", int64_t{128});
   flags.set("batch_size", int64_t{4096});
   const pipeline::TranslateOptions o = front::resolve_translate_flags(flags, translator);
   cli::MemoryBudget budget;
@@ -81,11 +81,11 @@ TEST_CASE("max-memory: the batch size is kept, reduced with a warning, or the ru
   CHECK(fit.batch_size >= 1);
   CHECK(fit.batch_size < 4096);
   CHECK_THAT(fit.warning, Contains("--batch-size 4096 reduced to " + std::to_string(fit.batch_size)) &&
-                              Contains("--max-memory 1.0 GiB") && Contains("beam 256"));
+                              Contains("--max-memory 1.0 GiB") && Contains("beam 128"));
   // The batch it picks fits, one per thread; one more would not.
   pipeline::BatchShape s;
   s.sentences = fit.batch_size;
-  s.beam = 256;
+  s.beam = 128;
   s.source_tokens = o.max_sentence_tokens + 2;
   s.output_tokens = translator.max_output_length(s.source_tokens, o);
   CHECK(2 * pipeline::batch_memory_bytes(translator.model().config(), s) <= budget.for_batches());
@@ -95,7 +95,7 @@ TEST_CASE("max-memory: the batch size is kept, reduced with a warning, or the ru
   // Under an address-space limit, three quarters of what is left counts.
   budget.address_space_left = uint64_t{1} << 20;
   CHECK_THROWS_WITH(cli::fit_batch_to_memory(translator, o, budget, 2),
-                    Contains("address-space limit (ulimit -v) is too small for beam 256"));
+                    Contains("address-space limit (ulimit -v) is too small for beam 128"));
   budget.address_space_left = UINT64_MAX;
   budget.max_memory = uint64_t{4} << 20;
   budget.resident = uint64_t{4} << 20;  // the model alone fills it
@@ -114,10 +114,10 @@ TEST_CASE("max-memory end to end: same translations at a reduced batch, refusal 
   CHECK(reduced.out == plain.out);
   CHECK_THAT(reduced.err, Contains("nmt: warning: --batch-size 4096 reduced to "));
   CHECK(std::count(reduced.err.begin(), reduced.err.end(), '\n') == 1);
-  const auto refused = test::run(nmt + " -b 256 --max-memory 2M", input);
+  const auto refused = test::run(nmt + " -b 128 --max-memory 2M", input);
   CHECK(refused.exit_code == 64);
   CHECK(refused.out.empty());
-  CHECK_THAT(refused.err, Contains("--max-memory 2 MiB is too small for beam 256"));
+  CHECK_THAT(refused.err, Contains("--max-memory 2 MiB is too small for beam 128"));
   CHECK(std::count(refused.err.begin(), refused.err.end(), '\n') == 1);
   const auto bad = test::run(nmt + " --max-memory lots", input);
   CHECK(bad.exit_code == 64);

@@ -45,6 +45,8 @@ TEST_CASE("messages say what is wrong, not something else", "[cli][messages]") {
   const std::string translate = "translate -q --threads 1 -m '" + fixture_model() + "'";
   const std::string huge_a = model_with(dir, "decoding", "max_length_a", 1e300);
   const std::string zero_eps = model_with(dir, "config", "layer_norm_eps", 0.0);
+  const std::string wide_beam = model_with(dir, "decoding", "beam_size", 200);
+  const std::string one_token = model_with(dir, "decoding", "max_length", 1);
   const std::vector<Row> rows = {
       // The last of a repeated option wins; neither is "missing a value".
       {translate + " -b 1 -b 2", 0, "", "needs a value"},
@@ -55,6 +57,12 @@ TEST_CASE("messages say what is wrong, not something else", "[cli][messages]") {
       {translate + " --input-dir '' --output-dir x", 64, "--input-dir: must not be empty", "go together"},
       {"translate -m '" + huge_a + "'", 2, "decoding.max_length_a: 1e+300 out of range [0, 100]", "00000000"},
       {"translate -m '" + zero_eps + "'", 2, "config.layer_norm_eps: 0 out of range [1e-12, 1]", "0.000000"},
+      // A model.json value out of the options table's range is refused at load naming the field; the same
+      // value as a flag is refused naming the flag.
+      {"translate -m '" + wide_beam + "'", 2, "decoding.beam_size: 200 out of range [1, 128]", "--beam"},
+      {"info -m '" + one_token + "'", 2, "decoding.max_length: 1 out of range [2, 1048576]", "--max-length"},
+      {translate + " -b 200", 64, "--beam-size: must be a whole number in 1..128, got '200'", "decoding."},
+      {translate + " --max-length 1", 64, "--max-length: must be a whole number in 2..1048576, got '1'", ""},
   };
   for (const Row& row : rows) {
     CAPTURE(row.args);
