@@ -13,7 +13,7 @@ TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy dict-freedict-eng
 # What CI adds: the sanitizer and fuzzing compiler, and the browser the page tests drive.
 CI_DEPS = clang libclang-rt-14-dev chromium
 
-.PHONY: all build build-all test test-asan deps deps-tools deps-ci install deb fixtures model model-smoke model-multi30k bench bench-ct2 bench-glossary bench-latency bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
+.PHONY: all build build-all test test-asan deps deps-tools deps-ci install deb fixtures model model-smoke model-multi30k bench bench-ct2 bench-glossary bench-latency bench-scaling bench-contention bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
 
 all: build
 
@@ -135,6 +135,17 @@ bench-glossary: build
 LATENCY_BENCH_ARGS ?= --synthetic
 bench-latency: build
 	$(PYTHON) tools/bench_latency.py --nmt $(BUILD)/nmt $(LATENCY_BENCH_ARGS)
+
+# Throughput as replicas x threads from 1 core to all (tools/bench_scaling.py); SCALING_BENCH_ARGS=--write
+# puts the table in bench/latest/scaling-MACHINE.md.
+SCALING_BENCH_ARGS ?=
+bench-scaling: build
+	$(PYTHON) tools/bench_scaling.py --nmt $(BUILD)/nmt $(SCALING_BENCH_ARGS)
+
+# nmt and CTranslate2 beside busy processes (tools/bench_contention.py).
+CONTENTION_BENCH_ARGS ?=
+bench-contention: build
+	$(PYTHON) tools/bench_contention.py --nmt $(BUILD)/nmt $(CONTENTION_BENCH_ARGS)
 
 # Peak RSS of `nmt translate -i page.html` against the page's size, up to 50 MB (docs/formats.md, Limits).
 bench-html-memory: build

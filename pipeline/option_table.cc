@@ -147,6 +147,11 @@ std::vector<OptionSpec> build_table() {
            "lengths vary a lot; 0 = off)",
            kFixed, "0", 0, 1 << 24),
       get_field<&O::max_batch_tokens>, set_field<&O::max_batch_tokens>);
+  add(spec(OptionType::kInt, "replicas", "--replicas",
+           "Translators sharing one copy of the weights, each with --threads threads, taking batches from "
+           "one queue: faster than more threads per translator on many batches (docs/speed.md)",
+           kFixed, "1", 1, kMaxReplicas),
+      get_field<&O::replicas>, set_field<&O::replicas>);
   s = add(spec(OptionType::kInt, "n_best", "--n-best",
                "Print the N best hypotheses as Marian does: 'LINE ||| text ||| F0= raw score ||| normalized "
                "score'",

@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <future>
 #include <numeric>
 
@@ -45,6 +47,30 @@ std::vector<int32_t> batch_vocabulary(const models::Shortlist& shortlist, const 
     }
   }
   return shortlist.vocabulary(batch, always);
+}
+
+// `replicas` threads, each the caller of a team of `per_replica`, take the batches in order (longest first)
+// from one counter until none is left: a team waits for its slowest member at every product (on a shared
+// machine, for one the scheduler took away), replicas only at the end. Each batch runs on one team, so its
+// arithmetic is the same whichever replica takes it. The first exception stops the others taking more.
+void run_replicas(int replicas, int per_replica, int n_batches,
+                  const std::function<void(int)>& translate_batch) {
+  std::atomic<int> next{0};
+  const auto replica = [&](int) {
+    core::ThreadsOnThisThread threads(per_replica);
+    core::ThreadTeam team(per_replica);
+    for (int task; (task = next.fetch_add(1)) < n_batches;) {
+      try {
+        translate_batch(task);
+      } catch (...) {
+        next.store(n_batches);
+        throw;
+      }
+    }
+  };
+  if (replicas <= 1) return replica(0);
+  core::ThreadsOnThisThread all(replicas);
+  core::parallel_for(replicas, replica);
 }
 
 }  // namespace
@@ -102,14 +128,21 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
                    [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
   std::vector<std::vector<core::Hypothesis>> results(sources.size());
   if (capture && attention) attention->assign(sources.size(), {});
-  const bool within = core::threads_share_batches(model_->config().d_model);
+  // Every thread the caller gave: num_threads() for each of the replicas. Fewer batches than replicas give
+  // each replica more threads, so a lone sentence still has them all.
+  const int budget = core::num_threads() * o.replicas;
+  bool within;
+  {
+    core::ThreadsOnThisThread all(budget);
+    within = core::threads_share_batches(model_->config().d_model);
+  }
   std::vector<size_t> bounds;  // batch b is [bounds[b], bounds[b + 1]) of `order`
   if (o.max_batch_tokens > 0) {
     std::vector<size_t> lengths;
     for (size_t i : order) lengths.push_back(sources[i].size());
     bounds = token_batch_bounds(lengths, static_cast<size_t>(o.max_batch_tokens));
   } else {
-    bounds = sentence_batch_bounds(order.size(), o.batch_size, within ? 1 : core::num_threads());
+    bounds = sentence_batch_bounds(order.size(), o.batch_size, within ? 1 : budget);
   }
   const int n_batches = static_cast<int>(bounds.size()) - 1;
   const auto translate_batch = [&](int task) {
@@ -167,11 +200,13 @@ std::vector<std::vector<core::Hypothesis>> Translator::translate_ids(
     }
   };
   if (within) {
-    core::ThreadTeam team(core::num_threads());
-    for (int task = 0; task < n_batches; ++task) translate_batch(task);
+    const int replicas = std::max(1, std::min(o.replicas, n_batches));
+    run_replicas(replicas, budget / replicas, n_batches, translate_batch);
   } else {
     // Batches are independent: spread them over the threads (each batch writes its own results), longest
-    // first, so that no thread is left finishing a long batch alone at the end.
+    // first, so that no thread is left finishing a long batch alone at the end. A replica of one thread
+    // is such a thread, so replicas only widen the spread.
+    core::ThreadsOnThisThread all(budget);
     core::parallel_for(n_batches, translate_batch);
   }
   return results;

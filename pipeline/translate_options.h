@@ -16,6 +16,8 @@ namespace pipeline {
 
 // Three times the longest sentence a model like the bundled one sees in training; capped by max_positions.
 constexpr int kDefaultMaxSentenceTokens = 200;
+// The options table's bound on --replicas; the commands narrow it to the cores present.
+constexpr int kMaxReplicas = 256;
 
 // Every value is used as it stands: Translator::defaults() holds the model's, which callers adjust.
 struct TranslateOptions {
@@ -31,6 +33,9 @@ struct TranslateOptions {
   std::string source_lang;      // the sentence splitter's language; "" = language-neutral rules only
   int max_sentence_tokens = kDefaultMaxSentenceTokens;  // longer sentences are cut at clauses/spaces
   int max_batch_tokens = 0;  // > 0: batches of at most this many source tokens instead of batch_size
+  // Translators on the one loaded model, each with core::num_threads() threads, taking batches from one
+  // queue (pipeline/translate_batches.cc); never changes a translation.
+  int replicas = 1;
   // Sampling instead of beam search (beam_size 1; n_best = independent samples). Each sentence draws from
   // streams of the seed, its line's number in the whole input (first_line + its index in `lines`) and its
   // place in the line, so batches, windows and threads do not change what it samples.

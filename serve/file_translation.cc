@@ -133,7 +133,8 @@ nlohmann::json translate_file_response(TranslationService& service, FileStore& s
   const LanguagePair& pair = same_code(source, "auto")
                                  ? auto_pair(service.models(), is_text ? bytes : "", target, detected)
                                  : service.pair(source, target);
-  const pipeline::TranslateOptions options = glossary_options(pair.options, service.options(), fields);
+  pipeline::TranslateOptions options = glossary_options(pair.options, service.options(), fields);
+  options.replicas = service.options().replicas;  // a document runs alone: the server's split of the cores
   std::string out;
   if (format == documents::DocumentFormat::kText) {
     out = translate_text_file(service, pair, options, bytes);

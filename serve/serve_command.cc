@@ -9,9 +9,11 @@
 
 #include "core/error.h"
 #include "core/threads.h"
+#include "front/core_split.h"
 #include "front/model_catalog.h"
 #include "front/model_path.h"
 #include "front/usage.h"
+#include "pipeline/translate_options.h"
 #include "serve/http_server.h"
 
 namespace serve {
@@ -50,9 +52,17 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
       ->capture_default_str();
   front::int_in_range(cmd->add_option("--port", o.port, "Port; 0 picks a free one")->capture_default_str(), 0,
                       65535);
-  front::int_in_range(cmd->add_option("--threads", o.threads, "CPU threads of the translator, 0 = all cores")
+  front::int_in_range(cmd->add_option("--threads", o.threads,
+                                      "CPU threads of each replica, 0 = the cores shared among the replicas")
                           ->capture_default_str(),
                       0, 256);
+  front::int_in_range(
+      cmd->add_option("--replicas", o.replicas,
+                      "Translators sharing one copy of the weights, each with --threads threads; "
+                      "0 = one per " +
+                          std::to_string(front::kServeCoresPerReplica) + " cores (docs/speed.md)")
+          ->capture_default_str(),
+      0, pipeline::kMaxReplicas);
   front::int_in_range(cmd->add_option("--max-connections", o.max_connections,
                                       "Connections served at once; more wait for a free one")
                           ->capture_default_str(),
@@ -120,7 +130,9 @@ int run_serve(const ServeOptions& options) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop_signals, sig);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  core::set_num_threads(o.threads == 0 ? static_cast<int>(cores) : o.threads);
+  const front::CoreSplit split = front::split_cores(o.replicas, o.threads, static_cast<int>(cores));
+  o.replicas = split.replicas;
+  core::set_num_threads(split.threads);
   const std::unique_ptr<const ModelSet> model_set =
       o.model_dirs.empty() ? std::make_unique<const ModelSet>(front::ModelCatalog::load(),
                                                               o.no_pivot ? "" : o.pivot, o.max_models_memory)

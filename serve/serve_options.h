@@ -21,7 +21,8 @@ struct ServeOptions {
   std::uint64_t max_models_memory = std::uint64_t{4} << 30;
   std::string host = "127.0.0.1";                     // loopback unless asked
   int port = 5000;                                    // 0: any free port (printed on stderr)
-  int threads = 0;                                    // the translator's budget; 0: all cores
+  int threads = 0;                                    // per replica; 0: the cores shared among them
+  int replicas = 0;                                   // translators on one model; 0: front/core_split.h
   std::size_t max_body_bytes = std::size_t{1} << 20;  // 413 beyond
   std::size_t max_chars = 20000;                      // characters of text per request; 400 beyond
   std::size_t max_items = 1000;                       // texts in one request's q array; 400 beyond

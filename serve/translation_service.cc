@@ -63,6 +63,7 @@ std::vector<pipeline::Translation> TranslationService::translate(
   auto job = std::make_shared<BatchJob>();
   job->pair = pair;
   job->options = options;
+  job->options.replicas = options_.replicas;  // the server's split of the cores, whatever the request
   job->options_key = options_key(options);
   job->estimated_tokens = estimate_tokens(lines);
   job->lines = std::move(lines);

@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "core/gemm.h"
 #include "core/threads.h"
+#include "front/core_split.h"
 #include "front/language_router.h"
 #include "front/model_catalog.h"
 #include "front/model_path.h"
@@ -121,8 +122,10 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
          "Memory limit (e.g. 2G): --batch-size is reduced to fit, with a warning (default: a quarter of "
          "physical memory, at most three quarters of a cgroup or ulimit -v limit)")
       ->type_name("SIZE");
-  front::int_in_range(
-      cmd->add_option("--threads", o.threads, "CPU threads, 0 = all cores")->capture_default_str(), 0, 256);
+  front::int_in_range(cmd->add_option("--threads", o.threads,
+                                      "CPU threads (of each replica), 0 = the cores shared among --replicas")
+                          ->capture_default_str(),
+                      0, 256);
   const auto format_option = [cmd](const std::string& name, TextFormat& format, const std::string& help) {
     cmd->add_option_function<std::string>(
            name,
@@ -216,7 +219,8 @@ int run_translate(const TranslateCommandOptions& options) {
     throw core::UsageError("--threads " + std::to_string(o.threads) + " is more than 4x this machine's " +
                            std::to_string(cores) + " cores");
   }
-  core::set_num_threads(o.threads == 0 ? static_cast<int>(cores) : o.threads);
+  const front::CoreSplit split = front::split_cores(given.replicas, o.threads, static_cast<int>(cores));
+  core::set_num_threads(split.threads);
   if (!o.from.empty() && o.to.empty())
     throw core::UsageError("--from needs --to: give the target language too");
   std::optional<front::ModelCatalog> catalog;    // --from/--to or --to alone, without -m (which wins)
@@ -268,8 +272,8 @@ int run_translate(const TranslateCommandOptions& options) {
   o.translate = front::resolve_translate_flags(o.flags, translator);  // checked before any output
   if (const std::string w = front::source_lang_warning(o.flags, o.translate); !w.empty() && !o.quiet)
     std::cerr << "nmt: warning: " << w << "\n";
-  const BatchFit fit =
-      fit_batch_to_memory(translator, o.translate, current_budget(max_memory), core::num_threads());
+  const BatchFit fit = fit_batch_to_memory(translator, o.translate, current_budget(max_memory),
+                                           core::num_threads() * split.replicas);
   if (!fit.warning.empty() && !o.quiet) std::cerr << "nmt: warning: " << fit.warning << "\n";
   if (o.translate.split_sentences && o.translate.source_lang.empty() && !o.quiet) {
     std::cerr << "nmt: warning: " << o.model_dir
