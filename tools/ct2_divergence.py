@@ -1,29 +1,25 @@
 #!/usr/bin/python3
 """Why nmt's and CTranslate2's beam search outputs differ, line by line, after tools/ct2_parity.py.
 
-  /usr/bin/python3 tools/ct2_divergence.py --work DIR --row post-int8-float32-b4 [--nmt-python DIR]
-      [--ct2 /opt/ct2] [--max-decoding 64]
+  /usr/bin/python3 tools/ct2_divergence.py --work DIR --row post-int8-float32-b4 [--max-decoding 64]
 
 For each line where the two best hypotheses differ (A: CTranslate2's, B: nmt's), both are scored by both
 engines with each one's beam rules (length penalty 1: the sum of the token log-probabilities over the
 length with the EOS; a hypothesis at the length limit has no EOS and divides by the limit): CTranslate2's
-by forced decoding (ct2_driver "force", score_batch), nmt's from its n-best list or, with --nmt-python (the
-directory of the nmt Python module), by forced decoding (score_batch; skipped when the target's pieces do not
-survive SentencePiece's re-encoding). Each line is then
+by forced decoding (ct2_driver "force", score_batch), nmt's from its n-best list. Each line is then
   ranking  each engine prefers its own output by its own scores: the two engines order the same two finished
            hypotheses oppositely, a numeric near-tie of `gap` (the larger of the two engines' margins);
   search   an engine scores the other's output higher than its own: its beam lost that hypothesis on the way,
            on a near-tie at some step's cut (`step_gap`: the two outputs' cumulative log-probabilities where
            they part, by CTranslate2);
-  unknown  a score is missing.
-`ct2_reported` is CTranslate2's own score of A (it checks the rule above); `noise` is the largest difference between the engines' log-probabilities of one token of A or B.
+  unknown  nmt's n-best lacks A, so nmt's score of it is unknown.
+`ct2_reported` is CTranslate2's own score of A (it checks the rule above).
 One JSON object a line, then a summary.
 """
 import argparse
 import json
 import os
 import subprocess
-import sys
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 
@@ -58,58 +54,34 @@ def ct2_force(driver, model, compute, sources, targets):
     return [[float(x) for x in line.split()] for line in out.splitlines()]
 
 
-def nmt_force(module_dir, model, texts, targets):
-    """nmt's token log-probabilities of each target (pieces), or None where re-encoding changed them."""
-    sys.path.insert(0, module_dir)
-    import nmt  # noqa: E402
-    translator = nmt.Translator(model, threads=2)
-    results = translator.score_batch(texts, [t.split(" ") if t else [] for t in targets])
-    out = []
-    for r, t in zip(results, targets):
-        tokens = [x for x in r.tokens if x != "</s>"]
-        out.append(list(r.log_probs) if tokens == (t.split(" ") if t else []) else None)
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--work", required=True)
     ap.add_argument("--row", required=True, help="VARIANT-WEIGHTS-COMPUTE-bBEAM, e.g. pre-float32-float32-b4")
-    ap.add_argument("--nmt-python", default=None)
     ap.add_argument("--max-decoding", type=int, default=64)
     a = ap.parse_args()
     variant, weights, compute, _ = a.row.split("-")
     ct2_model = os.path.join(a.work, f"{variant}-{weights}")
-    nmt_model = ct2_model + ("-nmt-int8" if compute == "int8" else "-nmt-f32")
     driver = os.path.join(a.work, "ct2_driver")
     nmt, ct2 = read_rows(a.work, a.row)
     with open(os.path.join(a.work, "pieces.txt"), encoding="utf-8") as f:
         pieces = [line.rstrip("\n") for line in f]
-    with open(os.path.join(a.work, "src.txt"), encoding="utf-8") as f:
-        texts = [line.rstrip("\n") for line in f]
     differ = [i for i in range(len(nmt)) if " ".join(nmt[i]["tokens"]) != next(iter(ct2[i]))]
     pairs = [(i, next(iter(ct2[i])), " ".join(nmt[i]["tokens"])) for i in differ]
     targets = [t for _, x, y in pairs for t in (x, y)]
     sources = [pieces[i] for i, _, _ in pairs for _ in (0, 1)]
     forced_ct2 = ct2_force(driver, ct2_model, compute, sources, targets) if pairs else []
-    forced_nmt = (nmt_force(a.nmt_python, nmt_model, [texts[i] for i, _, _ in pairs for _ in (0, 1)], targets)
-                  if a.nmt_python and pairs else [None] * len(targets))
     counts = {}
     for n, (i, hyp_a, hyp_b) in enumerate(pairs):
         lp_ct2 = forced_ct2[2 * n:2 * n + 2]
-        lp_nmt = forced_nmt[2 * n:2 * n + 2]
         lengths = [len(h.split(" ")) if h else 0 for h in (hyp_a, hyp_b)]
         s_ct2 = [rule_score(lp, k, a.max_decoding) for lp, k in zip(lp_ct2, lengths)]
         best_nmt = nmt_nbest(nmt[i])
         s_nmt = [best_nmt.get(h) for h in (hyp_a, hyp_b)]
-        for j in (0, 1):
-            if s_nmt[j] is None and lp_nmt[j] is not None:
-                s_nmt[j] = rule_score(lp_nmt[j], lengths[j], a.max_decoding)
         a_tokens, b_tokens = hyp_a.split(" "), hyp_b.split(" ")
         t = next((k for k in range(min(len(a_tokens), len(b_tokens))) if a_tokens[k] != b_tokens[k]),
                  min(len(a_tokens), len(b_tokens)))
         step_gap = abs(sum(lp_ct2[0][:t + 1]) - sum(lp_ct2[1][:t + 1]))
-        noise = max((abs(x - y) for lc, ln in zip(lp_ct2, lp_nmt) if ln for x, y in zip(lc, ln)), default=None)
         if None in s_nmt:
             kind, gap = "unknown", None
         elif s_ct2[1] > s_ct2[0] or s_nmt[0] > s_nmt[1]:
@@ -118,7 +90,7 @@ def main():
             kind, gap = "ranking", max(s_ct2[0] - s_ct2[1], s_nmt[1] - s_nmt[0])
         counts[kind] = counts.get(kind, 0) + 1
         print(json.dumps({"line": i, "kind": kind, "gap": gap, "parts_at": t, "step_gap": step_gap,
-                          "lengths": lengths, "ct2_scores": s_ct2, "ct2_reported": ct2[i][hyp_a], "nmt_scores": s_nmt, "noise": noise,
+                          "lengths": lengths, "ct2_scores": s_ct2, "ct2_reported": ct2[i][hyp_a], "nmt_scores": s_nmt,
                           "ct2": hyp_a, "nmt": hyp_b}, ensure_ascii=False))
     print(json.dumps({"row": a.row, "lines": len(nmt), "differ": len(pairs), "kinds": counts}))
 
