@@ -10,7 +10,7 @@
 // sentence, after one untimed warm-up request); "scores": as batch, but BEAM hypotheses a line, best
 // first, each as its score (CTranslate2's, length-normalised), a tab and its pieces, tab-separated; "force":
 // each input line is SOURCE<TAB>TARGET pieces and its output line the log-probabilities CTranslate2 gives
-// TARGET's tokens and the EOS after them (score_batch; tools/ct2_divergence.py compares them with nmt's).
+// TARGET's tokens and the EOS after them (score_batch; tools/ct2_divergence.py scores both engines' outputs).
 // Stderr's last line is JSON: load_s, translate_s, sentences, target_tokens, and in latency mode each
 // request's seconds.
 #include <ctranslate2/translator.h>
