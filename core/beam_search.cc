@@ -295,11 +295,13 @@ class BeamSearch {
   }
 
   // CTranslate2's BeamSearch::search: the first K of the top 2K are this step's beams. An EOS among them
-  // finishes, scored by the length without the EOS, and its place goes to the best non-EOS candidate
-  // ranked K or below not yet taken. Finished hypotheses are all kept. A sentence is done once K have
-  // finished (patience 1), or with length_penalty 0 once its best candidate was an EOS on some step and
-  // n_best have finished. CTranslate2's length limit counts no EOS: its last step ends every beam where
-  // ours forces the EOS one step later, so on the step before that no beam comes from below rank K.
+  // finishes, scored by its length with the EOS (translate_batch keeps the EOS in the hypothesis until
+  // the length penalty is applied), and its place goes to the best non-EOS candidate ranked K or below not
+  // yet taken. Finished hypotheses are all kept. A sentence is done once K have finished (patience 1), or
+  // with length_penalty 0 once its best candidate was an EOS on some step and n_best have finished.
+  // CTranslate2's length limit counts no EOS: its last step ends every beam as it is (no EOS, so that
+  // length counts none) where ours forces the EOS one step later, so on the step before that no beam
+  // comes from below rank K.
   bool extend_ctranslate2(int s, int generated_length, int k) {
     SentenceState& state = sentences_[s];
     const bool last_step = generated_length >= max_lengths_[s];
@@ -314,9 +316,10 @@ class BeamSearch {
       }
       if (rank == 0) state.best_finished = true;
       const int source_row = state.first_row + c.index / vocab_size_;
-      state.finished.push_back({rows_.node[source_row],
-                                ctranslate2_score(c.cum_logprob, generated_length - 1), c.cum_logprob,
-                                c.cum_logprob - rows_.cum_logprob[source_row], last_step});
+      // The forced EOS of the last step stands for CTranslate2's limit, whose hypothesis has no EOS.
+      const int length = last_step ? generated_length - 1 : generated_length;
+      state.finished.push_back({rows_.node[source_row], ctranslate2_score(c.cum_logprob, length),
+                                c.cum_logprob, c.cum_logprob - rows_.cum_logprob[source_row], last_step});
       for (; !before_last && replacement < k; ++replacement) {
         if (top_[replacement].index % vocab_size_ != options_.eos_id) {
           push_row(s, top_[replacement++]);
@@ -344,8 +347,7 @@ class BeamSearch {
     return true;
   }
 
-  // CTranslate2's finalize_hypothesis_score, in float as it computes: the length counts no EOS, and an
-  // empty hypothesis divides by 0^length_penalty.
+  // CTranslate2's finalize_hypothesis_score, in float as it computes it.
   static double ctranslate2_score(float cum_logprob, int length, float length_penalty) {
     return cum_logprob / std::pow(static_cast<float>(length), length_penalty);
   }

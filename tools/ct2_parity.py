@@ -17,7 +17,8 @@ tokens besides the EOS on both sides (CTranslate2's max_decoding_length; nmt's -
 one more); CTranslate2 translates the same SentencePiece pieces (tools/ct2_driver.cc). Rows:
   float32 weights, both compute float32; int8 weights, both compute float32; int8 weights, both int8.
 For each: identical lines (pieces) and BLEU of each engine's detokenized output against the references
-(../shared/tools/bleu.py). Run it when no one else is building: it is CPU-bound but reports no timings.
+(../shared/tools/bleu.py). Both engines' n-best lists stay in --work as VARIANT-WEIGHTS-COMPUTE-bBEAM.nmt.jsonl
+and .ct2.tsv, for tools/ct2_divergence.py. Run it when no one else is building: it is CPU-bound but reports no timings.
 """
 import argparse
 import gzip
@@ -81,10 +82,10 @@ def nmt_convert(nmt, ct2_dir, spm, out, dtype=None):
     return out
 
 
-def nmt_translate(nmt, model, plain, beam, max_decoding, work):
-    out = os.path.join(work, "nmt.jsonl")
-    subprocess.run([nmt, "translate", "-m", model, "-i", plain, "-o", out, "-b", str(beam), "--no-split",
-                    "--output-format", "jsonl", "--length-penalty", "1", "--max-length-a", "0",
+def nmt_translate(nmt, model, plain, beam, max_decoding, out):
+    """nmt's best pieces and texts a line; `out` keeps its JSON lines with the n-best (tools/ct2_divergence.py)."""
+    subprocess.run([nmt, "translate", "-m", model, "-i", plain, "-o", out, "-b", str(beam), "--n-best", str(beam),
+                    "--no-split", "--output-format", "jsonl", "--length-penalty", "1", "--max-length-a", "0",
                     "--max-length-b", str(max_decoding + 1), "--max-length", str(max_decoding + 1),
                     "--threads", "2"], check=True, capture_output=True)
     with open(out, encoding="utf-8") as f:
@@ -92,14 +93,14 @@ def nmt_translate(nmt, model, plain, beam, max_decoding, work):
     return [" ".join(r["tokens"]) for r in rows], [r["text"] for r in rows]
 
 
-def ct2_translate(driver, model, pieces_path, compute_type, beam, max_decoding, work):
-    out = os.path.join(work, "ct2.out")
+def ct2_translate(driver, model, pieces_path, compute_type, beam, max_decoding, out):
+    """CTranslate2's best pieces a line; `out` keeps its n-best with their scores (ct2_driver's "scores")."""
     with open(pieces_path, encoding="utf-8") as inp, open(out, "w", encoding="utf-8") as o:
-        subprocess.run([driver, model, compute_type, "2", str(beam), str(max_decoding), "1", "0", "batch"],
+        subprocess.run([driver, model, compute_type, "2", str(beam), str(max_decoding), "1", "0", "scores"],
                        stdin=inp, stdout=o, stderr=subprocess.DEVNULL, check=True,
                        env=dict(os.environ, OMP_NUM_THREADS="2"))
     with open(out, encoding="utf-8") as f:
-        return [line.rstrip("\n") for line in f]
+        return [line.rstrip("\n").split("\t")[1] for line in f]
 
 
 def bleu(hyps, refs, work):
@@ -153,8 +154,11 @@ def main():
                 runs.append(("int8", nmt_convert(a.nmt, ct2_dir, spm, ct2_dir + "-nmt-int8")))
             for compute, nmt_model in runs:
                 for beam in (int(b) for b in a.beams.split(",")):
-                    nmt_pieces, nmt_text = nmt_translate(a.nmt, nmt_model, plain, beam, a.max_decoding, work)
-                    ct2_pieces = ct2_translate(driver, ct2_dir, pieces_path, compute, beam, a.max_decoding, work)
+                    name = os.path.join(work, f"{variant}-{quantization}-{compute}-b{beam}")
+                    nmt_pieces, nmt_text = nmt_translate(a.nmt, nmt_model, plain, beam, a.max_decoding,
+                                                         name + ".nmt.jsonl")
+                    ct2_pieces = ct2_translate(driver, ct2_dir, pieces_path, compute, beam, a.max_decoding,
+                                               name + ".ct2.tsv")
                     same = sum(x == y for x, y in zip(nmt_pieces, ct2_pieces)) / len(lines)
                     ct2_text = [sp.decode(p.split(" ")) if p else "" for p in ct2_pieces]
                     row = {"variant": variant, "weights": quantization, "compute": compute, "beam": beam,

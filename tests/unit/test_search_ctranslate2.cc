@@ -14,41 +14,45 @@ SearchOptions ctranslate2_options(int beam_size, int n_best, float length_penalt
 
 }  // namespace
 
-TEST_CASE("CTranslate2's rules divide by the length without the EOS", "[search][ctranslate2]") {
+TEST_CASE("CTranslate2's rules count the EOS in the length, but not at the length limit",
+          "[search][ctranslate2]") {
   Script script;
   script.table[{}] = {0.001, 0.5, 0.45, 0.0245, 0.0245};
   script.table[{1}] = {0.5, 0.125, 0.125, 0.125, 0.125};
-  script.table[{2}] = {0.17, 0.2, 0.19, 0.24, 0.2};
-  // Beam 2, lp 1, at most 3 tokens (the third a forced EOS). Step 2's top 4: [1 EOS] .25, [2 3] .108,
-  // [2 1] .09, [2 4] .09. [1 EOS] finishes; [2 3] runs; step 3 ends [2 3] with the forced EOS.
-  // Hugging Face: [1] ln(.25)/2 = -0.693 beats [2 3] ln(.108)/3 = -0.742 ([2 1], also run, is worse).
+  script.table[{2}] = {0.17, 0.2, 0.19, 0.3, 0.14};
+  // Beam 2, lp 1, at most 3 tokens (the third a forced EOS). Step 2's top 4: [1 EOS] .25, [2 3] .135,
+  // [2 1] .09, [2 2] .0855.
+  // Hugging Face: [1 EOS] finishes, [2 3] and [2 1] run; step 3 ends both with the forced EOS:
+  // [2 3] ln(.135)/3 = -0.667 beats [1] ln(.25)/2 = -0.693 ([2 1], -0.803, is dropped).
   auto result = run_one(script, 3, make_options(2, 2, 1.0f));
   REQUIRE(result.size() == 2);
-  check_hypothesis(result[0], {1}, ln(0.25) / 2);
-  check_hypothesis(result[1], {2, 3}, ln(0.45 * 0.24) / 3);
-  // CTranslate2: [1] ln(.25)/1 = -1.386 loses to [2 3] ln(.108)/2 = -1.113. (Its limit, 2 tokens without
-  // the EOS, ends step 2's first two candidates: no beam comes from below them.)
+  check_hypothesis(result[0], {2, 3}, ln(0.45 * 0.3) / 3);
+  check_hypothesis(result[1], {1}, ln(0.25) / 2);
+  // CTranslate2 (translate_batch keeps the EOS in the hypothesis it scores): [1 EOS] ln(.25)/2 = -0.693.
+  // Its limit, 2 tokens without the EOS, ends step 2's first two candidates as they are: [2 3] has no EOS
+  // there, ln(.135)/2 = -1.001 (counting our forced EOS it would win, -0.667), and no beam comes from below
+  // them.
   result = run_one(script, 3, ctranslate2_options(2, 2, 1.0f));
   REQUIRE(result.size() == 2);
-  check_hypothesis(result[0], {2, 3}, ln(0.45 * 0.24) / 2);
-  check_hypothesis(result[1], {1}, ln(0.25));
-  CHECK(result[0].length_limit);
-  CHECK_FALSE(result[1].length_limit);
+  check_hypothesis(result[0], {1}, ln(0.25) / 2);
+  check_hypothesis(result[1], {2, 3}, ln(0.45 * 0.3) / 2);
+  CHECK_FALSE(result[0].length_limit);
+  CHECK(result[1].length_limit);
 }
 
 TEST_CASE("CTranslate2's rules stop once beam-size hypotheses finished", "[search][ctranslate2]") {
   Script script;
   script.table[{}] = {0.5, 0.4, 0.04, 0.03, 0.03};
   script.table[{1}] = {0.9, 0.04, 0.03, 0.02, 0.01};
-  // Beam 2, lp 1. Step 1: [] finishes; CTranslate2 scores it ln(.5)/0 = -inf (dropped from the result)
-  // and fills its place with rank 2, [2]; [1] runs. Step 2: [1 EOS] .36 and [2 EOS] .036 finish (ranks 0
-  // and 1): done. Hugging Face's rule takes a third step (test_search.cc, "length penalty changes the
-  // winner").
+  // Beam 2, lp 1. Step 1: [] finishes, scored ln(.5)/1 (its EOS is its length), and its place goes to
+  // rank 2, [2]; [1] runs. Step 2: [1 EOS] .36 and [2 EOS] .036 finish (ranks 0 and 1): done, best
+  // [1] ln(.36)/2, then [] ln(.5). Hugging Face's rule takes a third step (test_search.cc, "length penalty
+  // changes the winner").
   int steps = 0;
   auto result = run_one(script, 10, ctranslate2_options(2, 2, 1.0f), &steps);
   REQUIRE(result.size() == 2);
-  check_hypothesis(result[0], {1}, ln(0.36));
-  check_hypothesis(result[1], {2}, ln(0.04 * 0.9));
+  check_hypothesis(result[0], {1}, ln(0.36) / 2);
+  check_hypothesis(result[1], {}, ln(0.5));
   CHECK(steps == 2);
   run_one(script, 10, make_options(2, 2, 1.0f), &steps);
   CHECK(steps == 3);
