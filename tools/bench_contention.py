@@ -2,11 +2,12 @@
 """nmt and CTranslate2 on a shared machine: how much each slows when other processes want the cores.
 
   /usr/bin/python3 tools/bench_contention.py --nmt build/nmt [--sentences 300] [--runs 2] [--threads 2]
-      [--conditions quiet,nice0,nice10] [--busy-core 1]
+      [--conditions quiet,nice0,nice10] [--busy-core 1] [--engines 'nmt,nmt replicas,CT2 passive,CT2 active']
 
 The synthetic OPUS-MT-sized model (tools/bench_common.py), int8, beam 4, batch 32, --threads threads, the
 first --sentences lines of test_2016_flickr, fixed length limit (tools/bench_ct2.py); engines: nmt and
-CTranslate2 int8 on the same weights with OMP_WAIT_POLICY=passive and =active. Conditions:
+CTranslate2 int8 on the same weights with OMP_WAIT_POLICY=passive and =active; "nmt replicas" (only when
+--engines names it) is nmt with --replicas --threads of one thread each. Conditions:
   quiet   nothing else started;
   nice0   one CPU-bound busy loop at nice 0, pinned (taskset) to --busy-core;
   nice10  two busy loops at nice 10, one pinned to each of the first two cores.
@@ -32,6 +33,8 @@ import bench_common as common  # noqa: E402
 import bench_ct2  # noqa: E402
 
 ENGINES = ("nmt", "CT2 passive", "CT2 active")
+# Not run unless --engines names it: --threads translators of one thread each (--replicas).
+NMT_REPLICAS = "nmt replicas"
 BUSY_LOOP = "import time\nend = time.time() + {limit}\nwhile time.time() < end:\n    pass\n"
 SETTLE_S = 0.5   # lets the scheduler place the busy loops before the first run
 
@@ -74,8 +77,9 @@ def run_engine(engine, nmt, nmt_model, ct2_dir, plain, pieces, tmp, threads, bea
 
 def _run_engine(engine, measured, nmt, nmt_model, ct2_dir, plain, pieces, tmp, threads, beam, max_length, lp,
                 ngram):
-    if engine == "nmt":
-        r, out = bench_ct2.run_nmt(measured, nmt, nmt_model, plain, tmp, beam, threads, max_length)
+    if engine in ("nmt", NMT_REPLICAS):
+        split = (1, ["--replicas", str(threads)]) if engine == NMT_REPLICAS else (threads, [])
+        r, out = bench_ct2.run_nmt(measured, nmt, nmt_model, plain, tmp, beam, split[0], max_length, split[1])
         with open(os.path.join(tmp, "ct2-nmt.jsonl"), "rb") as f:
             return r, f.read()
     saved = os.environ.get("OMP_WAIT_POLICY")
@@ -107,7 +111,7 @@ def main():
     ap.add_argument("--run-limit", type=int, default=300, help="seconds after which a run is stopped (shown as >)")
     a = ap.parse_args()
     reason = bench_ct2.unavailable_reason()
-    engines = [e for e in a.engines.split(",") if e == "nmt" or not reason]
+    engines = [e for e in a.engines.split(",") if e.startswith("nmt") or not reason]
     nmt = os.path.abspath(a.nmt)
     lines = common.read_input(a.input, a.sentences)
     synth = common.synthetic_model(os.path.join(a.model, "spm.model"), os.path.join(common.WORK, "synthetic-opus-mt"))
@@ -132,7 +136,7 @@ def main():
                                             max_length, lp, ngram, a.run_limit)
                         times[condition][engine].append(r["translate_s"] if r else math.inf)
                         if out is not None:
-                            outputs[(condition, run)] = out
+                            outputs[(condition, run, engine)] = out
                         common.log(f"[contention] {condition} run {run + 1}: {engine} "
                                    + (f"{r['translate_s']:.2f} s" if r else f"stopped after {a.run_limit} s"))
             finally:

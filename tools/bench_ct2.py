@@ -120,11 +120,11 @@ def decoding(model_dir):
     return d.get("length_penalty", 1.0), d.get("no_repeat_ngram_size", 0)
 
 
-def run_nmt(run_measured, nmt, model, inp, tmp, beam, threads, max_length):
+def run_nmt(run_measured, nmt, model, inp, tmp, beam, threads, max_length, extra=()):
     out, err = os.path.join(tmp, "ct2-nmt.jsonl"), os.path.join(tmp, "ct2-nmt.err")
     cmd = [nmt, "translate", "-m", model, "-i", inp, "-o", out, "-b", str(beam), "--batch-size", "32",
            "--threads", str(threads), "--stats", "--no-split", "--output-format", "jsonl",
-           "--max-length-a", "0", "--max-length-b", str(max_length)]
+           "--max-length-a", "0", "--max-length-b", str(max_length)] + list(extra)
     code, rss, _ = run_measured(cmd, os.path.join(tmp, "ct2-nmt.stdout"), err)
     stats = _last_json(err, cmd, code)
     with open(out, encoding="utf-8") as f:
