@@ -25,6 +25,7 @@
 #include "core/threads.h"
 #include "front/language_router.h"
 #include "front/model_catalog.h"
+#include "front/model_option.h"
 #include "front/model_path.h"
 #include "front/usage.h"
 
