@@ -1,3 +1,5 @@
+// Its own translation unit, outside the unity batch: the build sets the data directories on this file alone
+// (CMakeLists.txt), so it includes nothing heavy.
 #include "front/model_path.h"
 
 #include <sys/stat.h>
@@ -37,15 +39,6 @@ std::string default_model_dir() {
     if (has_model(c)) return c;
   }
   return candidates.back();
-}
-
-CLI::Option* add_model_option(CLI::App& command, std::string& model_dir) {
-  return command
-      .add_option("-m,--model", model_dir,
-                  "Model directory (default: $" + std::string(kModelEnv) + ", else the bundled " +
-                      std::string(kDefaultModelName) + " model)")
-      ->type_name("DIR")
-      ->envname(kModelEnv);
 }
 
 }  // namespace front

@@ -1,8 +1,7 @@
 // Where the bundled default model lives: next to an installed binary, or in the source tree. ($NMT_MODEL
-// comes first; CLI11 reads it as the value of -m, see kModelEnv.)
+// comes first; CLI11 reads it as the value of -m, see kModelEnv and front/model_option.h.)
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 
 namespace front {
@@ -13,9 +12,5 @@ constexpr const char* kModelEnv = "NMT_MODEL";
 
 // The directory `-m` defaults to without $NMT_MODEL. Never throws; the loader reports a missing model.
 std::string default_model_dir();
-
-// `-m,--model DIR` with its $NMT_MODEL fallback: every command that takes a model registers it here, so
-// all take it alike.
-CLI::Option* add_model_option(CLI::App& command, std::string& model_dir);
 
 }  // namespace front

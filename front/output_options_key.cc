@@ -1,5 +1,7 @@
 #include "front/output_options_key.h"
 
+#include <nlohmann/json.hpp>
+
 #include "pipeline/option_table.h"
 
 namespace front {

@@ -2,7 +2,7 @@
 // file (a rerun with another value translates the file again) and the server batches only jobs of one key.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "pipeline/translator.h"

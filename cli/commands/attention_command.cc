@@ -12,6 +12,7 @@
 #include "core/threads.h"
 #include "core/utf8_text.h"
 #include "front/attention_svg.h"
+#include "front/model_option.h"
 #include "front/model_path.h"
 #include "front/translate_flags.h"
 #include "front/usage.h"

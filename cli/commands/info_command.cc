@@ -6,6 +6,7 @@
 #include <iostream>
 #include <set>
 
+#include "front/model_option.h"
 #include "front/model_path.h"
 #include "models/checkpoint.h"
 #include "models/parameter_count.h"

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "front/model_option.h"
 #include "front/model_path.h"
 #include "pipeline/translator.h"
 

@@ -26,6 +26,7 @@
 #include "front/core_split.h"
 #include "front/language_router.h"
 #include "front/model_catalog.h"
+#include "front/model_option.h"
 #include "front/model_path.h"
 #include "front/usage.h"
 
