@@ -4,10 +4,10 @@
 
 namespace front {
 
-// Cores per replica `nmt serve` gives when neither flag is set: replicas add throughput without waiting
-// for each other at every product, and a team this size still ends a call's last batches quickly (a lone
-// request gets every thread whatever the split: docs/speed.md, Replicas).
-constexpr int kServeCoresPerReplica = 4;
+// Cores per replica `nmt serve` gives when neither flag is set: one, as replicas of one thread match a team
+// on a quiet machine and lose far less beside another busy process (bench/latest/scaling-*.md,
+// contention-*.md); a lone request gets every thread whatever the split (docs/speed.md, Replicas).
+constexpr int kServeCoresPerReplica = 1;
 
 struct CoreSplit {
   int replicas = 1;

@@ -60,7 +60,10 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
       cmd->add_option("--replicas", o.replicas,
                       "Translators sharing one copy of the weights, each with --threads threads; "
                       "0 = one per " +
-                          std::to_string(front::kServeCoresPerReplica) + " cores (docs/speed.md)")
+                          (front::kServeCoresPerReplica == 1
+                               ? std::string("core")
+                               : std::to_string(front::kServeCoresPerReplica) + " cores") +
+                          " (docs/speed.md)")
           ->capture_default_str(),
       0, pipeline::kMaxReplicas);
   front::int_in_range(cmd->add_option("--max-connections", o.max_connections,
