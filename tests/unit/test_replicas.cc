@@ -1,7 +1,6 @@
 // Replicas: translators on one loaded model, each with its own team, taking batches from one queue
 // (pipeline/translate_batches.cc), and how the commands split the cores between replicas and threads.
 #include <catch2/catch.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,26 +9,10 @@
 #include "front/core_split.h"
 #include "pipeline/translator.h"
 #include "test_support.h"
-
-namespace {
-
-struct ThreadsGuard {
-  ~ThreadsGuard() {
-    core::force_threads_share_batches(std::nullopt);
-    core::set_num_threads(1);
-  }
-};
-
-std::vector<std::string> texts(const std::vector<pipeline::Translation>& translations) {
-  std::vector<std::string> out;
-  for (const auto& t : translations) out.insert(out.end(), t.texts.begin(), t.texts.end());
-  return out;
-}
-
-}  // namespace
+#include "threads_test_support.h"
 
 TEST_CASE("replicas give the output of one translator, in order", "[threads][replicas]") {
-  ThreadsGuard guard;
+  test::ThreadsGuard guard;
   const pipeline::Translator translator(test::fixtures_dir() + "/opus/model");
   std::vector<std::string> lines;
   for (int i = 0; i < 45; ++i)
@@ -39,7 +22,7 @@ TEST_CASE("replicas give the output of one translator, in order", "[threads][rep
   o.n_best = 2;
   o.batch_size = 4;  // a dozen batches for the replicas to share
   core::set_num_threads(1);
-  const auto one = texts(translator.translate(lines, o));
+  const auto one = test::translation_texts(translator.translate(lines, o));
   REQUIRE(one.size() > lines.size());
   for (const bool share : {true, false}) {
     core::force_threads_share_batches(share);
@@ -48,7 +31,7 @@ TEST_CASE("replicas give the output of one translator, in order", "[threads][rep
         CAPTURE(share, threads, replicas);
         core::set_num_threads(threads);
         o.replicas = replicas;
-        CHECK(texts(translator.translate(lines, o)) == one);
+        CHECK(test::translation_texts(translator.translate(lines, o)) == one);
       }
     }
   }

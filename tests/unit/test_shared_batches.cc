@@ -1,34 +1,16 @@
 // Threads sharing each batch (products split by columns, attention and log-softmax by rows), as they do
 // by default on models with d_model >= 512: the output of one thread, in order.
 #include <catch2/catch.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/threads.h"
 #include "pipeline/translator.h"
 #include "test_support.h"
-
-namespace {
-
-// Restores one thread and core's own sharing rule.
-struct ThreadsGuard {
-  ~ThreadsGuard() {
-    core::force_threads_share_batches(std::nullopt);
-    core::set_num_threads(1);
-  }
-};
-
-std::vector<std::string> texts(const std::vector<pipeline::Translation>& translations) {
-  std::vector<std::string> out;
-  for (const auto& t : translations) out.insert(out.end(), t.texts.begin(), t.texts.end());
-  return out;
-}
-
-}  // namespace
+#include "threads_test_support.h"
 
 TEST_CASE("threads sharing each batch give the output of one thread, in order", "[threads][translator]") {
-  ThreadsGuard guard;
+  test::ThreadsGuard guard;
   const pipeline::Translator translator(test::fixtures_dir() + "/opus/model");
   std::vector<std::string> lines;
   for (int i = 0; i < 40; ++i)
@@ -39,23 +21,23 @@ TEST_CASE("threads sharing each batch give the output of one thread, in order", 
     o.n_best = beam;
     o.batch_size = 16;
     core::set_num_threads(1);
-    const auto one = texts(translator.translate(lines, o));
+    const auto one = test::translation_texts(translator.translate(lines, o));
     REQUIRE(one.size() > lines.size() / 2);
     for (const int threads : {2, 3}) {
       CAPTURE(beam, threads);
       core::set_num_threads(threads);
       core::force_threads_share_batches(true);
       REQUIRE(core::threads_share_batches(8));
-      CHECK(texts(translator.translate(lines, o)) == one);
+      CHECK(test::translation_texts(translator.translate(lines, o)) == one);
       core::force_threads_share_batches(false);
       REQUIRE_FALSE(core::threads_share_batches(4096));
-      CHECK(texts(translator.translate(lines, o)) == one);
+      CHECK(test::translation_texts(translator.translate(lines, o)) == one);
     }
   }
 }
 
 TEST_CASE("threads share batches only with two threads or more", "[threads]") {
-  ThreadsGuard guard;
+  test::ThreadsGuard guard;
   core::force_threads_share_batches(true);
   core::set_num_threads(1);
   CHECK_FALSE(core::threads_share_batches(4096));
