@@ -3,8 +3,11 @@ BUILD ?= build
 BUILD_TYPE ?= Release
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
+# Ninja where it is installed (`make deps` installs it): it keeps both cores busy to the end of a first build.
+# A build directory keeps the generator it was made with.
+GENERATOR = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja),-G Ninja))
 PYTHON ?= /usr/bin/python3
-DEPS = cmake g++ make pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
+DEPS = cmake g++ make ninja-build pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
        nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev libcld2-dev help2man dpkg-dev parallel \
        librsvg2-bin bash-completion libcpp-httplib-dev curl python3-requests \
        libcurl4-openssl-dev libssl-dev libgumbo-dev libmd4c-dev libpugixml-dev python3-jsonschema python3-docx \
@@ -18,7 +21,7 @@ CI_DEPS = clang libclang-rt-14-dev chromium
 all: build
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_EXTRA)
+	cmake -S . -B $(BUILD) $(call GENERATOR,$(BUILD)) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_EXTRA)
 
 # `make` builds the program alone (a first translation needs no tests); `make test` builds everything.
 build: $(BUILD)/CMakeCache.txt
@@ -58,7 +61,7 @@ install: $(BUILD)/CMakeCache.txt
 # A Debian package (CPack) in the repository root: `apt install ./nmt_*.deb`, `apt remove nmt`.
 DEB_BUILD ?= build-deb
 deb:
-	cmake -S . -B $(DEB_BUILD) -DCMAKE_BUILD_TYPE=Release -DNMT_TESTS=OFF -DNMT_GZIP_MAN=ON -DCMAKE_INSTALL_PREFIX=/usr
+	cmake -S . -B $(DEB_BUILD) $(call GENERATOR,$(DEB_BUILD)) -DCMAKE_BUILD_TYPE=Release -DNMT_TESTS=OFF -DNMT_GZIP_MAN=ON -DCMAKE_INSTALL_PREFIX=/usr
 	cmake --build $(DEB_BUILD) -j $(JOBS)
 	cd $(DEB_BUILD) && cpack -G DEB
 	cp $(DEB_BUILD)/package/nmt_*.deb .
@@ -165,7 +168,7 @@ clean:
 # libFuzzer targets (clang, ASan + UBSan); FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 600
 fuzz:
-	cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DNMT_FUZZ=ON -DNMT_TESTS=OFF
+	cmake -S . -B build-fuzz $(call GENERATOR,build-fuzz) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DNMT_FUZZ=ON -DNMT_TESTS=OFF
 	cmake --build build-fuzz -j $(JOBS)
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/serve_flags.h"
 #include "cli/commands/attention_command.h"
 #include "cli/commands/convert_command.h"
 #include "cli/commands/help_format.h"
@@ -22,12 +23,12 @@
 #include "cli/commands/signals.h"
 #include "cli/commands/standard_fds.h"
 #include "cli/commands/translate_command.h"
+#include "cli/commands/usage.h"
 #include "cli/exit_codes.h"
 #include "cli/io/io_error.h"
 #include "cli/io/output_file.h"
 #include "cli/memory_limit.h"
 #include "core/error.h"
-#include "front/usage.h"
 #include "models/model_error.h"
 #include "serve/serve_command.h"
 
@@ -56,7 +57,7 @@ std::string joined(const std::vector<std::string>& words, const char* separator)
 }
 
 int unknown_command(const std::string& word, const std::vector<std::string>& names) {
-  const std::string guess = front::closest_match(word, names);
+  const std::string guess = cli::closest_match(word, names);
   std::cerr << "nmt: unknown command '" << cli::printable_path(word) << "'"
             << (guess.empty() ? "" : " (did you mean `" + guess + "`?)")
             << "; commands: " << joined(names, ", ") << "\n";
@@ -128,7 +129,7 @@ int main(int argc, char** argv) {
        false},
       {cli::add_attention_command(app, attention),
        [&] { return with_stdout_written(cli::run_attention(attention)); }, true},
-      {serve::add_serve_command(app, serve_options), [&] { return serve::run_serve(serve_options); }, true},
+      {app::add_serve_command(app, serve_options), [&] { return serve::run_serve(serve_options); }, true},
       {cli::add_shortlist_command(app, shortlist),
        [&] { return with_stdout_written(cli::run_shortlist(shortlist)); }, true},
       {cli::add_models_command(app, models_options),
@@ -153,7 +154,7 @@ int main(int argc, char** argv) {
   if (first == "help") return with_stdout_written(print_help(app, argc, argv, names));
   const Command* command = nullptr;
   if (!first.empty() && first[0] == '-' && first != "-h" && first != "--help" && first != "--version") {
-    const std::string guess = front::closest_match(first, {"--help", "--version"});
+    const std::string guess = cli::closest_match(first, {"--help", "--version"});
     std::cerr << "nmt: unknown option '" << cli::printable_path(first) << "' for `nmt`"
               << (guess.empty() ? "" : " (did you mean `" + guess + "`?)") << "; a command comes first: nmt "
               << joined(names, "|") << "\n";
@@ -171,7 +172,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return with_stdout_written(app.exit(e));
   } catch (const CLI::ParseError& e) {
-    std::cerr << "nmt: " << front::describe_parse_error(e, parsed) << "\n";
+    std::cerr << "nmt: " << cli::describe_parse_error(e, parsed) << "\n";
     return cli::kExitUsage;
   }
   try {

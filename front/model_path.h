@@ -1,5 +1,5 @@
 // Where the bundled default model lives: next to an installed binary, or in the source tree. ($NMT_MODEL
-// comes first; CLI11 reads it as the value of -m, see kModelEnv and front/model_option.h.)
+// comes first; CLI11 reads it as the value of -m, see kModelEnv and cli/commands/model_option.h.)
 #pragma once
 
 #include <string>

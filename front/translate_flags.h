@@ -2,7 +2,6 @@
 // (pipeline/option_table.h): kept as given, resolved once against the model.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <map>
 #include <string>
 #include <string_view>
@@ -25,10 +24,6 @@ class TranslateFlags {
  private:
   std::map<std::string, pipeline::OptionValue, std::less<>> values_;
 };
-
-// Registers the table's options on `command` (for `nmt attention`, only those it shares). Each option's
-// help ends in its default and range; a value out of range is refused at parse time with the range.
-void add_option_flags(CLI::App& command, TranslateFlags& flags, bool attention_only = false);
 
 // The model's defaults (Translator::defaults) with every flag given put over them, checked against the
 // model: a value it cannot take is a core::UsageError naming the flag.

@@ -1,13 +1,10 @@
 // `nmt serve`: a local HTTP server that speaks LibreTranslate's API (docs/serve.md).
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include "serve/serve_options.h"
 
 namespace serve {
 
-CLI::App* add_serve_command(CLI::App& app, ServeOptions& options);
 // Serves until SIGTERM, SIGINT or SIGHUP, then answers the requests in flight and returns 0.
 int run_serve(const ServeOptions& options);
 

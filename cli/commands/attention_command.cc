@@ -1,21 +1,23 @@
 #include "cli/commands/attention_command.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <iterator>
 #include <sstream>
 #include <thread>
 
+#include "cli/commands/model_option.h"
+#include "cli/commands/option_flags.h"
+#include "cli/commands/usage.h"
 #include "cli/io/attention_json.h"
 #include "cli/io/output_target.h"
 #include "core/error.h"
 #include "core/threads.h"
 #include "core/utf8_text.h"
 #include "front/attention_svg.h"
-#include "front/model_option.h"
 #include "front/model_path.h"
 #include "front/translate_flags.h"
-#include "front/usage.h"
 #include "tokenizer/sentence_splitter.h"
 
 namespace cli {
@@ -64,7 +66,7 @@ CLI::App* add_attention_command(CLI::App& app, AttentionCommandOptions& o) {
       "Layers and heads count from 0. By default every layer and head of the cross-attention is drawn, with\n"
       "each layer's mean over its heads framed in bold.");
   cmd->add_option("text", o.text, "The sentence to translate (default: standard input)")->type_name("TEXT");
-  front::add_model_option(*cmd, o.model_dir);
+  add_model_option(*cmd, o.model_dir);
   cmd->add_option("-o,--output", o.output,
                   "Output file, '-' for stdout; replaced whole when complete, as with translate")
       ->capture_default_str()
@@ -76,10 +78,10 @@ CLI::App* add_attention_command(CLI::App& app, AttentionCommandOptions& o) {
                   "Which attention the SVG draws: cross (target to source), encoder or decoder")
       ->check(CLI::IsMember({"cross", "encoder", "decoder"}))
       ->capture_default_str();
-  front::int_in_range(cmd->add_option("--layer", o.view.layer, "Only this layer (default: all)"), 0, 1 << 10);
-  front::int_in_range(cmd->add_option("--head", o.view.head, "Only this head (default: all, and their mean)"),
-                      0, 1 << 10);
-  front::add_option_flags(*cmd, o.flags, /*attention_only=*/true);
+  int_in_range(cmd->add_option("--layer", o.view.layer, "Only this layer (default: all)"), 0, 1 << 10);
+  int_in_range(cmd->add_option("--head", o.view.head, "Only this head (default: all, and their mean)"), 0,
+               1 << 10);
+  add_option_flags(*cmd, o.flags, /*attention_only=*/true);
   return cmd;
 }
 

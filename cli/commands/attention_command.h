@@ -2,11 +2,11 @@
 // or writes the weights as JSON (--format json).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 
 #include "front/attention_svg.h"
+#include "front/cli11_fwd.h"
 #include "front/translate_flags.h"
 
 namespace cli {

@@ -1,5 +1,6 @@
 #include "cli/commands/convert_command.h"
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
 #include <utility>

@@ -2,9 +2,9 @@
 // directory or an Argos Translate package) into a model directory in our checkpoint format.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 
+#include "front/cli11_fwd.h"
 #include "models/convert/convert_marian_npz.h"
 
 namespace cli {

@@ -2,9 +2,10 @@
 // environment variables that change what a command does are listed at the end.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
+
+#include "front/cli11_fwd.h"
 
 namespace cli {
 

@@ -1,5 +1,6 @@
 #include "cli/commands/help_markdown.h"
 
+#include <CLI/CLI.hpp>
 #include <sstream>
 
 namespace cli {

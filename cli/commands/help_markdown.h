@@ -2,8 +2,9 @@
 // --help prints (translation options come from pipeline/option_table.cc), so the two cannot drift.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
+
+#include "front/cli11_fwd.h"
 
 namespace cli {
 

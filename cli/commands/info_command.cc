@@ -2,11 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <CLI/CLI.hpp>
 #include <iomanip>
 #include <iostream>
 #include <set>
 
-#include "front/model_option.h"
+#include "cli/commands/model_option.h"
 #include "front/model_path.h"
 #include "models/checkpoint.h"
 #include "models/parameter_count.h"
@@ -36,7 +37,7 @@ void print_section(std::ostream& out, const char* title, const nlohmann::json& s
 
 CLI::App* add_info_command(CLI::App& app, std::string& model_dir) {
   CLI::App* cmd = app.add_subcommand("info", "Show a model's configuration, parameter count and size");
-  front::add_model_option(*cmd, model_dir);
+  add_model_option(*cmd, model_dir);
   cmd->add_option("model", model_dir, "The model directory, as with -m")->type_name("DIR");
   return cmd;
 }

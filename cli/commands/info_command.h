@@ -1,8 +1,9 @@
 // `nmt info [-m] [DIR]`: a model's config, parameter count and size.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
+
+#include "front/cli11_fwd.h"
 
 namespace cli {
 

@@ -1,5 +1,6 @@
 #include "cli/commands/models_command.h"
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "cli/exit_codes.h"

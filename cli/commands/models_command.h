@@ -2,8 +2,9 @@
 // remove and verify them. See docs/models.md.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
+
+#include "front/cli11_fwd.h"
 
 namespace cli {
 

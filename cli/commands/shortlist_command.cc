@@ -1,10 +1,11 @@
 #include "cli/commands/shortlist_command.h"
 
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 
+#include "cli/commands/model_option.h"
 #include "core/error.h"
-#include "front/model_option.h"
 #include "front/model_path.h"
 #include "pipeline/translator.h"
 
@@ -25,7 +26,7 @@ std::vector<std::string> read_lines(const std::string& path) {
 CLI::App* add_shortlist_command(CLI::App& app, ShortlistCommandOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "shortlist", "Build a model's lexical shortlist from parallel text (used by translate --shortlist)");
-  front::add_model_option(*cmd, o.model_dir);
+  add_model_option(*cmd, o.model_dir);
   cmd->add_option("--source", o.source, "Source sentences, one per line")->required()->type_name("FILE");
   cmd->add_option("--target", o.target, "Their translations, line by line")->required()->type_name("FILE");
   cmd->add_option("-k,--per-source", o.build.k, "Target pieces kept per source piece")

@@ -2,9 +2,9 @@
 // (models/shortlist.h) from parallel text and writes it into the model folder.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 
+#include "front/cli11_fwd.h"
 #include "models/shortlist_builder.h"
 
 namespace cli {

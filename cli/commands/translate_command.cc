@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -12,6 +13,9 @@
 #include <random>
 #include <thread>
 
+#include "cli/commands/model_option.h"
+#include "cli/commands/option_flags.h"
+#include "cli/commands/usage.h"
 #include "cli/exit_codes.h"
 #include "cli/files/directory_mode.h"
 #include "cli/files/shard.h"
@@ -26,9 +30,7 @@
 #include "front/core_split.h"
 #include "front/language_router.h"
 #include "front/model_catalog.h"
-#include "front/model_option.h"
 #include "front/model_path.h"
-#include "front/usage.h"
 
 namespace cli {
 
@@ -76,7 +78,7 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
       "  echo 'A dog runs.' | nmt translate -b 1\n"
       "  nmt translate --input-dir docs/ --output-dir docs.de/ --glob '*.txt'\n"
       "Unset decoding flags take the model's defaults (see `nmt info`).");
-  front::add_model_option(*cmd, o.model_dir);
+  add_model_option(*cmd, o.model_dir);
   cmd->add_option("-s,--from", o.from,
                   "Source language (de, deu, de-DE): with --to, picks the installed model for the pair "
                   "(`nmt models list`); -m wins")
@@ -115,7 +117,7 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
       ->capture_default_str()
       ->check(non_empty())
       ->type_name("FILE");
-  front::add_option_flags(*cmd, o.flags);
+  add_option_flags(*cmd, o.flags);
   cmd->get_option("--max-batch-tokens")->excludes(cmd->get_option("--batch-size"));
   cmd->get_option("--alignment-layer")->needs(cmd->get_option("--alignment"));
   cmd->add_option(
@@ -123,10 +125,10 @@ CLI::App* add_translate_command(CLI::App& app, TranslateCommandOptions& o) {
          "Memory limit (e.g. 2G): --batch-size is reduced to fit, with a warning (default: a quarter of "
          "physical memory, at most three quarters of a cgroup or ulimit -v limit)")
       ->type_name("SIZE");
-  front::int_in_range(cmd->add_option("--threads", o.threads,
-                                      "CPU threads (of each replica), 0 = the cores shared among --replicas")
-                          ->capture_default_str(),
-                      0, 256);
+  int_in_range(cmd->add_option("--threads", o.threads,
+                               "CPU threads (of each replica), 0 = the cores shared among --replicas")
+                   ->capture_default_str(),
+               0, 256);
   const auto format_option = [cmd](const std::string& name, TextFormat& format, const std::string& help) {
     cmd->add_option_function<std::string>(
            name,

@@ -1,9 +1,8 @@
 // `nmt translate`: stdin/stdout or files (stream mode), or whole directory trees (directory mode).
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include "cli/translate_command_options.h"
+#include "front/cli11_fwd.h"
 
 namespace cli {
 

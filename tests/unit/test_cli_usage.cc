@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "front/usage.h"
+#include "cli/commands/usage.h"
 #include "test_support.h"
 
 using Catch::Matchers::Contains;
@@ -16,11 +16,11 @@ std::string nmt() { return "'" + test::nmt_binary() + "'"; }
 
 TEST_CASE("closest_match suggests likely typos only", "[cli][usage]") {
   const std::vector<std::string> commands = {"translate", "info", "convert", "help"};
-  CHECK(front::closest_match("transalte", commands) == "translate");
-  CHECK(front::closest_match("inf", commands) == "info");
-  CHECK(front::closest_match("conver", commands) == "convert");
-  CHECK(front::closest_match("banana", commands).empty());
-  CHECK(front::closest_match("--bem", {"--beam", "--batch-size", "-b"}) == "--beam");
+  CHECK(cli::closest_match("transalte", commands) == "translate");
+  CHECK(cli::closest_match("inf", commands) == "info");
+  CHECK(cli::closest_match("conver", commands) == "convert");
+  CHECK(cli::closest_match("banana", commands).empty());
+  CHECK(cli::closest_match("--bem", {"--beam", "--batch-size", "-b"}) == "--beam");
 }
 
 TEST_CASE("an unknown command or flag suggests the closest one", "[cli][usage]") {

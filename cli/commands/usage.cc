@@ -1,12 +1,13 @@
-#include "front/usage.h"
+#include "cli/commands/usage.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
 
-namespace front {
+namespace cli {
 namespace {
 
 bool parse_long(const std::string& text, long* value) {
@@ -108,4 +109,4 @@ std::string describe_parse_error(const CLI::ParseError& error, const CLI::App& c
   return "bad command line for `" + name + "`: " + what + "; " + help;
 }
 
-}  // namespace front
+}  // namespace cli

@@ -1,13 +1,14 @@
 // `-m,--model DIR`, the option of every command that takes a model.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 
-namespace front {
+#include "front/cli11_fwd.h"
+
+namespace cli {
 
 // `-m,--model DIR` with its $NMT_MODEL fallback: every command that takes a model registers it here, so
 // all take it alike.
 CLI::Option* add_model_option(CLI::App& command, std::string& model_dir);
 
-}  // namespace front
+}  // namespace cli

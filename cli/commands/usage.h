@@ -2,11 +2,12 @@
 // errors rewritten as one "nmt: ..." line, and "did you mean" suggestions.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
-namespace front {
+#include "front/cli11_fwd.h"
+
+namespace cli {
 
 // An integer option outside the options table (pipeline/option_table.h) shown as `N` whose help ends in
 // "(LO..HI)"; anything else is refused with "must be a whole number in LO..HI, got 'abc'".
@@ -23,4 +24,4 @@ std::vector<std::string> flag_names(const CLI::App& app);
 // allowed, with a suggestion for an unknown flag.
 std::string describe_parse_error(const CLI::ParseError& error, const CLI::App& command);
 
-}  // namespace front
+}  // namespace cli
