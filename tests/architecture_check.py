@@ -1,6 +1,8 @@
 """docs/architecture.md's `includes` block against the code, both ways: every #include of one library's
 folder into another's is an edge the block lists, and every edge the block lists is used, so the picture
-neither hides nor invents a dependency. Usage: architecture_check.py REPOSITORY_ROOT"""
+neither hides nor invents a dependency. Also holds the folders the document names as CLI11's only users
+("Only `a/` and `b/` use CLI11") to the files that include <CLI/CLI.hpp>: its header costs every file that
+includes it seconds of a first build. Usage: architecture_check.py REPOSITORY_ROOT"""
 import collections
 import os
 import re
@@ -16,6 +18,10 @@ allowed = {}
 for line in block.group(1).splitlines():
     source, _, targets = line.partition("->")
     allowed[source.strip().rstrip("/")] = {t.rstrip("/") for t in targets.split()}
+cli11_sentence = re.search(r"Only ((?:`[^`]+/` (?:and )?)+)use CLI11", doc)
+if not cli11_sentence:
+    sys.exit("docs/architecture.md: no sentence 'Only `FOLDER/` ... use CLI11'")
+cli11_homes = tuple(re.findall(r"`([^`]+/)`", cli11_sentence.group(1)))
 
 
 def library_of(path):
@@ -39,6 +45,9 @@ for path in files:
     if source is None:
         continue  # tests, tools, fuzzers: not a library
     text = open(os.path.join(root, path), encoding="utf-8", errors="replace").read()
+    if re.search(r"^\s*#\s*include\s+<CLI/", text, re.M) and not path.startswith(cli11_homes):
+        failures.append(f"{path}: includes CLI11, which only {' and '.join(cli11_homes)} may "
+                        "(name its classes through front/cli11_fwd.h)")
     for included in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
         target = library_of(included)
         if target is None or target == source:
