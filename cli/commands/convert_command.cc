@@ -12,6 +12,7 @@
 #include "models/convert/convert_hf_marian.h"
 #include "models/convert/convert_nmt.h"
 #include "models/convert/hf_cache.h"
+#include "models/convert/marian_bin.h"
 
 namespace cli {
 
@@ -62,9 +63,11 @@ std::string detect_layout(const std::string& source) {
   if (fs::exists(fs::path(source) / "config.json", ec)) return "hf-marian";
   for (const fs::directory_entry& entry : fs::directory_iterator(source, ec)) {
     if (entry.path().extension() == ".npz") return "marian-npz";
+    if (entry.path().extension() == ".bin" && models::looks_like_marian_bin(entry.path().string()))
+      return "marian-npz";
   }
   throw core::UsageError("cannot tell the layout of '" + source +
-                         "': no model.json, config.json or *.npz in it; give --from");
+                         "': no model.json, config.json, *.npz or Marian .bin in it; give --from");
 }
 
 namespace {
@@ -99,8 +102,8 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
       "  hf-marian   a Hugging Face MarianMT checkpoint: config.json, model.safetensors or\n"
       "              pytorch_model.bin, source.spm, target.spm, vocab.json [, target_vocab.json,\n"
       "              generation_config.json]; or ORG/NAME[@REV], a download in the Hugging Face cache\n"
-      "  marian-npz  an unpacked native Marian release: *.npz, decoder.yml, vocabulary (.yml or .spm),\n"
-      "              source.spm, target.spm\n"
+      "  marian-npz  an unpacked native Marian release: *.npz or Marian's binary model.bin (float32 or\n"
+      "              float16), decoder.yml, vocabulary (.yml or .spm), source.spm, target.spm\n"
       "  ct2         a CTranslate2 model directory: model.bin, config.json,\n"
       "              vocabularies; source.spm + target.spm or sentencepiece.model\n"
       "  argos       an Argos Translate package (.argosmodel) or its directory:\n"
@@ -137,8 +140,9 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
                   "The model's source language (BCP 47: en, pt-BR), for releases that do not state it "
                   "(tokenizer_config.json, README.md); sentence splitting uses it");
   cmd->add_option("--target-lang", o.target_lang, "The model's target language, as --source-lang");
-  cmd->add_option("--npz", o.marian.npz,
-                  "marian-npz: the .npz model (default: decoder.yml's, else the only *.npz)");
+  cmd->add_option(
+      "--npz", o.marian.npz,
+      "marian-npz: the .npz or .bin model (default: decoder.yml's, else the only *.npz, else *.bin)");
   cmd->add_option("--vocab", o.vocab, "marian-npz: vocabulary for both sides (.yml, .json or .spm)");
   cmd->add_option("--source-vocab", o.marian.source_vocab,
                   "marian-npz: source vocabulary (default: decoder.yml's)");

@@ -1,10 +1,13 @@
 #include "models/convert/marian_npz_tensors.h"
 
+#include <fstream>
+#include <memory>
 #include <set>
 #include <utility>
 
 #include "models/convert/convert_common.h"
 #include "models/convert/convert_marian_npz.h"
+#include "models/convert/marian_bin.h"
 #include "models/convert/npz.h"
 #include "models/model_error.h"
 
@@ -12,7 +15,36 @@ namespace models {
 
 namespace {
 
-// The arrays of one .npz, taken by name: shape-checked, marked as used.
+// Whether the file is meant as an .npz: named so, or starting as a zip archive does. Any other file gets
+// the .bin reader's precise refusal.
+bool is_npz(const std::string& path) {
+  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npz") == 0) return true;
+  std::ifstream in(path, std::ios::binary);
+  char magic[2] = {};
+  return in.read(magic, 2) && magic[0] == 'P' && magic[1] == 'K';
+}
+
+// The model file's arrays: an .npz, or Marian's binary model.bin (told apart by its first bytes).
+class ModelArrays {
+ public:
+  explicit ModelArrays(const std::string& path) {
+    if (!is_npz(path)) {
+      bin_ = std::make_unique<MarianBinFile>(path);
+    } else {
+      npz_ = std::make_unique<NpzFile>(path);
+    }
+  }
+  const std::string& path() const { return bin_ ? bin_->path() : npz_->path(); }
+  std::vector<std::string> names() const { return bin_ ? bin_->names() : npz_->names(); }
+  bool has(const std::string& name) const { return bin_ ? bin_->has(name) : npz_->has(name); }
+  NpyArray read(const std::string& name) const { return bin_ ? bin_->read(name) : npz_->read(name); }
+
+ private:
+  std::unique_ptr<MarianBinFile> bin_;
+  std::unique_ptr<NpzFile> npz_;
+};
+
+// The model file's arrays taken by name: shape-checked, marked as used.
 class NpzTensors {
  public:
   explicit NpzTensors(const std::string& path) : file_(path) {}
@@ -63,7 +95,7 @@ class NpzTensors {
   const std::string& path() const { return file_.path(); }
 
  private:
-  NpzFile file_;
+  ModelArrays file_;
   std::set<std::string> used_;
   bool all_f16_ = true;
 };

@@ -12,6 +12,7 @@
 #include "models/convert/convert_common.h"
 #include "models/convert/convert_error.h"
 #include "models/convert/json_file.h"
+#include "models/convert/marian_bin.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -100,22 +101,26 @@ std::string find_npz(const std::string& dir, const FlatYaml* decoder_yml) {
   }
   std::vector<std::string> found;
   std::error_code ec;
+  std::vector<std::string> bins;  // Marian's binary models; a release's lexical shortlists are .bin too
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     if (e.path().extension() == ".npz") found.push_back(e.path().string());
+    if (e.path().extension() == ".bin" && looks_like_marian_bin(e.path().string()))
+      bins.push_back(e.path().string());
   }
   if (ec) throw ModelError(dir + ": cannot list: " + ec.message());
+  if (found.empty()) found = bins;
   std::sort(found.begin(), found.end());
   if (found.empty()) {
     if (path_exists(dir + "/config.json")) {
       throw ConvertModelError(
-          {dir + ": no *.npz model file (config.json is there: for a Hugging Face model use ",
+          {dir + ": no *.npz or Marian .bin model file (config.json is there: for a Hugging Face model use ",
            "convert_hf_marian", ")"});
     }
-    throw ModelError(dir + ": no *.npz model file");
+    throw ModelError(dir + ": no *.npz or Marian .bin model file");
   }
   if (found.size() == 1) return path_inside(dir, fs::path(found[0]).filename().string(), dir, "model file");
   if (found.size() > 1) {
-    throw ConvertUsageError({dir + ": several .npz files (" + fs::path(found[0]).filename().string() + ", " +
+    throw ConvertUsageError({dir + ": several model files (" + fs::path(found[0]).filename().string() + ", " +
                                  fs::path(found[1]).filename().string() + ", ...): choose one with ",
                              "npz"});
   }

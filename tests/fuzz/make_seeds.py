@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Seed corpora for the fuzz targets (stdlib only): a tiny valid checkpoint ("JSON\\0BLOB", CRC as
 @@@@@@@@, see fuzz_checkpoint.cc) in a few variants, some awkward text for the line reader, the
-fixtures' SentencePiece models and vocabularies, tiny .npz archives (stored and deflated) and\nMarian decoder.yml files."""
+fixtures' SentencePiece models and vocabularies, tiny .npz archives (stored and deflated), a Marian
+model.bin and Marian decoder.yml files."""
 import gzip
 import io
 import json
@@ -69,6 +70,18 @@ def tiny_npz(compression):
         z.writestr("bias.npy", npy("<f2", [4], b"\x00\x3c" * 4))
         z.writestr("special:model.yml.npy", npy("|i1", [5], b"a: 1\n"))
     return buf.getvalue()
+
+
+def marian_bin(items):
+    """Marian's binary model format (marian-dev src/common/binary.cpp): (name, type, shape, data) items."""
+    padded = [data + b"\0" * (-len(data) % 256) for _, _, _, data in items]
+    out = struct.pack("<QQ", 1, len(items))
+    for (name, kind, shape, _), data in zip(items, padded):
+        out += struct.pack("<QQQQ", len(name) + 1, kind, len(shape), len(data))
+    out += b"".join(name.encode() + b"\0" for name, _, _, _ in items)
+    out += b"".join(struct.pack(f"<{len(shape)}i", *shape) for _, _, shape, _ in items)
+    gap = (len(out) + 8) // 256 * 256 + 256 - len(out) - 8
+    return out + struct.pack("<Q", gap) + b"\0" * gap + b"".join(padded)
 
 
 def safetensors(tensors):
@@ -169,6 +182,9 @@ def main(out):
     write_seeds(out, "fuzz_vocab", fixture_seeds("vocab", ["opus/model/vocab.json", "opus/marian/vocab.yml"]) +
                 [b'{"a": 0, "b": 1}', b'"</s>": 0\n"\\u2581a": 1\n'])
     write_seeds(out, "fuzz_npz", [tiny_npz(zipfile.ZIP_STORED), tiny_npz(zipfile.ZIP_DEFLATED)])
+    write_seeds(out, "fuzz_marian_bin",
+                [marian_bin([("Wemb", 0x0404, [2, 3], struct.pack("<6f", *range(6))),
+                             ("bias", 0x0402, [4], b"\x00\x3c" * 4), ("special:model.yml", 0x0101, [5], b"a: 1\n")])])
     write_seeds(out, "fuzz_yaml", fixture_seeds("yaml", ["opus/marian/decoder.yml"]) +
                 [b"models:\n  - model.npz\nvocabs: [a.yml, 'b.yml']\nbeam-size: 4 # four\n",
                  b"---\ntype: transformer\ndec-depth: 6\nnested:\n  key: 1\nflag: true\nx: \"\\u00e9\\n\"\n"])

@@ -82,7 +82,8 @@ TEST_CASE("converter refusals name options by field, never by flag", "[convert]"
       {refusal<models::ModelError>([&] { models::convert_hf_marian(hf_with_npz, to(tmp.file("d"))); }),
        "config.json: missing (an .npz is there: for a native Marian release use convert_marian_npz)"},
       {refusal<models::ModelError>([&] { models::convert_marian_npz(hf_dir(), {}, to(tmp.file("e"))); }),
-       "no *.npz model file (config.json is there: for a Hugging Face model use convert_hf_marian)"},
+       "no *.npz or Marian .bin model file (config.json is there: for a Hugging Face model use "
+       "convert_hf_marian)"},
   };
   for (const auto& [message, expected] : messages) {
     INFO(message);
@@ -151,6 +152,6 @@ TEST_CASE("nmt convert tells the layout from the source's files when --from is l
   fs::create_directories(tmp.file("empty"));
   const auto empty = test::run(nmt + " convert '" + tmp.file("empty") + "' -o '" + tmp.file("none") + "'");
   CHECK(empty.exit_code == 64);
-  CHECK(contains(empty.err, "no model.json, config.json or *.npz in it; give --from"));
+  CHECK(contains(empty.err, "no model.json, config.json, *.npz or Marian .bin in it; give --from"));
   CHECK(!fs::exists(tmp.file("none")));
 }

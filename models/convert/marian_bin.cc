@@ -1,0 +1,193 @@
+#include "models/convert/marian_bin.h"
+
+#include <cstdio>
+#include <fstream>
+
+#include "models/model_error.h"
+
+namespace models {
+
+namespace {
+
+constexpr uint64_t kMarianBinVersion = 1;
+constexpr uint64_t kMaxMarianItems = 1 << 16;  // a Transformer-big has a few hundred
+constexpr uint64_t kMaxMarianRank = 8;
+constexpr uint64_t kMarianHeaderWords = 4;  // name length, type, shape length, data length
+
+// Marian's Type values (marian-dev src/common/types.h): a class bit and the item size.
+enum MarianType : uint64_t {
+  kMarianInt8 = 0x0100 + 1,
+  kMarianUInt8 = 0x0200 + 1,
+  kMarianFloat16 = 0x0400 + 2,
+  kMarianFloat32 = 0x0400 + 4,
+  kMarianIntgemm8 = 0x4000 + 0x0100 + 1,
+  kMarianIntgemm16 = 0x4000 + 0x0100 + 2,
+};
+
+std::string marian_type_text(uint64_t type) {
+  if (type == kMarianIntgemm8) return "intgemm8";
+  if (type == kMarianIntgemm16) return "intgemm16";
+  if (type & 0x0800) return "packed (FBGEMM)";
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "%#llx", static_cast<unsigned long long>(type));
+  return hex;
+}
+
+// Reads the file's words in order, refusing to run past its end.
+class MarianBinCursor {
+ public:
+  MarianBinCursor(std::ifstream& in, uint64_t size, const std::string& path)
+      : in_(in), size_(size), path_(path) {}
+  uint64_t position() const { return pos_; }
+  std::string bytes(uint64_t n, const std::string& what) {
+    if (n > size_ - pos_) throw ModelError(path_ + ": truncated: " + what + " runs past the end of the file");
+    std::string out(static_cast<size_t>(n), '\0');
+    in_.read(out.data(), static_cast<std::streamsize>(n));
+    if (!in_) throw ModelError(path_ + ": cannot read " + what);
+    pos_ += n;
+    return out;
+  }
+  uint64_t word(const std::string& what) { return little_endian(bytes(8, what), 0); }
+  static uint64_t little_endian(const std::string& b, size_t at) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(b[at + static_cast<size_t>(i)]);
+    return v;
+  }
+
+ private:
+  std::ifstream& in_;
+  uint64_t size_;
+  const std::string& path_;
+  uint64_t pos_ = 0;
+};
+
+uint64_t marian_bin_size(std::ifstream& in) {
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  return size < 0 ? 0 : static_cast<uint64_t>(size);
+}
+
+}  // namespace
+
+bool looks_like_marian_bin(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(16, '\0');
+  if (!in.read(head.data(), 16)) return false;
+  const uint64_t items = MarianBinCursor::little_endian(head, 8);
+  return MarianBinCursor::little_endian(head, 0) == kMarianBinVersion && items >= 1 &&
+         items <= kMaxMarianItems;
+}
+
+MarianBinFile::MarianBinFile(const std::string& path) : path_(path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelError(path + ": cannot open");
+  const uint64_t size = marian_bin_size(in);
+  MarianBinCursor c(in, size, path);
+  const uint64_t version = c.word("the version");
+  if (version != kMarianBinVersion) {
+    throw ModelError(path + ": not a Marian binary model of version 1 (its first word is " +
+                     std::to_string(version) + ")");
+  }
+  const uint64_t count = c.word("the item count");
+  if (count == 0 || count > kMaxMarianItems) {
+    throw ModelError(path + ": " + std::to_string(count) + " items (at most " +
+                     std::to_string(kMaxMarianItems) + ")");
+  }
+  if (count * kMarianHeaderWords * 8 > size - c.position())
+    throw ModelError(path + ": truncated: " + std::to_string(count) + " item headers do not fit in the file");
+  const std::string table = c.bytes(count * kMarianHeaderWords * 8, "the item headers");
+  auto header = [&](uint64_t i, uint64_t field) {
+    return MarianBinCursor::little_endian(table, static_cast<size_t>((i * kMarianHeaderWords + field) * 8));
+  };
+  std::vector<std::string> names(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t length = header(i, 0);
+    std::string name = c.bytes(length, "item " + std::to_string(i) + "'s name");
+    if (length == 0 || name.back() != '\0' || name.find('\0') != name.size() - 1)
+      throw ModelError(path + ": item " + std::to_string(i) + "'s name is not one NUL-terminated string");
+    name.pop_back();
+    if (items_.count(name) != 0) throw ModelError(path + ": item '" + name + "' appears twice");
+    items_[name];
+    names[i] = std::move(name);
+  }
+  for (uint64_t i = 0; i < count; ++i) {
+    const std::string& name = names[i];
+    Item& item = items_[name];
+    const uint64_t rank = header(i, 2);
+    if (rank > kMaxMarianRank)
+      throw ModelError(path + ": item '" + name + "': shape of " + std::to_string(rank) + " dimensions");
+    const std::string dims = c.bytes(rank * 4, "item '" + name + "''s shape");
+    uint64_t elements = 1;
+    for (uint64_t d = 0; d < rank; ++d) {
+      uint32_t dim = 0;
+      for (int b = 3; b >= 0; --b)
+        dim = (dim << 8) | static_cast<uint8_t>(dims[d * 4 + static_cast<size_t>(b)]);
+      const int64_t value = static_cast<int32_t>(dim);
+      if (value <= 0 || elements > size / static_cast<uint64_t>(value))
+        throw ModelError(path + ": item '" + name + "': shape dimension " + std::to_string(value) +
+                         " does not fit the file");
+      elements *= static_cast<uint64_t>(value);
+      item.shape.push_back(value);
+    }
+    const uint64_t type = header(i, 1);
+    switch (type) {
+      case kMarianFloat32:
+        item.dtype = NpyDType::kF32;
+        break;
+      case kMarianFloat16:
+        item.dtype = NpyDType::kF16;
+        break;
+      case kMarianInt8:
+        item.dtype = NpyDType::kI8;
+        break;
+      case kMarianUInt8:
+        item.dtype = NpyDType::kU8;
+        break;
+      default:
+        throw ModelError(path + ": item '" + name + "' is of Marian type " + marian_type_text(type) +
+                         ", which nmt does not read: write the model as float32 (marian-conv --gemm-type "
+                         "float32) or as .npz");
+    }
+    item.bytes = elements * static_cast<uint64_t>(type & 0xff);
+  }
+  const uint64_t padding = c.word("the padding length");
+  c.bytes(padding, "the padding");
+  uint64_t offset = c.position();
+  for (uint64_t i = 0; i < count; ++i) {
+    Item& item = items_[names[i]];
+    const uint64_t stored = header(i, 3);
+    if (stored < item.bytes) {
+      throw ModelError(path + ": item '" + names[i] + "': " + std::to_string(stored) + " data bytes for " +
+                       std::to_string(item.bytes) + " bytes of values");
+    }
+    if (stored > size - offset) {
+      throw ModelError(path + ": truncated: item '" + names[i] + "''s data runs past the end of the file");
+    }
+    item.offset = offset;
+    offset += stored;
+  }
+}
+
+std::vector<std::string> MarianBinFile::names() const {
+  std::vector<std::string> out;
+  for (const auto& entry : items_) out.push_back(entry.first);
+  return out;
+}
+
+NpyArray MarianBinFile::read(const std::string& name) const {
+  const auto found = items_.find(name);
+  if (found == items_.end()) throw ModelError(path_ + ": no item '" + name + "'");
+  const Item& item = found->second;
+  std::ifstream in(path_, std::ios::binary);
+  NpyArray array;
+  array.dtype = item.dtype;
+  array.shape = item.shape;
+  array.data.resize(static_cast<size_t>(item.bytes));
+  in.seekg(static_cast<std::streamoff>(item.offset));
+  if (!in.read(array.data.data(), static_cast<std::streamsize>(item.bytes)))
+    throw ModelError(path_ + ": cannot read item '" + name + "'");
+  return array;
+}
+
+}  // namespace models
