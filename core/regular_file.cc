@@ -89,4 +89,19 @@ std::string read_regular_file(const std::string& path, std::string_view what, ui
   return data;
 }
 
+std::string regular_file_head(const std::string& path, size_t n) {
+  int err = 0;
+  const UniqueFd fd = try_open_regular_file(path, &err);
+  std::string head(n, '\0');
+  size_t done = 0;
+  while (fd.valid() && done < n) {
+    const ssize_t got = ::read(fd.get(), &head[done], n - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    done += static_cast<size_t>(got);
+  }
+  head.resize(done);
+  return head;
+}
+
 }  // namespace core

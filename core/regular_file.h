@@ -25,4 +25,8 @@ UniqueFd try_open_regular_file(const std::string& path, int* err, struct stat* s
 // fstat reports and again while reading, for a file that grows).
 std::string read_regular_file(const std::string& path, std::string_view what, uint64_t max_bytes);
 
+// At most the first `n` bytes of `path`, for telling file formats apart; "" when it is not a readable
+// regular file (the reader chosen then says why).
+std::string regular_file_head(const std::string& path, size_t n);
+
 }  // namespace core

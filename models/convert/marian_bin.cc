@@ -1,8 +1,12 @@
 #include "models/convert/marian_bin.h"
 
-#include <cstdio>
-#include <fstream>
+#include <sys/stat.h>
 
+#include <cstdio>
+
+#include "core/error.h"
+#include "core/regular_file.h"
+#include "models/blob_io.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -14,76 +18,78 @@ constexpr uint64_t kMaxMarianItems = 1 << 16;  // a Transformer-big has a few hu
 constexpr uint64_t kMaxMarianRank = 8;
 constexpr uint64_t kMarianHeaderWords = 4;  // name length, type, shape length, data length
 
-// Marian's Type values (marian-dev src/common/types.h): a class bit and the item size.
-enum MarianType : uint64_t {
-  kMarianInt8 = 0x0100 + 1,
-  kMarianUInt8 = 0x0200 + 1,
-  kMarianFloat16 = 0x0400 + 2,
-  kMarianFloat32 = 0x0400 + 4,
-  kMarianIntgemm8 = 0x4000 + 0x0100 + 1,
-  kMarianIntgemm16 = 0x4000 + 0x0100 + 2,
+// Marian's Type values (marian-dev src/common/types.h): a class bit plus the item size in the low byte.
+constexpr uint64_t kMarianIntgemm8 = 0x4000 + 0x0100 + 1;
+constexpr uint64_t kMarianIntgemm16 = 0x4000 + 0x0100 + 2;
+constexpr uint64_t kMarianPackedClass = 0x0800;
+
+// The types nmt reads, as the .npy dtypes the Marian converter takes.
+struct MarianReadableType {
+  uint64_t type;
+  NpyDType dtype;
+};
+constexpr MarianReadableType kMarianReadableTypes[] = {
+    {0x0400 + 4, NpyDType::kF32},  // float32
+    {0x0400 + 2, NpyDType::kF16},  // float16
+    {0x0100 + 1, NpyDType::kI8},   // int8 (special:model.yml)
+    {0x0200 + 1, NpyDType::kU8},   // uint8
 };
 
 std::string marian_type_text(uint64_t type) {
   if (type == kMarianIntgemm8) return "intgemm8";
   if (type == kMarianIntgemm16) return "intgemm16";
-  if (type & 0x0800) return "packed (FBGEMM)";
+  if (type & kMarianPackedClass) return "packed (FBGEMM)";
   char hex[32];
   std::snprintf(hex, sizeof hex, "%#llx", static_cast<unsigned long long>(type));
   return hex;
 }
 
-// Reads the file's words in order, refusing to run past its end.
+// The unsigned little-endian number of `width` bytes at `at`.
+uint64_t little_endian(const std::string& b, size_t at, size_t width) {
+  uint64_t v = 0;
+  for (size_t i = width; i-- > 0;) v = (v << 8) | static_cast<uint8_t>(b[at + i]);
+  return v;
+}
+
+// Reads the file's parts in order, refusing to run past its end.
 class MarianBinCursor {
  public:
-  MarianBinCursor(std::ifstream& in, uint64_t size, const std::string& path)
-      : in_(in), size_(size), path_(path) {}
+  MarianBinCursor(int fd, uint64_t size, const std::string& path) : fd_(fd), size_(size), path_(path) {}
   uint64_t position() const { return pos_; }
   std::string bytes(uint64_t n, const std::string& what) {
     if (n > size_ - pos_) throw ModelError(path_ + ": truncated: " + what + " runs past the end of the file");
     std::string out(static_cast<size_t>(n), '\0');
-    in_.read(out.data(), static_cast<std::streamsize>(n));
-    if (!in_) throw ModelError(path_ + ": cannot read " + what);
+    read_exactly(fd_, path_, pos_, n, out.data());
     pos_ += n;
     return out;
   }
-  uint64_t word(const std::string& what) { return little_endian(bytes(8, what), 0); }
-  static uint64_t little_endian(const std::string& b, size_t at) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(b[at + static_cast<size_t>(i)]);
-    return v;
-  }
+  uint64_t word(const std::string& what) { return little_endian(bytes(8, what), 0, 8); }
 
  private:
-  std::ifstream& in_;
+  int fd_;
   uint64_t size_;
   const std::string& path_;
   uint64_t pos_ = 0;
 };
 
-uint64_t marian_bin_size(std::ifstream& in) {
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  return size < 0 ? 0 : static_cast<uint64_t>(size);
-}
-
 }  // namespace
 
 bool looks_like_marian_bin(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string head(16, '\0');
-  if (!in.read(head.data(), 16)) return false;
-  const uint64_t items = MarianBinCursor::little_endian(head, 8);
-  return MarianBinCursor::little_endian(head, 0) == kMarianBinVersion && items >= 1 &&
-         items <= kMaxMarianItems;
+  const std::string head = core::regular_file_head(path, 16);
+  if (head.size() < 16) return false;
+  const uint64_t items = little_endian(head, 8, 8);
+  return little_endian(head, 0, 8) == kMarianBinVersion && items >= 1 && items <= kMaxMarianItems;
 }
 
 MarianBinFile::MarianBinFile(const std::string& path) : path_(path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelError(path + ": cannot open");
-  const uint64_t size = marian_bin_size(in);
-  MarianBinCursor c(in, size, path);
+  struct stat st;
+  try {
+    fd_ = core::open_regular_file(path, "Marian model (.bin)", &st);
+  } catch (const core::Error& e) {
+    throw ModelError(e.what());
+  }
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  MarianBinCursor c(fd_.get(), size, path);
   const uint64_t version = c.word("the version");
   if (version != kMarianBinVersion) {
     throw ModelError(path + ": not a Marian binary model of version 1 (its first word is " +
@@ -94,11 +100,9 @@ MarianBinFile::MarianBinFile(const std::string& path) : path_(path) {
     throw ModelError(path + ": " + std::to_string(count) + " items (at most " +
                      std::to_string(kMaxMarianItems) + ")");
   }
-  if (count * kMarianHeaderWords * 8 > size - c.position())
-    throw ModelError(path + ": truncated: " + std::to_string(count) + " item headers do not fit in the file");
   const std::string table = c.bytes(count * kMarianHeaderWords * 8, "the item headers");
   auto header = [&](uint64_t i, uint64_t field) {
-    return MarianBinCursor::little_endian(table, static_cast<size_t>((i * kMarianHeaderWords + field) * 8));
+    return little_endian(table, static_cast<size_t>((i * kMarianHeaderWords + field) * 8), 8);
   };
   std::vector<std::string> names(count);
   for (uint64_t i = 0; i < count; ++i) {
@@ -120,10 +124,7 @@ MarianBinFile::MarianBinFile(const std::string& path) : path_(path) {
     const std::string dims = c.bytes(rank * 4, "item '" + name + "''s shape");
     uint64_t elements = 1;
     for (uint64_t d = 0; d < rank; ++d) {
-      uint32_t dim = 0;
-      for (int b = 3; b >= 0; --b)
-        dim = (dim << 8) | static_cast<uint8_t>(dims[d * 4 + static_cast<size_t>(b)]);
-      const int64_t value = static_cast<int32_t>(dim);
+      const int64_t value = static_cast<int32_t>(little_endian(dims, static_cast<size_t>(d * 4), 4));
       if (value <= 0 || elements > size / static_cast<uint64_t>(value))
         throw ModelError(path + ": item '" + name + "': shape dimension " + std::to_string(value) +
                          " does not fit the file");
@@ -131,25 +132,17 @@ MarianBinFile::MarianBinFile(const std::string& path) : path_(path) {
       item.shape.push_back(value);
     }
     const uint64_t type = header(i, 1);
-    switch (type) {
-      case kMarianFloat32:
-        item.dtype = NpyDType::kF32;
-        break;
-      case kMarianFloat16:
-        item.dtype = NpyDType::kF16;
-        break;
-      case kMarianInt8:
-        item.dtype = NpyDType::kI8;
-        break;
-      case kMarianUInt8:
-        item.dtype = NpyDType::kU8;
-        break;
-      default:
-        throw ModelError(path + ": item '" + name + "' is of Marian type " + marian_type_text(type) +
-                         ", which nmt does not read: write the model as float32 (marian-conv --gemm-type "
-                         "float32) or as .npz");
+    const MarianReadableType* readable = nullptr;
+    for (const MarianReadableType& row : kMarianReadableTypes) {
+      if (row.type == type) readable = &row;
     }
-    item.bytes = elements * static_cast<uint64_t>(type & 0xff);
+    if (readable == nullptr) {
+      throw ModelError(path + ": item '" + name + "' is of Marian type " + marian_type_text(type) +
+                       ", which nmt does not read: write the model as float32 (marian-conv --gemm-type "
+                       "float32) or as .npz");
+    }
+    item.dtype = readable->dtype;
+    item.bytes = elements * (type & 0xff);  // Marian's low byte is the item size
   }
   const uint64_t padding = c.word("the padding length");
   c.bytes(padding, "the padding");
@@ -179,14 +172,11 @@ NpyArray MarianBinFile::read(const std::string& name) const {
   const auto found = items_.find(name);
   if (found == items_.end()) throw ModelError(path_ + ": no item '" + name + "'");
   const Item& item = found->second;
-  std::ifstream in(path_, std::ios::binary);
   NpyArray array;
   array.dtype = item.dtype;
   array.shape = item.shape;
   array.data.resize(static_cast<size_t>(item.bytes));
-  in.seekg(static_cast<std::streamoff>(item.offset));
-  if (!in.read(array.data.data(), static_cast<std::streamsize>(item.bytes)))
-    throw ModelError(path_ + ": cannot read item '" + name + "'");
+  read_exactly(fd_.get(), path_, item.offset, item.bytes, array.data.data());
   return array;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/unique_fd.h"
 #include "models/convert/npz.h"
 
 namespace models {
@@ -18,7 +19,8 @@ bool looks_like_marian_bin(const std::string& path);
 
 class MarianBinFile {
  public:
-  // Reads and checks the header; throws ModelError naming the file (and the item).
+  // Opens the file (a regular file only: a FIFO or device is refused) and checks the header; throws
+  // ModelError naming the file (and the item).
   explicit MarianBinFile(const std::string& path);
 
   const std::string& path() const { return path_; }
@@ -35,6 +37,7 @@ class MarianBinFile {
     uint64_t bytes = 0;   // product(shape) * itemsize; the stored length may add padding
   };
   std::string path_;
+  core::UniqueFd fd_;  // kept open: read() takes each item with pread
   std::map<std::string, Item> items_;
 };
 

@@ -1,10 +1,10 @@
 #include "models/convert/marian_npz_tensors.h"
 
-#include <fstream>
 #include <memory>
 #include <set>
 #include <utility>
 
+#include "core/regular_file.h"
 #include "models/convert/convert_common.h"
 #include "models/convert/convert_marian_npz.h"
 #include "models/convert/marian_bin.h"
@@ -19,9 +19,7 @@ namespace {
 // the .bin reader's precise refusal.
 bool is_npz(const std::string& path) {
   if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npz") == 0) return true;
-  std::ifstream in(path, std::ios::binary);
-  char magic[2] = {};
-  return in.read(magic, 2) && magic[0] == 'P' && magic[1] == 'K';
+  return core::regular_file_head(path, 2) == "PK";
 }
 
 // The model file's arrays: an .npz, or Marian's binary model.bin (told apart by its first bytes).

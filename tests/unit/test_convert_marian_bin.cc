@@ -1,5 +1,7 @@
 // nmt convert marian-npz with Marian's binary model.bin: the same weights as the .npz it was written from,
 // and hostile .bin files refused by name.
+#include <sys/stat.h>
+
 #include "convert_test_support.h"
 #include "models/convert/marian_bin.h"
 #include "models/convert/npz.h"
@@ -145,6 +147,23 @@ TEST_CASE("convert marian-npz refuses hostile Marian .bin files by name", "[conv
   std::vector<BinItem> nul_name = items;
   nul_name[0].name += std::string(1, '\0') + "x";
   CHECK(contains(bin_refusal(marian_bin(nul_name)), "NUL-terminated"));
+
+  // A FIFO as the model is refused at once, and one beside a release does not stall the directory scan.
+  CHECK(contains(
+      marian_refusal([](const std::string& dir) {
+        fs::remove(dir + "/model.npz");
+        REQUIRE(::mkfifo((dir + "/model.bin").c_str(), 0600) == 0);  // no writer: an open would hang
+        test::write_file(dir + "/decoder.yml",
+                         replace(test::read_file(dir + "/decoder.yml"), "  - model.npz", "  - model.bin"));
+      }),
+      "not a regular file"));
+  test::TempDir tmp;
+  const std::string scanned = tmp.file("marian");
+  copy_dir(marian_dir(), scanned);
+  test::write_file(scanned + "/decoder.yml",
+                   replace(test::read_file(scanned + "/decoder.yml"), "models:\n  - model.npz\n", ""));
+  REQUIRE(::mkfifo((scanned + "/lex.s2t.bin").c_str(), 0600) == 0);
+  CHECK(models::convert_marian_npz(scanned, {}, to(tmp.file("out"))).description.config.d_model == 32);
 
   // Every cut of the file is refused or (past the last needed byte) read: never a crash.
   for (size_t cut : {size_t{0}, size_t{7}, size_t{15}, size_t{100}, good.size() / 2, good.size() - 1}) {
