@@ -7,7 +7,7 @@
 namespace models {
 
 CacheType attention_cache_type(const TransformerWeights& weights) {
-  const bool int8 = !weights.decoder.empty() && weights.decoder.front().self_attn.k.int8 != nullptr;
+  const bool int8 = !weights.decoder.empty() && weights.decoder.front().cross_attn.k.int8 != nullptr;
   return int8 ? CacheType::kInt8 : CacheType::kF32;
 }
 

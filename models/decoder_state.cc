@@ -26,7 +26,9 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   const ModelConfig& c = model.config();
   // Never more entries live than rows x positions, so the stack cannot run dry.
   const size_t n_entries = static_cast<size_t>(max_rows) * max_steps;
-  for (int l = 0; l < c.decoder_layers; ++l) {
+  const bool ssru = c.decoder_recurrence == DecoderRecurrence::kSsru;
+  if (ssru) ssru_ = std::make_unique<SsruCells>(max_rows, c.decoder_layers, d_);
+  for (int l = 0; l < c.decoder_layers && !ssru; ++l) {
     self_k_.emplace_back(n_entries, d_, c.n_heads, caches);
     self_v_.emplace_back(n_entries, d_, c.n_heads, caches);
   }
@@ -47,7 +49,11 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   scores_stride_ = core::attend_one_scratch(std::max(max_steps, longest), c.n_heads);
   team_size_ = core::team_size();
   scores_ = core::PooledBuffer(scores_stride_ * team_size_);
-  if (capture) capture_ = std::make_unique<AttentionCapture>(*capture, c, max_rows, max_steps, longest);
+  if (capture) {
+    AttentionRequest request = *capture;
+    request.decoder = request.decoder && !ssru;  // an SSRU decoder has no self-attention to record
+    capture_ = std::make_unique<AttentionCapture>(request, c, max_rows, max_steps, longest);
+  }
 }
 
 void DecoderState::project_cross(const Transformer& model, const EncodedBatch& encoded, CacheType caches) {
@@ -86,6 +92,7 @@ void DecoderState::start(int n_sentences) {
   for (size_t e = entries_.size(); e-- > 0;) free_entries_.push_back(static_cast<int32_t>(e));
   used_entries_.clear();
   if (capture_) capture_->reset();
+  if (ssru_) ssru_->start(n_sentences);
 }
 
 void DecoderState::select_rows(const std::vector<int>& src_rows) {
@@ -102,6 +109,7 @@ void DecoderState::select_rows(const std::vector<int>& src_rows) {
     }
     entries_.swap(spare_entries_);
   }
+  if (ssru_ && !identity_prefix) ssru_->select_rows(src_rows);
   n_rows_ = n;
   stepped_rows_ = 0;
   if (filled_ > 0 && !capture_) reclaim_entries();
@@ -217,7 +225,13 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
   for (int l = 0; l < c.decoder_layers; ++l) {
     const DecoderLayerWeights& layer = w.decoder[l];
     residual(x_.data(), rows, d_, layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(),
-             tmp_.data(), [&](const float* in, float* result) { self_attention(l, in, position, result); });
+             tmp_.data(), [&](const float* in, float* result) {
+               if (ssru_) {
+                 ssru_->step(l, layer, in, rows, q_.data(), ctx_.data(), result);
+               } else {
+                 self_attention(l, in, position, result);
+               }
+             });
     residual(
         x_.data(), rows, d_, layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, normed_.data(), tmp_.data(),
         [&](const float* in, float* result) { cross_attention(l, in, sentence_of_row, position, result); });

@@ -1,6 +1,6 @@
-// Incremental decoding for one encoded batch: self-attention key/value caches per row (hypothesis),
-// cross-attention keys/values computed once per sentence. All buffers are sized at construction,
-// so the decode loop allocates nothing.
+// Incremental decoding for one encoded batch: self-attention key/value caches per row (hypothesis), or an
+// SSRU decoder's cells, and cross-attention keys/values computed once per sentence. All buffers are sized at
+// construction, so the decode loop allocates nothing.
 //
 // Beams share history: a row's cache is a list of entries, one per position, and rows that descend
 // from the same hypothesis point at the same entries for their common prefix. Entries no row points at
@@ -16,6 +16,7 @@
 #include "core/search.h"
 #include "models/attention_cache.h"
 #include "models/attention_capture.h"
+#include "models/ssru_cells.h"
 #include "models/transformer.h"
 
 namespace models {
@@ -102,6 +103,7 @@ class DecoderState : public core::DecoderStep {
   size_t scores_stride_ = 0;
   int team_size_ = 1;
   std::unique_ptr<AttentionCapture> capture_;  // null unless attention is recorded
+  std::unique_ptr<SsruCells> ssru_;            // an SSRU decoder's state (self_k_ and self_v_ then empty)
 };
 
 }  // namespace models

@@ -33,7 +33,8 @@ Positions parse_positions(const std::string& s) {
 ModelConfig parse_config(const JsonObject& o) {
   o.expect_keys({"d_model", "n_heads", "encoder_layers", "decoder_layers", "ffn_dim", "activation", "norm",
                  "final_norm", "layer_norm_eps", "positions", "max_positions", "scale_embedding",
-                 "shared_embeddings", "tied_output", "output_bias", "src_vocab_size", "tgt_vocab_size"});
+                 "shared_embeddings", "tied_output", "output_bias", "src_vocab_size", "tgt_vocab_size"},
+                {"decoder_recurrence"});
   ModelConfig c;
   c.d_model = static_cast<int>(o.integer("d_model", 1, kMaxDim));
   c.n_heads = static_cast<int>(o.integer("n_heads", 1, c.d_model));
@@ -44,6 +45,11 @@ ModelConfig parse_config(const JsonObject& o) {
   c.activation = parse_activation(o.choice("activation", {"relu", "gelu", "swish"}));
   c.pre_norm = o.choice("norm", {"post", "pre"}) == "pre";
   c.final_norm = o.boolean("final_norm");
+  if (o.has("decoder_recurrence")) {
+    c.decoder_recurrence = o.choice("decoder_recurrence", {"self-attention", "ssru"}) == "ssru"
+                               ? DecoderRecurrence::kSsru
+                               : DecoderRecurrence::kSelfAttention;
+  }
   c.layer_norm_eps = static_cast<float>(o.number("layer_norm_eps", 1e-12, 1.0));
   c.positions = parse_positions(
       o.choice("positions", {"sinusoidal-interleaved", "sinusoidal-concat", "sinusoidal-marian", "table"}));
@@ -187,6 +193,10 @@ ModelDescription parse_description(const nlohmann::json& meta, const std::string
   return d;
 }
 
+const char* decoder_recurrence_name(DecoderRecurrence r) {
+  return r == DecoderRecurrence::kSsru ? "ssru" : "self-attention";
+}
+
 const char* positions_name(Positions p) {
   switch (p) {
     case Positions::kSinusoidalInterleaved:
@@ -250,6 +260,9 @@ nlohmann::json description_to_json(const ModelDescription& d) {
                  {"output_bias", c.output_bias},
                  {"src_vocab_size", c.src_vocab_size},
                  {"tgt_vocab_size", c.tgt_vocab_size}};
+  // Written only when not the default, so self-attention models' model.json stays as it was.
+  if (c.decoder_recurrence != DecoderRecurrence::kSelfAttention)
+    j["config"]["decoder_recurrence"] = decoder_recurrence_name(c.decoder_recurrence);
   j["tokens"] = {{"pad", d.tokens.pad},
                  {"unk", d.tokens.unk},
                  {"eos", d.tokens.eos},

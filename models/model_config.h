@@ -14,6 +14,10 @@ namespace models {
 
 enum class Positions { kSinusoidalInterleaved, kSinusoidalConcat, kSinusoidalMarian, kTable };
 
+// What each decoder layer looks back with: self-attention over the earlier positions, or Marian's SSRU, a
+// simpler simple recurrent unit with one state vector per layer (the Firefox students: docs/checkpoint.md).
+enum class DecoderRecurrence { kSelfAttention, kSsru };
+
 struct ModelConfig {
   int d_model = 0;
   int n_heads = 0;
@@ -23,6 +27,7 @@ struct ModelConfig {
   core::Activation activation = core::Activation::kRelu;
   bool pre_norm = false;
   bool final_norm = false;
+  DecoderRecurrence decoder_recurrence = DecoderRecurrence::kSelfAttention;
   float layer_norm_eps = 1e-5f;
   Positions positions = Positions::kSinusoidalInterleaved;
   int max_positions = 0;
@@ -91,5 +96,6 @@ nlohmann::json description_to_json(const ModelDescription& description);
 
 const char* positions_name(Positions p);
 const char* activation_name(core::Activation a);
+const char* decoder_recurrence_name(DecoderRecurrence r);
 
 }  // namespace models

@@ -26,6 +26,11 @@ class WeightLoader {
     set_weight(l, scope + ".weight");
     return l;
   }
+  Linear linear_without_bias(const std::string& scope, int out, int in) {
+    Linear l{nullptr, nullptr, out, in};
+    set_weight(l, scope + ".weight");
+    return l;
+  }
   // int8 panels for an i8 tensor, else whatever form core's f32 products use.
   void set_weight(Linear& l, const std::string& name) {
     if (is_int8(name)) {
@@ -92,13 +97,22 @@ class WeightLoader {
             norm(s + ".ffn_norm")};
   }
   DecoderLayerWeights decoder_layer(const std::string& s) {
-    return {attention(s + ".self_attn"),
-            norm(s + ".self_attn_norm"),
-            attention(s + ".cross_attn"),
-            norm(s + ".cross_attn_norm"),
-            linear(s + ".fc1", c_.ffn_dim, c_.d_model),
-            linear(s + ".fc2", c_.d_model, c_.ffn_dim),
-            norm(s + ".ffn_norm")};
+    const int d = c_.d_model;
+    DecoderLayerWeights layer;
+    if (c_.decoder_recurrence == DecoderRecurrence::kSsru) {
+      layer.ssru_input = linear_without_bias(s + ".ssru_input", d, d);
+      layer.ssru_forget = linear(s + ".ssru_forget", d, d);
+      layer.self_attn_norm = norm(s + ".ssru_norm");
+    } else {
+      layer.self_attn = attention(s + ".self_attn");
+      layer.self_attn_norm = norm(s + ".self_attn_norm");
+    }
+    layer.cross_attn = attention(s + ".cross_attn");
+    layer.cross_attn_norm = norm(s + ".cross_attn_norm");
+    layer.fc1 = linear(s + ".fc1", c_.ffn_dim, d);
+    layer.fc2 = linear(s + ".fc2", d, c_.ffn_dim);
+    layer.ffn_norm = norm(s + ".ffn_norm");
+    return layer;
   }
   const float* get(const std::string& name, const std::vector<int64_t>& shape) {
     return ckpt_.get(name, shape);

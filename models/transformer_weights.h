@@ -50,8 +50,10 @@ struct EncoderLayerWeights {
 };
 
 struct DecoderLayerWeights {
-  AttentionWeights self_attn;
-  Norm self_attn_norm;
+  AttentionWeights self_attn;  // empty in an SSRU decoder
+  Norm self_attn_norm;         // around the self-attention or the SSRU
+  // An SSRU decoder's recurrence (model_config.h): candidate W u (no bias) and forget gate Wf u + bf.
+  Linear ssru_input, ssru_forget;  // each [d, d]; empty with self-attention
   AttentionWeights cross_attn;
   Norm cross_attn_norm;
   Linear fc1, fc2;

@@ -105,6 +105,9 @@ int run_attention(const AttentionCommandOptions& options) {
                            (json ? std::string("encoder and decoder") : o.view.kind) +
                            " attention has layers 0.." + std::to_string(n_layers - 1));
   }
+  if (!json && o.view.kind == "decoder" && c.decoder_recurrence == models::DecoderRecurrence::kSsru)
+    throw core::UsageError(
+        "--kind decoder: the model's decoder has no self-attention (its layers are SSRUs)");
   if (o.view.head >= c.n_heads) {
     throw core::UsageError("--head " + std::to_string(o.view.head) + ": the model has heads 0.." +
                            std::to_string(c.n_heads - 1));

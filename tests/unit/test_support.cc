@@ -171,8 +171,15 @@ std::vector<models::NamedTensor> random_tensors(const models::ModelDescription& 
   }
   for (int i = 0; i < c.decoder_layers; ++i) {
     const std::string s = "decoder.layers." + std::to_string(i);
-    attention(s + ".self_attn");
-    norm(s + ".self_attn_norm");
+    if (c.decoder_recurrence == models::DecoderRecurrence::kSsru) {
+      add(s + ".ssru_input.weight", {dm, dm});
+      add(s + ".ssru_forget.weight", {dm, dm});
+      add(s + ".ssru_forget.bias", {dm});
+      norm(s + ".ssru_norm");
+    } else {
+      attention(s + ".self_attn");
+      norm(s + ".self_attn_norm");
+    }
     attention(s + ".cross_attn");
     norm(s + ".cross_attn_norm");
     ffn(s);

@@ -1,0 +1,82 @@
+// The SSRU decoder (models/ssru_cells.h): model.json's decoder_recurrence, and the recurrent state
+// following its hypothesis as the search copies and reorders rows. Parity with Marian itself is
+// tests/marian_student_check.sh.
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "models/convert/marian_architecture.h"
+#include "models/decoder_state.h"
+#include "models/model_config.h"
+#include "models/transformer.h"
+#include "teacher_forced.h"
+#include "test_support.h"
+
+namespace {
+
+models::ModelDescription ssru_description() {
+  models::ModelDescription d = test::small_description();
+  d.config.decoder_recurrence = models::DecoderRecurrence::kSsru;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("model.json's decoder_recurrence: ssru round-trips, an unknown value names the field", "[ssru]") {
+  const models::ModelDescription d = ssru_description();
+  nlohmann::json j = models::description_to_json(d);
+  REQUIRE(j["config"]["decoder_recurrence"] == "ssru");
+  REQUIRE(models::parse_description(j, "model.json").config.decoder_recurrence ==
+          models::DecoderRecurrence::kSsru);
+  // Self-attention, the default, is not written, so such a model.json reads as before.
+  REQUIRE(!models::description_to_json(test::small_description())["config"].contains("decoder_recurrence"));
+  j["config"]["decoder_recurrence"] = "lstm";
+  REQUIRE_THROWS_WITH(models::parse_description(j, "model.json"),
+                      Catch::Contains("model.json") && Catch::Contains("config.decoder_recurrence"));
+}
+
+TEST_CASE("an SSRU decoder's rows carry their own state through copies and reorders", "[ssru]") {
+  test::TempDir dir;
+  const models::ModelDescription d = ssru_description();
+  test::write_random_model(dir.path(), d, 11);
+  const models::Transformer model(dir.path());
+  const int vocab = d.config.tgt_vocab_size;
+  const int32_t start = d.tokens.decoder_start;
+  const auto encoded = model.encode({{7, 8, 9, d.tokens.eos}});
+  models::DecoderState state(model, encoded, 3, 8);
+  std::vector<float> logits(static_cast<size_t>(3) * vocab);
+  // Each row's logits after `prefix`, as a fresh single row computes them.
+  const auto expect_row = [&](int row, const std::vector<int32_t>& prefix) {
+    const std::vector<float> alone = test::teacher_forced_logits(model, encoded, 0, prefix);
+    const float* want = alone.data() + (prefix.size() - 1) * vocab;
+    for (int v = 0; v < vocab; ++v)
+      REQUIRE(logits[static_cast<size_t>(row) * vocab + v] == Approx(want[v]).margin(1e-4));
+  };
+  state.start(1);
+  state.step({start}, {0}, 0);
+  state.select_rows({0, 0, 0});  // one hypothesis becomes three beams
+  state.step({5, 6, 7}, {0, 0, 0}, 1);
+  state.logits(0, 3, logits.data());
+  expect_row(0, {start, 5});
+  expect_row(1, {start, 6});
+  expect_row(2, {start, 7});
+  state.select_rows({2, 0});  // beam 1 dies, the others swap places
+  state.step({8, 9}, {0, 0}, 2);
+  state.logits(0, 2, logits.data());
+  expect_row(0, {start, 7, 8});
+  expect_row(1, {start, 5, 9});
+}
+
+TEST_CASE("Marian's model.yml: an SSRU decoder converts, other recurrences are refused by name", "[ssru]") {
+  const auto parse = [](const std::string& extra) {
+    return models::parse_model_yml(models::FlatYaml::parse(
+        "type: transformer\ntransformer-decoder-autoreg: rnn\n" + extra, "model.yml"));
+  };
+  REQUIRE(parse("dec-cell: ssru\n").ssru);
+  REQUIRE_THROWS_WITH(parse("dec-cell: gru\n"), Catch::Contains("dec-cell") && Catch::Contains("'gru'"));
+  REQUIRE_THROWS_WITH(parse("dec-cell: ssru\nlayer-normalization: true\n"),
+                      Catch::Contains("layer-normalization"));
+  REQUIRE_THROWS_WITH(
+      models::parse_model_yml(models::FlatYaml::parse(
+          "type: transformer\ntransformer-decoder-autoreg: average-attention\n", "model.yml")),
+      Catch::Contains("transformer-decoder-autoreg") && Catch::Contains("average-attention"));
+}
