@@ -31,7 +31,7 @@ MarianDecoding read_decoding(const MarianRelease& release) {
   const int max_input = static_cast<int>(dy.integer("max-length", 1000));
   if (max_input < kMaxLengthRange.lo || max_input > kMaxLengthRange.hi)
     throw ModelError(decoder_path + ": max-length: must be " + range_text(kMaxLengthRange));
-  double normalize = 1.0;
+  double normalize = 0.0;  // marian-decoder's default: scores are not divided by length
   if (dy.has("normalize")) {
     const std::string s = dy.string("normalize", "");
     normalize = s == "true" ? 1.0 : s == "false" ? 0.0 : dy.number("normalize", 1.0);
@@ -61,7 +61,8 @@ MarianDecoding read_decoding(const MarianRelease& release) {
   d.beam_size = static_cast<int>(beam);
   d.length_penalty = static_cast<float>(normalize);
   d.max_length_a = static_cast<float>(factor);
-  d.max_length_b = 0;
+  // Marian stops after factor x n tokens with no EOS of its own; nmt counts the EOS it forces at the limit.
+  d.max_length_b = 1;
   d.max_length = max_input;
   d.ban_unk = !dy.boolean("allow-unk", false);
   d.renormalize = false;
@@ -75,6 +76,7 @@ ModelDescription describe(const MarianModel& model, const MarianDecoding& decodi
   d.config = convert_detail::marian_network(c);
   ModelConfig& mc = d.config;
   mc.layer_norm_eps = 1e-6f;
+  if (c.ssru) mc.decoder_recurrence = DecoderRecurrence::kSsru;
   mc.positions = Positions::kSinusoidalMarian;
   mc.max_positions = decoding.max_input;
   mc.scale_embedding = true;

@@ -84,8 +84,15 @@ MarianConfig parse_model_yml(const FlatYaml& y) {
     refuse("transformer-train-position-embeddings", "true (learned positions) is not supported");
   }
   const std::string autoreg = y.string("transformer-decoder-autoreg", "self-attention");
-  if (autoreg != "self-attention") {
-    refuse("transformer-decoder-autoreg", "'" + autoreg + "' is not supported (only self-attention)");
+  if (autoreg == "rnn") {
+    // The Firefox / Bergamot students: an SSRU per decoder layer.
+    const std::string cell = y.string("dec-cell", "gru");
+    if (cell != "ssru") refuse("dec-cell", "'" + cell + "' is not supported (only ssru)");
+    if (y.boolean("layer-normalization", false))
+      refuse("layer-normalization", "true (a LayerNorm inside the SSRU) is not supported");
+    c.ssru = true;
+  } else if (autoreg != "self-attention") {
+    refuse("transformer-decoder-autoreg", "'" + autoreg + "' is not supported (self-attention, rnn)");
   }
   if (!y.list("transformer-tied-layers").empty())
     refuse("transformer-tied-layers", "tied layers are not supported");

@@ -16,6 +16,7 @@ struct MarianConfig {
   bool tied_all = false, tied_src = false, tied = false, omit_bias = false;
   std::vector<int64_t> dim_vocabs;
   int alignment_layer = -1;  // transformer-guided-alignment-layer, 0-based; -1: "last"
+  bool ssru = false;         // decoder layers with an SSRU (dec-cell) instead of self-attention
 };
 
 // Throws ModelError naming the key of anything unsupported.

@@ -170,8 +170,12 @@ class MarianMapper {
     for (int n = 1; n <= c_.decoder_layers; ++n) {
       const std::string ours = "decoder.layers." + std::to_string(n - 1),
                         theirs = "decoder_l" + std::to_string(n);
-      attention(ours + ".self_attn", theirs + "_self");
-      norm(ours + ".self_attn_norm", theirs + "_self_Wo_ln");
+      if (c_.ssru) {
+        ssru(ours, theirs + "_rnn");
+      } else {
+        attention(ours + ".self_attn", theirs + "_self");
+        norm(ours + ".self_attn_norm", theirs + "_self_Wo_ln");
+      }
       attention(ours + ".cross_attn", theirs + "_context");
       norm(ours + ".cross_attn_norm", theirs + "_context_Wo_ln");
       feed_forward(ours, theirs + "_ffn");
@@ -215,6 +219,15 @@ class MarianMapper {
                                {"out_proj", "o"}}) {
       linear(ours + "." + p, theirs + "_W" + m, theirs + "_b" + m, dm_, dm_);
     }
+  }
+
+  // Marian's SSRU layer: W and Wf are [in, out] like every Marian weight; its post-processing LayerNorm
+  // is named after the "_ffn" suffix Marian gives it.
+  void ssru(const std::string& ours, const std::string& theirs) {
+    out_.push_back(
+        {ours + ".ssru_input.weight", {dm_, dm_}, transpose(npz_.take(theirs + "_W", {dm_, dm_}), dm_, dm_)});
+    linear(ours + ".ssru_forget", theirs + "_Wf", theirs + "_bf", dm_, dm_);
+    norm(ours + ".ssru_norm", theirs + "_ffn_ln");
   }
 
   void norm(const std::string& ours, const std::string& theirs) {
