@@ -15,6 +15,8 @@ namespace models {
 namespace {
 
 constexpr char kMagic[8] = {'N', 'M', 'T', 'S', 'L', 'S', 'T', '1'};
+constexpr char kMagicRounded[8] = {'N', 'M', 'T', 'S', 'L', 'S', 'T', '2'};  // with round_up
+constexpr uint32_t kMaxRoundUp = 64;
 // Larger vocabularies than any SentencePiece model: keeps a hostile header from asking for huge buffers.
 constexpr uint32_t kMaxShortlistVocab = 1u << 24;
 
@@ -45,10 +47,16 @@ class Reader {
 }  // namespace
 
 Shortlist::Shortlist(int src_vocab, int tgt_vocab, int k, std::vector<int32_t> frequent,
-                     const std::vector<std::vector<int32_t>>& targets)
-    : src_vocab_(src_vocab), tgt_vocab_(tgt_vocab), k_(k), frequent_(std::move(frequent)) {
+                     const std::vector<std::vector<int32_t>>& targets, int round_up)
+    : src_vocab_(src_vocab),
+      tgt_vocab_(tgt_vocab),
+      k_(k),
+      round_up_(round_up),
+      frequent_(std::move(frequent)) {
   if (static_cast<int>(targets.size()) != src_vocab)
     throw core::Error("Shortlist: one list per source piece");
+  if (round_up < 1 || static_cast<uint32_t>(round_up) > kMaxRoundUp)
+    throw core::Error("Shortlist: round_up out of range");
   offsets_.push_back(0);
   for (const auto& list : targets) {
     if (static_cast<int>(list.size()) > k) throw core::Error("Shortlist: a list longer than k");
@@ -61,17 +69,20 @@ uint32_t Shortlist::checksum(const std::string& bytes) {
   return blob_crc32(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 
-void Shortlist::write(const std::string& path) const {
-  std::string out(kMagic, sizeof(kMagic));
+void Shortlist::write(const std::string& path) const { core::write_file_atomically(path, serialize()); }
+
+std::string Shortlist::serialize() const {
+  std::string out(round_up_ == 1 ? kMagic : kMagicRounded, sizeof(kMagic));
   put(out, static_cast<uint32_t>(src_vocab_));
   put(out, static_cast<uint32_t>(tgt_vocab_));
   put(out, static_cast<uint32_t>(k_));
   put(out, static_cast<uint32_t>(frequent_.size()));
+  if (round_up_ != 1) put(out, static_cast<uint32_t>(round_up_));
   for (int32_t id : frequent_) put(out, static_cast<uint32_t>(id));
   for (uint32_t o : offsets_) put(out, o);
   for (int32_t id : targets_) put(out, static_cast<uint32_t>(id));
   put(out, checksum(out));
-  core::write_file_atomically(path, out);
+  return out;
 }
 
 Shortlist Shortlist::read(const std::string& path, int src_vocab, int tgt_vocab) {
@@ -79,8 +90,11 @@ Shortlist Shortlist::read(const std::string& path, int src_vocab, int tgt_vocab)
   if (!file) throw ModelError(path + ": cannot read the shortlist (nmt shortlist builds one)");
   const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   Reader in(bytes, path);
-  if (bytes.size() < sizeof(kMagic) + 4 || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
-    in.fail("file lacks the NMTSLST1 header");
+  const bool rounded =
+      bytes.size() >= sizeof(kMagic) && std::memcmp(bytes.data(), kMagicRounded, sizeof(kMagic)) == 0;
+  if (bytes.size() < sizeof(kMagic) + 4 ||
+      (!rounded && std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0))
+    in.fail("file lacks the NMTSLST1 or NMTSLST2 header");
   const uint32_t stored = static_cast<uint32_t>(static_cast<uint8_t>(bytes[bytes.size() - 4])) |
                           static_cast<uint32_t>(static_cast<uint8_t>(bytes[bytes.size() - 3])) << 8 |
                           static_cast<uint32_t>(static_cast<uint8_t>(bytes[bytes.size() - 2])) << 16 |
@@ -90,6 +104,8 @@ Shortlist Shortlist::read(const std::string& path, int src_vocab, int tgt_vocab)
   Shortlist s;
   const uint32_t src = in.next("the header"), tgt = in.next("the header");
   const uint32_t k = in.next("the header"), n_frequent = in.next("the header");
+  const uint32_t round_up = rounded ? in.next("the header") : 1;
+  if (round_up < 1 || round_up > kMaxRoundUp) in.fail("round_up out of range");
   if (src != static_cast<uint32_t>(src_vocab) || tgt != static_cast<uint32_t>(tgt_vocab))
     in.fail("is for vocabularies of " + std::to_string(src) + " source and " + std::to_string(tgt) +
             " target pieces, the model has " + std::to_string(src_vocab) + " and " +
@@ -102,6 +118,7 @@ Shortlist Shortlist::read(const std::string& path, int src_vocab, int tgt_vocab)
   s.src_vocab_ = src_vocab;
   s.tgt_vocab_ = tgt_vocab;
   s.k_ = static_cast<int>(k);
+  s.round_up_ = static_cast<int>(round_up);
   const auto target_id = [&](const char* what) {
     const uint32_t id = in.next(what);
     if (id >= tgt)
@@ -128,14 +145,25 @@ std::vector<int32_t> Shortlist::vocabulary(const std::vector<std::vector<int32_t
                                            const std::vector<int32_t>& always) const {
   std::vector<uint8_t> kept(static_cast<size_t>(tgt_vocab_), 0);
   for (int32_t id : frequent_) kept[id] = 1;
-  for (int32_t id : always) {
-    if (id >= 0 && id < tgt_vocab_) kept[id] = 1;
-  }
   for (const auto& source : sources) {
     for (int32_t s : source) {
       if (s < 0 || s >= src_vocab_) continue;
       for (const int32_t* t = begin(s); t != end(s); ++t) kept[*t] = 1;
     }
+  }
+  if (round_up_ > 1) {
+    int count = 0;
+    for (uint8_t k : kept) count += k;
+    for (int32_t id = static_cast<int32_t>(frequent_.size()); id < tgt_vocab_ && count % round_up_ != 0;
+         ++id) {
+      if (!kept[id]) {
+        kept[id] = 1;
+        ++count;
+      }
+    }
+  }
+  for (int32_t id : always) {
+    if (id >= 0 && id < tgt_vocab_) kept[id] = 1;
   }
   std::vector<int32_t> ids;
   for (int32_t id = 0; id < tgt_vocab_; ++id) {

@@ -148,6 +148,9 @@ CLI::App* add_convert_command(CLI::App& app, ConvertCommandOptions& o) {
                   "marian-npz: source vocabulary (default: decoder.yml's)");
   cmd->add_option("--target-vocab", o.marian.target_vocab,
                   "marian-npz: target vocabulary (default: decoder.yml's)");
+  cmd->add_option("--shortlist", o.marian.shortlist,
+                  "marian-npz: Marian's binary lexical shortlist (lex.*.s2t.bin), written as the model's "
+                  "shortlist.bin (default: decoder.yml's)");
   cmd->add_option("--source-spm", o.marian.source_spm,
                   "marian-npz, ct2: source SentencePiece model (default: source.spm; ct2: else "
                   "sentencepiece.model)");

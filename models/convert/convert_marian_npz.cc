@@ -6,6 +6,7 @@
 
 #include "models/convert/marian_npz_tensors.h"
 #include "models/convert/marian_release.h"
+#include "models/convert/marian_shortlist.h"
 #include "models/convert/release_languages.h"
 #include "models/decoding_ranges.h"
 #include "models/model_error.h"
@@ -51,6 +52,7 @@ MarianDecoding read_decoding(const MarianRelease& release) {
                            " is not supported by nmt's scoring: ignored");
   }
   for (const char* key : {"shortlist", "output-sampling", "force-decode"}) {
+    if (key == std::string("shortlist") && !release.files.shortlist.empty()) continue;  // converted
     if (dy.has(key) && dy.string(key, "x") != "" && dy.string(key, "x") != "false") {
       out.warnings.push_back(std::string("decoder.yml ") + key + " is not supported: ignored");
     }
@@ -129,6 +131,12 @@ ConvertReport write_marian_model(const MarianRelease& release, ModelDescription 
       files.contents.push_back({d.tokenizer.target_vocab, vocab_contents(tgt_vocab, vt)});
   }
 
+  if (!f.shortlist.empty()) {
+    // marian-decoder keeps the source pieces themselves when both sides read one vocabulary file.
+    const Shortlist shortlist =
+        read_marian_shortlist(f.shortlist, static_cast<int>(vs), static_cast<int>(vt), same_vocab);
+    files.contents.push_back({Shortlist::kFileName, shortlist.serialize()});
+  }
   parse_description(description_to_json(d), f.npz + " (converted)");
   const DType dtype = convert_detail::choose_dtype(options.dtype, model.all_source_f16);
   convert_detail::write_model(options, d, model.tensors, dtype, files);

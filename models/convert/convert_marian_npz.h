@@ -17,6 +17,9 @@ struct MarianFiles {
   std::string target_vocab;
   std::string source_spm;  // segmentation models; default: DIR/source.spm, DIR/target.spm
   std::string target_spm;  //   (or the vocabulary itself when it is an .spm)
+  // Marian's binary lexical shortlist (lex.*.s2t.bin), written as the model's shortlist.bin; default:
+  // decoder.yml's shortlist when it is one, else none.
+  std::string shortlist;
 };
 
 // The pad id the converter appends (V-1) gets this output bias: native Marian has no pad entry, so pad must

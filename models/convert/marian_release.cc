@@ -13,6 +13,7 @@
 #include "models/convert/convert_error.h"
 #include "models/convert/json_file.h"
 #include "models/convert/marian_bin.h"
+#include "models/convert/marian_shortlist.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -141,6 +142,12 @@ MarianRelease read_marian_release(const std::string& dir, const MarianFiles& giv
   }
   MarianFiles f = given;
   if (f.npz.empty()) f.npz = find_npz(dir, decoder_yml.get());
+  const std::vector<std::string> yml_shortlist =
+      decoder_yml ? decoder_yml->list("shortlist") : std::vector<std::string>{};
+  if (f.shortlist.empty() && !yml_shortlist.empty()) {
+    const std::string path = path_inside(dir, yml_shortlist[0], decoder_path, "shortlist");
+    if (looks_like_marian_shortlist(path)) f.shortlist = path;  // a text shortlist stays a warning
+  }
   const std::vector<std::string> yml_vocabs =
       decoder_yml ? decoder_yml->list("vocabs") : std::vector<std::string>{};
   if (f.source_vocab.empty() && !yml_vocabs.empty())
