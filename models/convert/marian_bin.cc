@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/regular_file.h"
 #include "models/blob_io.h"
+#include "models/convert/little_endian.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -42,13 +43,6 @@ std::string marian_type_text(uint64_t type) {
   char hex[32];
   std::snprintf(hex, sizeof hex, "%#llx", static_cast<unsigned long long>(type));
   return hex;
-}
-
-// The unsigned little-endian number of `width` bytes at `at`.
-uint64_t little_endian(const std::string& b, size_t at, size_t width) {
-  uint64_t v = 0;
-  for (size_t i = width; i-- > 0;) v = (v << 8) | static_cast<uint8_t>(b[at + i]);
-  return v;
 }
 
 // Reads the file's parts in order, refusing to run past its end.

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "core/error.h"
 #include "core/regular_file.h"
+#include "models/convert/little_endian.h"
 #include "models/model_error.h"
 
 namespace models {
@@ -20,18 +20,8 @@ constexpr int kMarianRoundUp = 8;
 // Marian's shortlists for 32k vocabularies are a few MB; far larger is not one.
 constexpr uint64_t kMaxBytes = uint64_t{1} << 30;
 
-uint64_t u64_at(const std::string& bytes, size_t word) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i)
-    v |= static_cast<uint64_t>(static_cast<uint8_t>(bytes[word * 8 + i])) << (8 * i);
-  return v;
-}
-
-uint32_t u32_at(const std::string& bytes, size_t offset) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[offset + i])) << (8 * i);
-  return v;
-}
+// The u64 at word `word` of the file.
+uint64_t u64_at(const std::string& bytes, size_t word) { return little_endian(bytes, word * 8, 8); }
 
 // Marian's util::hashMem: boost's hash_combine over u64 words, std::hash<uint64_t> being the identity.
 uint64_t marian_checksum(const std::string& bytes) {
@@ -80,7 +70,7 @@ Shortlist read_marian_shortlist(const std::string& path, int src_vocab, int tgt_
     previous = end;
     std::vector<int32_t>& list = targets[static_cast<size_t>(s)];
     for (uint64_t j = begin; j < end; ++j) {
-      const uint32_t id = u32_at(bytes, targets_at + j * 4);
+      const uint32_t id = static_cast<uint32_t>(little_endian(bytes, targets_at + j * 4, 4));
       if (id + 1 >= static_cast<uint64_t>(tgt_vocab))  // the last id is nmt's pad row
         fail("target id " + std::to_string(id) + " is outside the " + std::to_string(tgt_vocab - 1) +
              "-piece vocabulary");
