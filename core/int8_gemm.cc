@@ -1,7 +1,9 @@
-// int8_linear: activations quantized per row, then column blocks x row tiles over the team's threads.
+// int8_linear: activations quantized (per row unless the matrix says otherwise), then column blocks x row
+// tiles over the team's threads.
 #include "core/int8_gemm.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -139,9 +141,25 @@ void QuantizedRows::reserve(int max_rows, int in) {
   scales_.reserve(static_cast<size_t>(max_rows));
 }
 
+namespace {
+
+// The multiplier every row of x[rows, in] shares under `scaling`, 0 for per row: 127 / max|x| over all
+// the rows, or the fixed one.
+float shared_multiplier(const float* x, int rows, int in, const Int8InputScaling& scaling) {
+  if (scaling.kind == Int8InputScaling::Kind::kFixed) return scaling.multiplier;
+  if (scaling.kind == Int8InputScaling::Kind::kPerRow) return 0.0f;
+  float amax = 0.0f;
+  const size_t n = static_cast<size_t>(rows) * in;
+#pragma omp simd reduction(max : amax)
+  for (size_t i = 0; i < n; ++i) amax = std::max(amax, std::fabs(x[i]));
+  return amax == 0.0f ? 127.0f : 127.0f / amax;
+}
+
+}  // namespace
+
 // The kernel's input rows: quantized, zero-padded to whole groups, and for VNNI shifted to u8
 // (x ^ 0x80 == x + 128); for AVX2 also widened.
-void QuantizedRows::quantize(const float* x, int rows, int in) {
+void QuantizedRows::quantize(const float* x, int rows, int in, const Int8InputScaling& scaling) {
   kernel_ = int8_kernel();
   rows_ = rows;
   in_ = in;
@@ -154,15 +172,27 @@ void QuantizedRows::quantize(const float* x, int rows, int in) {
   int16_t* wide = wide_.data();
   float* scales = scales_.data();
   const size_t lda = lda_;
+  const float multiplier = shared_multiplier(x, rows, in, scaling);
   split_range(rows, 1, [&](int begin, int end, int) {
     for (int r = begin; r < end; ++r) {
       int8_t* row = data + r * lda;
+      const float* xr = x + static_cast<size_t>(r) * in;
       if (vnni) {
-        scales[r] = int8::quantize_row_u8_avx512(x + static_cast<size_t>(r) * in, in, static_cast<int>(lda),
-                                                 reinterpret_cast<uint8_t*>(row));
+        uint8_t* u = reinterpret_cast<uint8_t*>(row);
+        if (multiplier > 0.0f) {
+          int8::quantize_row_by_u8_avx512(xr, in, multiplier, static_cast<int>(lda), u);
+          scales[r] = 1.0f / multiplier;
+        } else {
+          scales[r] = int8::quantize_row_u8_avx512(xr, in, static_cast<int>(lda), u);
+        }
         continue;
       }
-      scales[r] = quantize_row(x + static_cast<size_t>(r) * in, in, row);
+      if (multiplier > 0.0f) {
+        quantize_row_by(xr, in, multiplier, row);
+        scales[r] = 1.0f / multiplier;
+      } else {
+        scales[r] = quantize_row(xr, in, row);
+      }
       std::memset(row + in, 0, lda - in);
       if (avx2) widen(row, lda, wide + r * lda);
     }
@@ -172,7 +202,7 @@ void QuantizedRows::quantize(const float* x, int rows, int in) {
 void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bias, float* y) {
   if (rows <= 0) return;
   QuantizedRows& q = scratch();
-  q.quantize(x, rows, w.in());
+  q.quantize(x, rows, w.in(), w.input_scaling());
   int8_linear(q, 0, rows, w, bias, y);
 }
 

@@ -33,6 +33,19 @@ const char* int8_kernel_name(Int8Kernel kernel);
 // Quantizes x[n] into q[n] with the rule above; returns the scale (1 for an all-zero row). NaN and
 // infinities are the caller's to exclude.
 float quantize_row(const float* x, int n, int8_t* q);
+// q[i] = round-to-nearest-even(x[i] * multiplier) clamped to [-127, 127]: quantize_row's arithmetic with
+// the multiplier given (127 / max|x| there).
+void quantize_row_by(const float* x, int n, float multiplier, int8_t* q);
+
+// How a product quantizes its input rows. Per row is nmt's rule (the header's): a row's result never depends
+// on the other rows. The other two are intgemm's, as Marian runs its int8 models: per matrix, every row of
+// one product by the multiplier 127 / max|x| over all of them; fixed, by a multiplier the model prescribes
+// (Marian's precomputed "alphas"), values past its range clamped to +-127.
+struct Int8InputScaling {
+  enum class Kind { kPerRow, kPerMatrix, kFixed };
+  Kind kind = Kind::kPerRow;
+  float multiplier = 0.0f;  // kFixed only: finite and positive
+};
 
 class Int8Matrix {
  public:
@@ -62,6 +75,9 @@ class Int8Matrix {
   const int32_t* column_sums() const { return sums_; }  // [panels * kPanel]: sum over k of W[j][k]
   size_t bytes() const { return static_cast<size_t>(panels()) * panel_bytes(); }
   int8_t weight(int j, int k) const;
+  // How int8_linear quantizes this product's input (per row unless set); column views keep it.
+  const Int8InputScaling& input_scaling() const { return input_scaling_; }
+  void set_input_scaling(const Int8InputScaling& scaling) { input_scaling_ = scaling; }
   // Row j of W dequantized (q * scale) into row[in]: embeddings are looked up here.
   void copy_row(int j, float* row) const;
 
@@ -76,9 +92,11 @@ class Int8Matrix {
   std::shared_ptr<PerColumn> columns_;
   float* scales_ = nullptr;
   int32_t* sums_ = nullptr;
+  Int8InputScaling input_scaling_;
 };
 
-// y[rows, out] = x[rows, in] * W^T + bias (bias [out] or null), as the header says.
+// y[rows, out] = x[rows, in] * W^T + bias (bias [out] or null), as the header says, x quantized as
+// w.input_scaling() says.
 void int8_linear(const float* x, int rows, const Int8Matrix& w, const float* bias, float* y);
 
 // Rows quantized once for several products over the same inputs (the output layer read a column block
@@ -89,8 +107,8 @@ class QuantizedRows {
   QuantizedRows(int max_rows, int in) { reserve(max_rows, in); }
   // Sizes the buffers for up to max_rows rows of `in`: quantize() then allocates nothing up to that.
   void reserve(int max_rows, int in);
-  // Quantizes x[rows, in], the rows split over the current team.
-  void quantize(const float* x, int rows, int in);
+  // Quantizes x[rows, in] as `scaling` says, the rows split over the current team.
+  void quantize(const float* x, int rows, int in, const Int8InputScaling& scaling = {});
   int rows() const { return rows_; }
 
  private:

@@ -33,6 +33,8 @@ void tile_avx512_vnni(const uint8_t* a, size_t lda, int rows, int groups, const 
 // quantize_row (core/int8_gemm.h) of x[n] as the VNNI tile reads it: q + 128 as u8 into u[padded], zeros
 // (128) from n to padded; the same scale and the same q, bit for bit.
 float quantize_row_u8_avx512(const float* x, int n, int padded, uint8_t* u);
+// quantize_row_by likewise: the same q as it gives, as u8 with the padding above.
+void quantize_row_by_u8_avx512(const float* x, int n, float multiplier, int padded, uint8_t* u);
 
 // a: x widened to int16 (exact products for any int8 x), lda values apart. out.cols: the panel's valid
 // columns, for either output.

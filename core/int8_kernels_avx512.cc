@@ -112,19 +112,26 @@ NMT_VNNI float quantize_row_u8_avx512(const float* x, int n, int padded, uint8_t
     std::memset(u, 0x80, static_cast<size_t>(padded));
     return 1.0f;
   }
-  // x * (127 / max) rounded to nearest even (the conversion's mode), clamped to [-127, 127]: the scalar
-  // quantizer's arithmetic, so the same q.
-  const __m512 inverse = _mm512_set1_ps(127.0f / m);
+  quantize_row_by_u8_avx512(x, n, 127.0f / m, padded, u);
+  return m / 127.0f;
+}
+
+// x * multiplier rounded to nearest even (the conversion's mode), clamped to [-127, 127]: the scalar
+// quantizer's arithmetic, so the same q. Values past +-1024 are clamped before the conversion, which would
+// turn them into INT_MIN.
+NMT_VNNI void quantize_row_by_u8_avx512(const float* x, int n, float multiplier, int padded, uint8_t* u) {
+  const __m512 inverse = _mm512_set1_ps(multiplier), limit = _mm512_set1_ps(1024.0f),
+               minus_limit = _mm512_set1_ps(-1024.0f);
   const __m512i low = _mm512_set1_epi32(-127), high = _mm512_set1_epi32(127), shift = _mm512_set1_epi32(128);
-  for (i = 0; i < padded; i += 16) {
+  for (int i = 0; i < padded; i += 16) {
     const __mmask16 valid = i + 16 <= n ? 0xffff : i < n ? static_cast<__mmask16>((1u << (n - i)) - 1) : 0;
-    const __m512 v = _mm512_mul_ps(_mm512_maskz_loadu_ps(valid, x + i), inverse);
+    const __m512 v = _mm512_min_ps(
+        limit, _mm512_max_ps(minus_limit, _mm512_mul_ps(_mm512_maskz_loadu_ps(valid, x + i), inverse)));
     __m512i q = _mm512_min_epi32(high, _mm512_max_epi32(low, _mm512_cvtps_epi32(v)));
     q = _mm512_add_epi32(q, shift);
     const __mmask16 out = i + 16 <= padded ? 0xffff : static_cast<__mmask16>((1u << (padded - i)) - 1);
     _mm512_mask_cvtepi32_storeu_epi8(u + i, out, q);
   }
-  return m / 127.0f;
 }
 
 void tile_avx512_vnni(const uint8_t* a, size_t lda, int rows, int groups, const int8_t* p0, const int8_t* p1,

@@ -67,17 +67,21 @@ float quantize_row(const float* x, int n, int8_t* q) {
     std::memset(q, 0, static_cast<size_t>(n));
     return 1.0f;
   }
-  const float inverse = 127.0f / amax;
+  quantize_row_by(x, n, 127.0f / amax, q);
+  return amax / 127.0f;
+}
+
+void quantize_row_by(const float* x, int n, float multiplier, int8_t* q) {
   // Round to nearest even by adding and subtracting 1.5 x 2^23 (exact for |v| < 2^22): what nearbyint
-  // gives, without a libm call per value, so the loop vectorizes.
+  // gives, without a libm call per value, so the loop vectorizes. Larger values are clamped first.
   constexpr float kRound = 12582912.0f;
 #pragma omp simd
   for (int i = 0; i < n; ++i) {
-    const float v = (x[i] * inverse + kRound) - kRound;
-    // |v| <= 127 up to rounding: the clamp keeps -128 out, so the range stays symmetric.
+    const float scaled = std::min(1024.0f, std::max(-1024.0f, x[i] * multiplier));
+    const float v = (scaled + kRound) - kRound;
+    // The clamp keeps -128 out, so the range stays symmetric.
     q[i] = static_cast<int8_t>(static_cast<int>(std::min(127.0f, std::max(-127.0f, v))));
   }
-  return amax / 127.0f;
 }
 
 Int8Matrix::Int8Matrix(int out, int in, PackedArena* arena) : out_(out), in_(in) {

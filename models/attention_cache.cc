@@ -7,7 +7,9 @@
 namespace models {
 
 CacheType attention_cache_type(const TransformerWeights& weights) {
-  const bool int8 = !weights.decoder.empty() && weights.decoder.front().cross_attn.k.int8 != nullptr;
+  // intgemm's scheme (model_config.h) keeps f32 caches, as Marian does.
+  const core::Int8Matrix* k = weights.decoder.empty() ? nullptr : weights.decoder.front().cross_attn.k.int8;
+  const bool int8 = k != nullptr && k->input_scaling().kind == core::Int8InputScaling::Kind::kPerRow;
   return int8 ? CacheType::kInt8 : CacheType::kF32;
 }
 

@@ -65,7 +65,8 @@ const char* dtype_name(DType dtype) {
 }
 
 bool int8_quantizable(const std::string& name) {
-  for (const char* tail : {"_proj.weight", ".fc1.weight", ".fc2.weight", "embed_tokens"})
+  for (const char* tail : {"_proj.weight", ".fc1.weight", ".fc2.weight", ".ssru_input.weight",
+                           ".ssru_forget.weight", "embed_tokens"})
     if (ends_with(name, tail)) return true;
   return name == "output.weight";
 }

@@ -246,7 +246,7 @@ void DecoderState::step(const std::vector<int32_t>& tokens, const std::vector<in
       core::layer_norm(x, end - begin, d_, w.decoder_final.gamma, w.decoder_final.beta, c.layer_norm_eps, x);
     });
   }
-  if (w.output.int8) output_rows_.quantize(x_.data(), rows, d_);
+  if (w.output.int8) output_rows_.quantize(x_.data(), rows, d_, w.output.int8->input_scaling());
   filled_ = position + 1;
   stepped_rows_ = rows;
 }

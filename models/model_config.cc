@@ -34,7 +34,7 @@ ModelConfig parse_config(const JsonObject& o) {
   o.expect_keys({"d_model", "n_heads", "encoder_layers", "decoder_layers", "ffn_dim", "activation", "norm",
                  "final_norm", "layer_norm_eps", "positions", "max_positions", "scale_embedding",
                  "shared_embeddings", "tied_output", "output_bias", "src_vocab_size", "tgt_vocab_size"},
-                {"decoder_recurrence"});
+                {"decoder_recurrence", "int8_scheme"});
   ModelConfig c;
   c.d_model = static_cast<int>(o.integer("d_model", 1, kMaxDim));
   c.n_heads = static_cast<int>(o.integer("n_heads", 1, c.d_model));
@@ -50,6 +50,9 @@ ModelConfig parse_config(const JsonObject& o) {
                                ? DecoderRecurrence::kSsru
                                : DecoderRecurrence::kSelfAttention;
   }
+  if (o.has("int8_scheme"))
+    c.int8_scheme =
+        o.choice("int8_scheme", {"nmt", "intgemm"}) == "intgemm" ? Int8Scheme::kIntgemm : Int8Scheme::kNmt;
   c.layer_norm_eps = static_cast<float>(o.number("layer_norm_eps", 1e-12, 1.0));
   c.positions = parse_positions(
       o.choice("positions", {"sinusoidal-interleaved", "sinusoidal-concat", "sinusoidal-marian", "table"}));
@@ -197,6 +200,8 @@ const char* decoder_recurrence_name(DecoderRecurrence r) {
   return r == DecoderRecurrence::kSsru ? "ssru" : "self-attention";
 }
 
+const char* int8_scheme_name(Int8Scheme s) { return s == Int8Scheme::kIntgemm ? "intgemm" : "nmt"; }
+
 const char* positions_name(Positions p) {
   switch (p) {
     case Positions::kSinusoidalInterleaved:
@@ -263,6 +268,7 @@ nlohmann::json description_to_json(const ModelDescription& d) {
   // Written only when not the default, so self-attention models' model.json stays as it was.
   if (c.decoder_recurrence != DecoderRecurrence::kSelfAttention)
     j["config"]["decoder_recurrence"] = decoder_recurrence_name(c.decoder_recurrence);
+  if (c.int8_scheme != Int8Scheme::kNmt) j["config"]["int8_scheme"] = int8_scheme_name(c.int8_scheme);
   j["tokens"] = {{"pad", d.tokens.pad},
                  {"unk", d.tokens.unk},
                  {"eos", d.tokens.eos},

@@ -18,6 +18,12 @@ enum class Positions { kSinusoidalInterleaved, kSinusoidalConcat, kSinusoidalMar
 // simpler simple recurrent unit with one state vector per layer (the Firefox students: docs/checkpoint.md).
 enum class DecoderRecurrence { kSelfAttention, kSsru };
 
+// How the products of i8 weights quantize their inputs (core::Int8InputScaling): nmt's rule, each row by
+// its own range, with int8 attention caches; or intgemm's, as Marian runs its int8 models (the Firefox
+// students): all the rows of a product by one range, or by the fixed multiplier NAME.input_multiplier
+// gives, with f32 attention caches.
+enum class Int8Scheme { kNmt, kIntgemm };
+
 struct ModelConfig {
   int d_model = 0;
   int n_heads = 0;
@@ -28,6 +34,7 @@ struct ModelConfig {
   bool pre_norm = false;
   bool final_norm = false;
   DecoderRecurrence decoder_recurrence = DecoderRecurrence::kSelfAttention;
+  Int8Scheme int8_scheme = Int8Scheme::kNmt;
   float layer_norm_eps = 1e-5f;
   Positions positions = Positions::kSinusoidalInterleaved;
   int max_positions = 0;
@@ -97,5 +104,6 @@ nlohmann::json description_to_json(const ModelDescription& description);
 const char* positions_name(Positions p);
 const char* activation_name(core::Activation a);
 const char* decoder_recurrence_name(DecoderRecurrence r);
+const char* int8_scheme_name(Int8Scheme s);
 
 }  // namespace models

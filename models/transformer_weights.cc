@@ -1,6 +1,7 @@
 #include "models/transformer_weights.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/weight_packer.h"
@@ -47,7 +48,7 @@ class WeightLoader {
   }
   // An untied embedding [vocab, d]: f32 rows, or an int8 table looked up row by row.
   Embedding embedding(const std::string& name, int vocab) {
-    if (is_int8(name)) return Embedding{nullptr, nullptr, pack_int8({name}, {vocab}, c_.d_model)};
+    if (is_int8(name)) return Embedding{nullptr, nullptr, pack_int8({name}, {vocab}, c_.d_model, false)};
     return Embedding{get(name, {vocab, c_.d_model})};
   }
   Norm norm(const std::string& scope) {
@@ -58,7 +59,8 @@ class WeightLoader {
     const std::string q = scope + ".q_proj.weight", k = scope + ".k_proj.weight",
                       v = scope + ".v_proj.weight";
     const int int8_parts = is_int8(q) + is_int8(k) + is_int8(v);
-    if (int8_parts == 3 && d % core::Int8Matrix::kPanel == 0) return int8_attention(scope);
+    if (int8_parts == 3 && d % core::Int8Matrix::kPanel == 0 && same_input_multiplier({q, k, v}))
+      return int8_attention(scope);
     if (int8_parts > 0) {
       return {linear(scope + ".q_proj", d, d), linear(scope + ".k_proj", d, d),
               linear(scope + ".v_proj", d, d), linear(scope + ".out_proj", d, d), Linear{}};
@@ -124,6 +126,31 @@ class WeightLoader {
     return t && t->dtype == DType::kI8;
   }
 
+  // The fixed input multiplier of the product of i8 tensor `name` (intgemm's scheme), 0 when it has none.
+  float input_multiplier(const std::string& name) {
+    const std::string multiplier = name + ".input_multiplier";
+    if (c_.int8_scheme != Int8Scheme::kIntgemm || !ckpt_.find(multiplier)) return 0.0f;
+    const float m = *ckpt_.get(multiplier, {1});
+    if (!(m > 0.0f) || !std::isfinite(m)) {
+      throw ModelError(ckpt_.json_path() + ": tensor '" + multiplier + "' is " + std::to_string(m) +
+                       " (expected finite and positive)");
+    }
+    return m;
+  }
+  // Whether the tensors' products may share one quantized input: always under nmt's scheme (per row).
+  bool same_input_multiplier(const std::vector<std::string>& names) {
+    for (const std::string& name : names)
+      if (input_multiplier(name) != input_multiplier(names.front())) return false;
+    return true;
+  }
+  core::Int8InputScaling input_scaling(const std::string& name) {
+    using Kind = core::Int8InputScaling::Kind;
+    if (c_.int8_scheme == Int8Scheme::kNmt) return {Kind::kPerRow, 0.0f};
+    const float m = input_multiplier(name);
+    return m > 0.0f ? core::Int8InputScaling{Kind::kFixed, m}
+                    : core::Int8InputScaling{Kind::kPerMatrix, 0.0f};
+  }
+
   // q, k and v stacked as one int8 [3d, d] product, each also served by a view of its columns.
   AttentionWeights int8_attention(const std::string& scope) {
     const int d = c_.d_model;
@@ -152,8 +179,9 @@ class WeightLoader {
 
   // The i8 tensors [rows[i], in] stacked into one int8 matrix that int8_ owns, with their scales (each
   // checked finite and positive), read a buffer at a time as core::WeightPacker reads f32 weights.
+  // `product`: the matrix multiplies (its input scaling is set), else it is only looked up.
   const core::Int8Matrix* pack_int8(const std::vector<std::string>& names, const std::vector<int>& rows,
-                                    int in) {
+                                    int in, bool product = true) {
     int out = 0;
     for (int r : rows) out += r;
     auto m = std::make_unique<core::Int8Matrix>(out, in, &arena_);
@@ -176,6 +204,8 @@ class WeightLoader {
       }
       first += rows[i];
     }
+    if (product)
+      m->set_input_scaling(input_scaling(names.front()));  // the same for all (same_input_multiplier)
     int8_.push_back(std::move(m));
     return int8_.back().get();
   }

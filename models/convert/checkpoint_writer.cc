@@ -32,11 +32,18 @@ void append_tensor(std::string& blob, nlohmann::json& table, const std::string& 
 void append_int8(std::string& blob, nlohmann::json& table, const NamedTensor& t) {
   const int rows = static_cast<int>(t.shape[0]);
   const int in = static_cast<int>(t.values.size() / static_cast<size_t>(rows));
-  std::vector<int8_t> q(t.values.size());
-  std::vector<float> scales(static_cast<size_t>(rows));
-  for (int r = 0; r < rows; ++r) {
-    const size_t at = static_cast<size_t>(r) * in;
-    scales[r] = core::quantize_row(t.values.data() + at, in, q.data() + at);
+  std::vector<int8_t> q = t.int8;
+  std::vector<float> scales = t.int8_scales;
+  if (q.empty()) {
+    q.resize(t.values.size());
+    scales.resize(static_cast<size_t>(rows));
+    for (int r = 0; r < rows; ++r) {
+      const size_t at = static_cast<size_t>(r) * in;
+      scales[r] = core::quantize_row(t.values.data() + at, in, q.data() + at);
+    }
+  } else if (q.size() != t.values.size() || scales.size() != static_cast<size_t>(rows)) {
+    throw core::Error("tensor '" + t.name + "': int8 values or scales do not fill shape " +
+                      shape_to_string(t.shape));
   }
   append_tensor(blob, table, t.name, t.shape, DType::kI8, q.data(), q.size());
   append_tensor(blob, table, t.name + ".scales", {rows}, DType::kF32, scales.data(),
@@ -65,7 +72,7 @@ void write_checkpoint(const std::string& dir, const ModelDescription& descriptio
                           ": refusing to write a model that would translate nothing");
       }
     }
-    if (dtype == DType::kI8 && t.shape.size() == 2 && int8_quantizable(t.name)) {
+    if (dtype == DType::kI8 && t.shape.size() == 2 && int8_quantizable(t.name) && !t.keep_f32) {
       append_int8(blob, table, t);
     } else if (dtype == DType::kF16) {
       std::vector<uint16_t> half(t.values.size());

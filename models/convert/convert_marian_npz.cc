@@ -71,6 +71,18 @@ MarianDecoding read_decoding(const MarianRelease& release) {
   return out;
 }
 
+// decoder.yml's gemm-precision (marian-decoder's float32 where absent).
+MarianGemm read_gemm_precision(const MarianRelease& release) {
+  if (!release.decoder_yml || !release.decoder_yml->has("gemm-precision")) return MarianGemm::kFloat32;
+  const std::string p = release.decoder_yml->string("gemm-precision", "float32");
+  if (p == "float32") return MarianGemm::kFloat32;
+  if (p == "int8" || p == "int8shift" || p == "int8shiftAll") return MarianGemm::kInt8;
+  if (p == "int8Alpha" || p == "int8shiftAlpha" || p == "int8shiftAlphaAll") return MarianGemm::kInt8Alphas;
+  throw ModelError(release.decoder_path + ": gemm-precision: '" + p +
+                   "' is not supported (float32, int8, int8shift, int8shiftAll, int8Alpha, int8shiftAlpha or "
+                   "int8shiftAlphaAll)");
+}
+
 ModelDescription describe(const MarianModel& model, const MarianDecoding& decoding,
                           const MarianVocab& target_vocab) {
   const MarianConfig& c = model.config;
@@ -137,10 +149,24 @@ ConvertReport write_marian_model(const MarianRelease& release, ModelDescription 
         read_marian_shortlist(f.shortlist, static_cast<int>(vs), static_cast<int>(vt), same_vocab);
     files.contents.push_back({Shortlist::kFileName, shortlist.serialize()});
   }
+  // An intgemm model stays int8 unless another type is asked for; then it is an ordinary float model.
+  const DType dtype = model.intgemm && options.dtype == ConvertDType::kKeep
+                          ? DType::kI8
+                          : convert_detail::choose_dtype(options.dtype, model.all_source_f16);
+  std::vector<NamedTensor> kept;
+  const std::vector<NamedTensor>* tensors = &model.tensors;
+  if (model.intgemm && dtype == DType::kI8) {
+    d.config.int8_scheme = Int8Scheme::kIntgemm;
+  } else if (model.intgemm) {
+    for (const NamedTensor& t : model.tensors) {
+      if (t.name.size() < 17 || t.name.compare(t.name.size() - 17, 17, ".input_multiplier") != 0)
+        kept.push_back(t);
+    }
+    tensors = &kept;
+  }
   parse_description(description_to_json(d), f.npz + " (converted)");
-  const DType dtype = convert_detail::choose_dtype(options.dtype, model.all_source_f16);
-  convert_detail::write_model(options, d, model.tensors, dtype, files);
-  return convert_detail::make_report(options, d, model.tensors, dtype, std::move(warnings));
+  convert_detail::write_model(options, d, *tensors, dtype, files);
+  return convert_detail::make_report(options, d, *tensors, dtype, std::move(warnings));
 }
 
 }  // namespace
@@ -150,7 +176,8 @@ ConvertReport convert_marian_npz(const std::string& dir, const MarianFiles& give
                                  const ConvertOptions& options) {
   convert_detail::check_output_dir(options.output_dir, dir, options.force);
   const MarianRelease release = read_marian_release(dir, given);
-  const MarianModel model = map_marian_tensors(release.files.npz, release.source_vocab, release.target_vocab);
+  const MarianModel model = map_marian_tensors(release.files.npz, release.source_vocab, release.target_vocab,
+                                               read_gemm_precision(release));
   MarianDecoding decoding = read_decoding(release);
   ModelDescription d = describe(model, decoding, release.target_vocab);
   std::tie(d.source_lang, d.target_lang) = languages_from_model_name(std::filesystem::absolute(dir).string());

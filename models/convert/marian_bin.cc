@@ -2,7 +2,9 @@
 
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "core/error.h"
 #include "core/regular_file.h"
@@ -130,10 +132,16 @@ MarianBinFile::MarianBinFile(const std::string& path) : path_(path) {
     for (const MarianReadableType& row : kMarianReadableTypes) {
       if (row.type == type) readable = &row;
     }
+    if (type == kMarianIntgemm8) {
+      item.dtype = NpyDType::kI8;
+      item.intgemm8 = true;
+      item.bytes = elements;
+      continue;
+    }
     if (readable == nullptr) {
       throw ModelError(path + ": item '" + name + "' is of Marian type " + marian_type_text(type) +
-                       ", which nmt does not read: write the model as float32 (marian-conv --gemm-type "
-                       "float32) or as .npz");
+                       ", which nmt does not read: write the model as float32 or intgemm8 (marian-conv "
+                       "--gemm-type) or as .npz");
     }
     item.dtype = readable->dtype;
     item.bytes = elements * (type & 0xff);  // Marian's low byte is the item size
@@ -144,9 +152,10 @@ MarianBinFile::MarianBinFile(const std::string& path) : path_(path) {
   for (uint64_t i = 0; i < count; ++i) {
     Item& item = items_[names[i]];
     const uint64_t stored = header(i, 3);
-    if (stored < item.bytes) {
+    const uint64_t needed = item.bytes + (item.intgemm8 ? sizeof(float) : 0);  // intgemm8: its multiplier
+    if (stored < needed) {
       throw ModelError(path + ": item '" + names[i] + "': " + std::to_string(stored) + " data bytes for " +
-                       std::to_string(item.bytes) + " bytes of values");
+                       std::to_string(needed) + " bytes of values");
     }
     if (stored > size - offset) {
       throw ModelError(path + ": truncated: item '" + names[i] + "''s data runs past the end of the file");
@@ -162,10 +171,31 @@ std::vector<std::string> MarianBinFile::names() const {
   return out;
 }
 
-NpyArray MarianBinFile::read(const std::string& name) const {
+const MarianBinFile::Item& MarianBinFile::item(const std::string& name) const {
   const auto found = items_.find(name);
   if (found == items_.end()) throw ModelError(path_ + ": no item '" + name + "'");
-  const Item& item = found->second;
+  return found->second;
+}
+
+bool MarianBinFile::intgemm8(const std::string& name) const { return has(name) && item(name).intgemm8; }
+
+float MarianBinFile::intgemm8_multiplier(const std::string& name) const {
+  const Item& found = item(name);
+  if (!found.intgemm8) throw ModelError(path_ + ": item '" + name + "' is not an intgemm8 matrix");
+  std::string bytes(sizeof(float), '\0');
+  read_exactly(fd_.get(), path_, found.offset + found.bytes, sizeof(float), bytes.data());
+  const uint32_t bits = static_cast<uint32_t>(little_endian(bytes, 0, 4));
+  float multiplier;
+  std::memcpy(&multiplier, &bits, sizeof multiplier);
+  if (!(multiplier > 0.0f) || !std::isfinite(multiplier)) {
+    throw ModelError(path_ + ": item '" + name + "': quantization multiplier " + std::to_string(multiplier) +
+                     " (expected finite and positive)");
+  }
+  return multiplier;
+}
+
+NpyArray MarianBinFile::read(const std::string& name) const {
+  const Item& item = this->item(name);
   NpyArray array;
   array.dtype = item.dtype;
   array.shape = item.shape;

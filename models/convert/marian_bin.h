@@ -26,8 +26,13 @@ class MarianBinFile {
   const std::string& path() const { return path_; }
   std::vector<std::string> names() const;  // sorted
   bool has(const std::string& name) const { return items_.count(name) != 0; }
-  // One item as an array: float32 -> '<f4', float16 -> '<f2', int8 -> '|i1', uint8 -> '|u1'.
+  // One item as an array: float32 -> '<f4', float16 -> '<f2', int8 and intgemm8 -> '|i1', uint8 -> '|u1'.
   NpyArray read(const std::string& name) const;
+  // An intgemm8 item (marian-conv --gemm-type intgemm8): int8 values quantized by one multiplier for the
+  // whole matrix, stored after them. A weight [in, out] is stored transposed, [out, in] row-major, under
+  // its [in, out] shape; an embedding (a name with "Wemb") as it is.
+  bool intgemm8(const std::string& name) const;
+  float intgemm8_multiplier(const std::string& name) const;  // finite and positive, else ModelError
 
  private:
   struct Item {
@@ -35,7 +40,9 @@ class MarianBinFile {
     std::vector<int64_t> shape;
     uint64_t offset = 0;  // of the item's data in the file
     uint64_t bytes = 0;   // product(shape) * itemsize; the stored length may add padding
+    bool intgemm8 = false;
   };
+  const Item& item(const std::string& name) const;
   std::string path_;
   core::UniqueFd fd_;  // kept open: read() takes each item with pread
   std::map<std::string, Item> items_;

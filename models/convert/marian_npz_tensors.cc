@@ -1,9 +1,13 @@
 #include "models/convert/marian_npz_tensors.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <memory>
 #include <set>
 #include <utility>
 
+#include "core/int8_gemm.h"
 #include "core/regular_file.h"
 #include "models/convert/convert_common.h"
 #include "models/convert/convert_marian_npz.h"
@@ -36,6 +40,8 @@ class ModelArrays {
   std::vector<std::string> names() const { return bin_ ? bin_->names() : npz_->names(); }
   bool has(const std::string& name) const { return bin_ ? bin_->has(name) : npz_->has(name); }
   NpyArray read(const std::string& name) const { return bin_ ? bin_->read(name) : npz_->read(name); }
+  bool intgemm8(const std::string& name) const { return bin_ && bin_->intgemm8(name); }
+  float intgemm8_multiplier(const std::string& name) const { return bin_->intgemm8_multiplier(name); }
 
  private:
   std::unique_ptr<MarianBinFile> bin_;
@@ -82,6 +88,32 @@ class NpzTensors {
     return v;
   }
 
+  bool intgemm8(const std::string& name) const { return file_.intgemm8(name); }
+  bool any_intgemm8() const {
+    for (const std::string& name : file_.names())
+      if (file_.intgemm8(name)) return true;
+    return false;
+  }
+  // An intgemm8 matrix of Marian shape `shape` (MarianBinFile::intgemm8): its int8 values as stored and
+  // its multiplier.
+  // `shape` empty: any, returned in *actual.
+  std::vector<int8_t> take_intgemm8(const std::string& name, const std::vector<int64_t>& shape,
+                                    float* multiplier, std::vector<int64_t>* actual = nullptr) {
+    NpyArray a = take_array(name);
+    if (actual) *actual = a.shape;
+    if (!shape.empty() && a.shape != shape)
+      fail("array '" + name + "': expected shape " + shape_to_string(shape) + ", got " +
+           shape_to_string(a.shape));
+    *multiplier = file_.intgemm8_multiplier(name);
+    all_f16_ = false;
+    std::vector<int8_t> q(a.data.size());
+    std::memcpy(q.data(), a.data.data(), q.size());
+    for (size_t i = 0; i < q.size(); ++i) {
+      if (q[i] == -128) fail("array '" + name + "': holds -128 (intgemm8 values are in [-127, 127])");
+    }
+    return q;
+  }
+
   void check_all_used() const {
     for (const std::string& name : file_.names()) {
       if (!used_.count(name))
@@ -108,6 +140,38 @@ std::vector<float> transpose(const std::vector<float>& m, int64_t rows, int64_t 
   return t;
 }
 
+// int8 values with one scale for the whole matrix: t.values dequantized from them as Marian does (q * (1 /
+// m)).
+void set_int8(NamedTensor& t, std::vector<int8_t> q, float multiplier) {
+  const float scale = 1.0f / multiplier;
+  t.values.resize(q.size());
+  for (size_t i = 0; i < q.size(); ++i) t.values[i] = static_cast<float>(q[i]) * scale;
+  t.int8 = std::move(q);
+  t.int8_scales.assign(static_cast<size_t>(t.shape[0]), scale);
+}
+
+// Marian's int8 GEMM quantizes a float weight at run time by one multiplier, 127 / max|w|, for the whole
+// matrix.
+void quantize_whole(NamedTensor& t) {
+  float amax = 0.0f;
+  for (float v : t.values) amax = std::max(amax, std::fabs(v));
+  const float multiplier = amax == 0.0f ? 1.0f : 127.0f / amax;
+  t.int8.resize(t.values.size());
+  core::quantize_row_by(t.values.data(), static_cast<int>(t.values.size()), multiplier, t.int8.data());
+  t.int8_scales.assign(static_cast<size_t>(t.shape[0]), 1.0f / multiplier);
+}
+
+// Rows of zeros (scales kept) up to `rows`: the pad row nmt appends to Marian's vocabularies.
+void pad_rows(NamedTensor& t, int64_t rows) {
+  const size_t cols = static_cast<size_t>(t.shape[1]);
+  t.shape[0] = rows;
+  t.values.resize(static_cast<size_t>(rows) * cols, 0.0f);
+  if (!t.int8.empty()) {
+    t.int8.resize(static_cast<size_t>(rows) * cols, 0);
+    t.int8_scales.resize(static_cast<size_t>(rows), t.int8_scales.empty() ? 1.0f : t.int8_scales.back());
+  }
+}
+
 MarianConfig read_architecture(NpzTensors& npz, const std::string& npz_path) {
   if (!npz.has("special:model.yml")) {
     npz.fail("no 'special:model.yml' array: cannot tell the architecture (Marian models carry one)");
@@ -122,8 +186,13 @@ MarianConfig read_architecture(NpzTensors& npz, const std::string& npz_path) {
 // Our tensors in checkpoint order, each taken from the .npz by its Marian name.
 class MarianMapper {
  public:
-  MarianMapper(NpzTensors& npz, MarianModel& model)
-      : npz_(npz), m_(model), c_(model.config), dm_(model.config.d_model), ffn_(model.config.ffn_dim) {}
+  MarianMapper(NpzTensors& npz, MarianModel& model, MarianGemm gemm)
+      : npz_(npz),
+        m_(model),
+        c_(model.config),
+        dm_(model.config.d_model),
+        ffn_(model.config.ffn_dim),
+        gemm_(gemm) {}
 
   void embeddings(const MarianVocab& source_vocab, const MarianVocab& target_vocab) {
     m_.source_vocab_size = embedding(m_.shared ? "Wemb" : "encoder_Wemb", 0);
@@ -146,11 +215,27 @@ class MarianMapper {
 
   void output() {
     const int64_t vt = m_.target_vocab_size;
-    if (!m_.tied_output) {
-      std::vector<float> w = npz_.take("decoder_ff_logit_out_W", {dm_, vt - 1});
-      w = transpose(w, dm_, vt - 1);
-      w.resize(static_cast<size_t>(vt * dm_), 0.0f);
-      out_.push_back({"output.weight", {vt, dm_}, std::move(w)});
+    if (m_.tied_output) {
+      const std::string theirs = m_.shared ? "Wemb" : "decoder_Wemb";
+      NamedTensor& table = out_[m_.shared ? 0 : 1];
+      if (m_.intgemm && gemm_ != MarianGemm::kFloat32 && table.int8.empty()) {
+        // Marian looks the float table up and multiplies by its int8 copy: two tensors here.
+        m_.tied_output = false;
+        NamedTensor copy{"output.weight", table.shape, table.values};
+        quantize_whole(copy);
+        out_.push_back(std::move(copy));
+        alpha("output.weight", theirs);
+      } else if (m_.intgemm && gemm_ == MarianGemm::kFloat32) {
+        table.keep_f32 = true;  // Marian's output product is a float one
+      } else {
+        const std::string name = table.name;  // alpha() appends to out_
+        alpha(name, theirs);
+      }
+    } else {
+      NamedTensor w = weight("output.weight", "decoder_ff_logit_out_W", dm_, vt - 1);
+      pad_rows(w, vt);
+      out_.push_back(std::move(w));
+      alpha("output.weight", "decoder_ff_logit_out_W");
     }
     std::vector<float> b = c_.omit_bias ? std::vector<float>(static_cast<size_t>(vt - 1), 0.0f)
                                         : npz_.take("decoder_ff_logit_out_b", {vt - 1});
@@ -188,27 +273,68 @@ class MarianMapper {
  private:
   // Embeddings: [V-1, d] without a pad row; we append pad = V-1 as a zero row (also the decoder start).
   int64_t embedding(const std::string& name, int side) {
-    std::vector<int64_t> shape;
-    std::vector<float> v = npz_.take(name, {}, &shape);
-    if (shape.size() != 2 || shape[1] != dm_) {
-      npz_.fail("array '" + name + "': expected shape [vocab, " + std::to_string(dm_) + "], got " +
-                shape_to_string(shape));
+    NamedTensor t{side == 0 ? "encoder.embed_tokens" : "decoder.embed_tokens", {}, {}};
+    if (npz_.intgemm8(name)) {
+      float multiplier = 0.0f;
+      std::vector<int8_t> q = npz_.take_intgemm8(name, {}, &multiplier, &t.shape);
+      if (t.shape.size() != 2 || t.shape[1] != dm_) shape_error(name, t.shape);
+      set_int8(t, std::move(q), multiplier);
+    } else {
+      t.values = npz_.take(name, {}, &t.shape);
+      if (t.shape.size() != 2 || t.shape[1] != dm_) shape_error(name, t.shape);
+      t.keep_f32 = m_.intgemm;  // Marian looks float tables up as they are
     }
-    const int64_t rows = shape[0];
+    const int64_t rows = t.shape[0];
     if (static_cast<size_t>(side) < c_.dim_vocabs.size() && c_.dim_vocabs[side] != rows) {
       npz_.fail("array '" + name + "' has " + std::to_string(rows) +
                 " rows but special:model.yml dim-vocabs says " + std::to_string(c_.dim_vocabs[side]));
     }
-    v.resize(static_cast<size_t>((rows + 1) * dm_), 0.0f);
-    out_.push_back(
-        {side == 0 ? "encoder.embed_tokens" : "decoder.embed_tokens", {rows + 1, dm_}, std::move(v)});
+    pad_rows(t, rows + 1);
+    out_.push_back(std::move(t));
     return rows + 1;
   }
+  [[noreturn]] void shape_error(const std::string& name, const std::vector<int64_t>& shape) {
+    npz_.fail("array '" + name + "': expected shape [vocab, " + std::to_string(dm_) + "], got " +
+              shape_to_string(shape));
+  }
 
-  void linear(const std::string& ours, const std::string& weight, const std::string& bias, int64_t in,
+  // A Marian weight [in, out] as ours [out, in]: a float array transposed, quantized as Marian's int8
+  // products do when gemm-precision asks for int8; an intgemm8 matrix (stored transposed) as its values.
+  NamedTensor weight(const std::string& ours, const std::string& theirs, int64_t in, int64_t out_dim) {
+    NamedTensor t{ours, {out_dim, in}, {}};
+    if (npz_.intgemm8(theirs)) {
+      float multiplier = 0.0f;
+      std::vector<int8_t> q = npz_.take_intgemm8(theirs, {in, out_dim}, &multiplier);
+      set_int8(t, std::move(q), multiplier);
+    } else {
+      t.values = transpose(npz_.take(theirs, {in, out_dim}), in, out_dim);
+      if (m_.intgemm) quantize_whole(t);
+    }
+    return t;
+  }
+
+  // The precomputed activation multiplier of the product by `theirs` (gemm-precision *Alpha*), as our
+  // NAME.input_multiplier; other precisions read none (an alpha in the file is then left unused).
+  void alpha(const std::string& ours_weight, const std::string& theirs) {
+    const std::string name = theirs + "_QuantMultA";
+    if (gemm_ != MarianGemm::kInt8Alphas) {
+      if (npz_.has(name)) npz_.take_array(name);
+      return;
+    }
+    if (!npz_.has(name)) {
+      npz_.fail("no array '" + name +
+                "': the decoder configuration's gemm-precision uses the model's precomputed alphas");
+    }
+    std::vector<float> a = npz_.take(name, {1});
+    if (!(a[0] > 0.0f) || !std::isfinite(a[0]))
+      npz_.fail("array '" + name + "': alpha " + std::to_string(a[0]) + " (expected finite and positive)");
+    out_.push_back({ours_weight + ".input_multiplier", {1}, std::move(a)});
+  }
+
+  void linear(const std::string& ours, const std::string& weight_name, const std::string& bias, int64_t in,
               int64_t out_dim) {
-    const std::vector<float> w = npz_.take(weight, {in, out_dim});  // Marian: [in, out]
-    out_.push_back({ours + ".weight", {out_dim, in}, transpose(w, in, out_dim)});
+    out_.push_back(weight(ours + ".weight", weight_name, in, out_dim));
+    alpha(ours + ".weight", weight_name);
     out_.push_back({ours + ".bias", {out_dim}, npz_.take(bias, {out_dim})});
   }
 
@@ -224,8 +350,8 @@ class MarianMapper {
   // Marian's SSRU layer: W and Wf are [in, out] like every Marian weight; its post-processing LayerNorm
   // is named after the "_ffn" suffix Marian gives it.
   void ssru(const std::string& ours, const std::string& theirs) {
-    out_.push_back(
-        {ours + ".ssru_input.weight", {dm_, dm_}, transpose(npz_.take(theirs + "_W", {dm_, dm_}), dm_, dm_)});
+    out_.push_back(weight(ours + ".ssru_input.weight", theirs + "_W", dm_, dm_));
+    alpha(ours + ".ssru_input.weight", theirs + "_W");
     linear(ours + ".ssru_forget", theirs + "_Wf", theirs + "_bf", dm_, dm_);
     norm(ours + ".ssru_norm", theirs + "_ffn_ln");
   }
@@ -244,19 +370,21 @@ class MarianMapper {
   MarianModel& m_;
   const MarianConfig& c_;
   const int64_t dm_, ffn_;
+  const MarianGemm gemm_;
   std::vector<NamedTensor> out_;
 };
 
 }  // namespace
 
 MarianModel map_marian_tensors(const std::string& npz_path, const MarianVocab& source_vocab,
-                               const MarianVocab& target_vocab) {
+                               const MarianVocab& target_vocab, MarianGemm gemm) {
   NpzTensors npz(npz_path);
   MarianModel model;
   model.config = read_architecture(npz, npz_path);
   model.shared = model.config.tied_all || model.config.tied_src;
   model.tied_output = model.config.tied_all || model.config.tied;
-  MarianMapper mapper(npz, model);
+  model.intgemm = gemm != MarianGemm::kFloat32 || npz.any_intgemm8();
+  MarianMapper mapper(npz, model, gemm);
   mapper.embeddings(source_vocab, target_vocab);
   mapper.output();
   mapper.layers();

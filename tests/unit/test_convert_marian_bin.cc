@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include "convert_test_support.h"
+#include "core/int8_gemm.h"
+#include "models/checkpoint.h"
 #include "models/convert/marian_bin.h"
 #include "models/convert/npz.h"
 
@@ -10,7 +12,7 @@ using namespace convert_test;
 
 namespace {
 
-constexpr uint64_t kFloat32 = 0x0404, kFloat16 = 0x0402, kInt8 = 0x0101, kUInt8 = 0x0201;
+constexpr uint64_t kFloat32 = 0x0404, kFloat16 = 0x0402, kInt8 = 0x0101, kUInt8 = 0x0201, kIntgemm8 = 0x4101;
 
 struct BinItem {
   std::string name;
@@ -81,6 +83,75 @@ std::string bin_release(const test::TempDir& tmp, const std::string& bin) {
   return dir;
 }
 
+// What marian-conv --gemm-type intgemm8 quantizes: weights named *_W, *_W? and the embeddings.
+bool intgemm_quantized(const std::string& name) {
+  const size_t w = name.find("_W");
+  return (w != std::string::npos && (w + 2 == name.size() || w + 3 == name.size())) ||
+         name.find("Wemb") != std::string::npos;
+}
+
+// The float item as marian-conv writes it with --gemm-type intgemm8: int8 by 127 / max|w| (a weight
+// transposed to [out, in]), the multiplier after the values. Returns the multiplier.
+float to_intgemm8(BinItem& item) {
+  models::NpyArray a;
+  a.dtype = item.type == kFloat16 ? models::NpyDType::kF16 : models::NpyDType::kF32;
+  for (int32_t d : item.shape) a.shape.push_back(d);
+  a.data = item.data;
+  std::vector<float> w = a.to_f32();
+  const int rows = item.shape[0], cols = item.shape.size() > 1 ? item.shape[1] : 1;
+  if (item.name.find("Wemb") == std::string::npos) {
+    std::vector<float> t(w.size());
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        t[static_cast<size_t>(c) * rows + r] = w[static_cast<size_t>(r) * cols + c];
+    w = t;
+  }
+  float amax = 0;
+  for (float v : w) amax = std::max(amax, std::fabs(v));
+  const float multiplier = 127.0f / amax;
+  std::vector<int8_t> q(w.size());
+  core::quantize_row_by(w.data(), static_cast<int>(w.size()), multiplier, q.data());
+  item.type = kIntgemm8;
+  item.data.assign(reinterpret_cast<const char*>(q.data()), q.size());
+  item.data.append(reinterpret_cast<const char*>(&multiplier), sizeof multiplier);
+  return multiplier;
+}
+
+std::vector<BinItem> intgemm8_items(std::map<std::string, float>* multipliers = nullptr) {
+  std::vector<BinItem> items = fixture_items();
+  for (BinItem& item : items) {
+    if (!intgemm_quantized(item.name)) continue;
+    const float m = to_intgemm8(item);
+    if (multipliers) (*multipliers)[item.name] = m;
+  }
+  return items;
+}
+
+// The i8 tensor's values and its scales, as the checkpoint in `dir` stores them.
+std::pair<std::vector<int8_t>, std::vector<float>> stored_int8(const std::string& dir,
+                                                               const std::string& name) {
+  models::Checkpoint ckpt(dir);
+  const models::TensorEntry* t = ckpt.find(name);
+  REQUIRE(t != nullptr);
+  REQUIRE(t->dtype == models::DType::kI8);
+  const float* scales = nullptr;
+  ckpt.int8_entry(name, t->shape, &scales);
+  std::vector<int8_t> q(static_cast<size_t>(t->nbytes));
+  ckpt.read(*t, 0, t->nbytes, q.data());
+  return {q, std::vector<float>(scales, scales + t->shape[0])};
+}
+
+// Whether the model in `dir` loads and translates a line, greedy and beam 4.
+bool translates(const std::string& dir) {
+  const pipeline::Translator translator(dir);
+  pipeline::TranslateOptions o = translator.defaults();
+  for (int beam : {1, 4}) {
+    o.beam_size = beam;
+    if (translator.translate({"A dog runs."}, o).size() != 1) return false;
+  }
+  return true;
+}
+
 std::string bin_refusal(const std::string& bin) {
   test::TempDir tmp;
   const std::string dir = bin_release(tmp, bin);
@@ -133,7 +204,7 @@ TEST_CASE("convert marian-npz refuses hostile Marian .bin files by name", "[conv
   CHECK(contains(bin_refusal(with_word(0, 2)), "version 1"));
   CHECK(contains(bin_refusal(with_word(8, uint64_t{1} << 40)), "items (at most"));
   CHECK(contains(bin_refusal(with_word(16, uint64_t{1} << 40)), "truncated"));  // item 0's name length
-  CHECK(contains(bin_refusal(with_word(16 + 8, 0x4101)), "intgemm8"));          // item 0's type
+  CHECK(contains(bin_refusal(with_word(16 + 8, 0x4102)), "intgemm16"));         // item 0's type
   CHECK(contains(bin_refusal(with_word(16 + 16, 9)), "dimensions"));            // item 0's rank
   CHECK(contains(bin_refusal(with_word(16 + 24, 4)), "data bytes for"));        // item 0's data length
   CHECK(contains(bin_refusal(with_word(16 + 24, uint64_t{1} << 50)), "runs past the end"));
@@ -170,4 +241,139 @@ TEST_CASE("convert marian-npz refuses hostile Marian .bin files by name", "[conv
     INFO("cut at " << cut);
     CHECK(!bin_refusal(good.substr(0, cut)).empty());
   }
+}
+
+TEST_CASE("an intgemm8 model.bin keeps marian-conv's int8 values and Marian's int8 arithmetic",
+          "[convert][marian-bin][intgemm]") {
+  std::map<std::string, float> multipliers;
+  test::TempDir tmp;
+  const std::string dir = bin_release(tmp, marian_bin(intgemm8_items(&multipliers)));
+  const std::string out = tmp.file("int8");
+  const models::ConvertReport report = models::convert_marian_npz(dir, {}, to(out));
+  CHECK(report.dtype == models::DType::kI8);
+  const json model = json::parse(test::read_file(out + "/model.json"));
+  CHECK(model["config"]["int8_scheme"] == "intgemm");
+
+  // encoder_l1_ffn_W1 [32, 64] is stored [64, 32]: our layout, value for value; one scale, 1 / m.
+  std::vector<BinItem> items = intgemm8_items();
+  const auto w1 = std::find_if(items.begin(), items.end(),
+                               [](const BinItem& i) { return i.name == "encoder_l1_ffn_W1"; });
+  const auto [q, scales] = stored_int8(out, "encoder.layers.0.fc1.weight");
+  CHECK(std::string(reinterpret_cast<const char*>(q.data()), q.size()) == w1->data.substr(0, 64 * 32));
+  CHECK(scales == std::vector<float>(64, 1.0f / multipliers["encoder_l1_ffn_W1"]));
+  {
+    // gemm-precision float32 (absent): Marian's output product is a float one, so the tied table is f32.
+    models::Checkpoint ckpt(out);
+    CHECK(ckpt.find("encoder.embed_tokens")->dtype == models::DType::kF32);
+  }
+  CHECK(translates(out));
+
+  // --dtype f32: an ordinary float model of the dequantized weights, q * (1 / m).
+  models::ConvertOptions f32 = to(tmp.file("f32"));
+  f32.dtype = models::ConvertDType::kF32;
+  models::convert_marian_npz(dir, {}, f32);
+  CHECK(!json::parse(test::read_file(tmp.file("f32") + "/model.json"))["config"].contains("int8_scheme"));
+  models::Checkpoint ckpt(tmp.file("f32"));
+  const float* fc1 = ckpt.get("encoder.layers.0.fc1.weight", {64, 32});
+  CHECK(fc1[5] == static_cast<float>(q[5]) * (1.0f / multipliers["encoder_l1_ffn_W1"]));
+}
+
+TEST_CASE("gemm-precision int8shiftAlphaAll takes the model's alphas as fixed input multipliers",
+          "[convert][marian-bin][intgemm]") {
+  std::vector<BinItem> items = intgemm8_items();
+  test::TempDir tmp;
+  const std::string dir = bin_release(tmp, marian_bin(items));
+  test::write_file(dir + "/decoder.yml",
+                   test::read_file(dir + "/decoder.yml") + "gemm-precision: int8shiftAlphaAll\n");
+  try {
+    models::convert_marian_npz(dir, {}, to(tmp.file("none")));
+    FAIL("converted without alphas");
+  } catch (const models::ModelError& e) {
+    CHECK(contains(e.what(), "_QuantMultA"));
+  }
+  const size_t weights = items.size();
+  for (size_t i = 0; i < weights; ++i) {
+    if (!intgemm_quantized(items[i].name)) continue;
+    const float alpha = 20.0f + static_cast<float>(i);
+    items.push_back({items[i].name + "_QuantMultA",
+                     kFloat32,
+                     {1},
+                     std::string(reinterpret_cast<const char*>(&alpha), 4)});
+  }
+  test::write_file(dir + "/model.bin", marian_bin(items));
+  const std::string out = tmp.file("alphas");
+  models::convert_marian_npz(dir, {}, to(out));
+  models::Checkpoint ckpt(out);
+  // The tied output is int8 here, so the table is too, with the alpha of Wemb.
+  CHECK(ckpt.find("encoder.embed_tokens")->dtype == models::DType::kI8);
+  CHECK(ckpt.find("encoder.embed_tokens.input_multiplier") != nullptr);
+  const auto fc1 = std::find_if(items.begin(), items.end(),
+                                [](const BinItem& i) { return i.name == "encoder_l1_ffn_W1_QuantMultA"; });
+  float want;
+  std::memcpy(&want, fc1->data.data(), 4);
+  CHECK(*ckpt.get("encoder.layers.0.fc1.weight.input_multiplier", {1}) == want);
+  CHECK(translates(out));
+
+  // An alpha the scheme does not read is refused at load, and so is a bad one.
+  json model = json::parse(test::read_file(out + "/model.json"));
+  model["config"].erase("int8_scheme");
+  test::write_file(out + "/model.json", model.dump());
+  try {
+    const pipeline::Translator nmt_scheme(out);
+    FAIL("loaded");
+  } catch (const models::ModelError& e) {
+    CHECK(contains(e.what(), "input_multiplier"));
+  }
+}
+
+TEST_CASE("gemm-precision int8 on a float model quantizes each weight as Marian's int8 GEMM does",
+          "[convert][marian-bin][intgemm]") {
+  test::TempDir tmp;
+  const std::string dir = tmp.file("marian");
+  copy_dir(marian_dir(), dir);
+  test::write_file(dir + "/decoder.yml",
+                   test::read_file(dir + "/decoder.yml") + "gemm-precision: int8shift\n");
+  const std::string out = tmp.file("out");
+  models::convert_marian_npz(dir, {}, to(out));
+  const auto [q, scales] = stored_int8(out, "decoder.layers.1.cross_attn.q_proj.weight");
+  CHECK(scales == std::vector<float>(32, scales[0]));  // one multiplier for the matrix
+  int extreme = 0;
+  for (int8_t v : q) extreme += std::abs(v) == 127;
+  CHECK(extreme >= 1);
+  // Marian looks the float table up and multiplies by an int8 copy of it.
+  models::Checkpoint ckpt(out);
+  CHECK(ckpt.find("encoder.embed_tokens")->dtype == models::DType::kF32);
+  CHECK(ckpt.find("output.weight")->dtype == models::DType::kI8);
+  CHECK(json::parse(test::read_file(out + "/model.json"))["config"]["tied_output"] == false);
+  CHECK(translates(out));
+
+  test::write_file(dir + "/decoder.yml",
+                   test::read_file(marian_dir() + "/decoder.yml") + "gemm-precision: int16\n");
+  try {
+    models::convert_marian_npz(dir, {}, to(tmp.file("int16")));
+    FAIL("converted int16");
+  } catch (const models::ModelError& e) {
+    CHECK(contains(e.what(), "gemm-precision"));
+  }
+}
+
+TEST_CASE("hostile intgemm8 items are refused by name", "[convert][marian-bin][intgemm][hostile]") {
+  const std::vector<BinItem> items = intgemm8_items();
+  const auto at = [&](const std::string& name) {
+    return static_cast<size_t>(
+        std::find_if(items.begin(), items.end(), [&](const BinItem& i) { return i.name == name; }) -
+        items.begin());
+  };
+  const size_t w1 = at("encoder_l1_ffn_W1");
+  std::vector<BinItem> no_multiplier = items;
+  no_multiplier[w1].data.resize(64 * 32);  // a multiple of 256: no padding holds the multiplier's bytes
+  CHECK(contains(bin_refusal(marian_bin(no_multiplier)), "data bytes for"));
+  for (const float bad : {0.0f, -1.0f, std::nanf("")}) {
+    std::vector<BinItem> edited = items;
+    std::memcpy(&edited[w1].data[64 * 32], &bad, 4);
+    CHECK(contains(bin_refusal(marian_bin(edited)), "quantization multiplier"));
+  }
+  std::vector<BinItem> minus128 = items;
+  minus128[w1].data[3] = static_cast<char>(-128);
+  CHECK(contains(bin_refusal(marian_bin(minus128)), "-128"));
 }

@@ -316,3 +316,50 @@ TEST_CASE("rows quantized once give int8_linear's products for any run of them",
     CHECK_THROWS_AS(core::int8_linear(q, 0, 1, m, nullptr, y.data()), std::logic_error);
   }
 }
+
+TEST_CASE("intgemm's input scalings: one multiplier for all rows, or a fixed one that clamps, every kernel",
+          "[kernels][int8]") {
+  using Kind = core::Int8InputScaling::Kind;
+  const int out = 40, in = 37;
+  auto wf = test::random_values(static_cast<size_t>(out) * in, 5);
+  const auto bias = test::random_values(out, 6);
+  for_each_int8_kernel([&](core::Int8Kernel kernel) {
+    for (int rows : {1, 3, 13}) {
+      auto x = test::random_values(static_cast<size_t>(rows) * in, rows);
+      x[static_cast<size_t>(rows - 1) * in + 2] = 9.0f;  // the largest value sits in the last row
+      for (const core::Int8InputScaling scaling :
+           {core::Int8InputScaling{Kind::kPerMatrix, 0.0f}, core::Int8InputScaling{Kind::kFixed, 30.0f}}) {
+        CAPTURE(core::int8_kernel_name(kernel), rows, static_cast<int>(scaling.kind));
+        core::Int8Matrix m(out, in);
+        m.quantize_rows(0, out, wf.data());
+        m.set_input_scaling(scaling);
+        std::vector<float> y(static_cast<size_t>(rows) * out);
+        core::int8_linear(x.data(), rows, m, bias.data(), y.data());
+        // kPerMatrix: 127 / 9 for every row; kFixed: 30, so 9 x 30 clamps to 127.
+        const float multiplier = scaling.kind == Kind::kFixed ? 30.0f : 127.0f / 9.0f;
+        std::vector<int8_t> q(in);
+        for (int r = 0; r < rows; ++r) {
+          core::quantize_row_by(&x[static_cast<size_t>(r) * in], in, multiplier, q.data());
+          if (r == rows - 1) REQUIRE(q[2] == 127);
+          for (int j = 0; j < out; ++j) {
+            int32_t acc = 0;
+            for (int k = 0; k < in; ++k) acc += int32_t{q[k]} * m.weight(j, k);
+            const float want = static_cast<float>(acc) * ((1.0f / multiplier) * m.scales()[j]) + bias[j];
+            REQUIRE(std::memcmp(&want, &y[static_cast<size_t>(r) * out + j], sizeof want) == 0);
+          }
+        }
+      }
+    }
+  });
+}
+
+TEST_CASE("quantize_row_by rounds to even and clamps far values of either sign", "[kernels][int8]") {
+  const std::vector<float> x = {0.5f, 1.5f, -2.5f, 1e30f, -1e30f, 126.6f, -127.4f, 0.0f};
+  std::vector<int8_t> q(x.size());
+  core::quantize_row_by(x.data(), static_cast<int>(x.size()), 1.0f, q.data());
+  CHECK(q == std::vector<int8_t>{0, 2, -2, 127, -127, 127, -127, 0});
+  if (core::cpu_int8_kernel() != core::Int8Kernel::kAvx512Vnni) return;
+  std::vector<uint8_t> u(12, 7);
+  core::int8::quantize_row_by_u8_avx512(x.data(), static_cast<int>(x.size()), 1.0f, 12, u.data());
+  for (size_t i = 0; i < u.size(); ++i) CHECK(int{u[i]} == (i < x.size() ? q[i] + 128 : 128));
+}
