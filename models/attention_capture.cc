@@ -134,7 +134,9 @@ AttentionMatrices AttentionCapture::extract(int sentence, const std::vector<int3
   m.target_len = static_cast<int>(path.size());
   const size_t t = path.size();
   m.cross.resize(n_layers_);
-  m.decoder.resize(n_layers_);
+  // No layers at all when self-attention is not recorded (an SSRU decoder has none): readers see no layer
+  // rather than empty ones.
+  m.decoder.resize(request_.decoder ? n_layers_ : 0);
   for (int l = 0; l < n_layers_; ++l) {
     if (records_cross(l)) {
       std::vector<float>& out = m.cross[l];

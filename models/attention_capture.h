@@ -23,7 +23,8 @@ struct AttentionRequest {
 };
 
 // One translated sentence's attention. Every matrix is [head][query][key] row-major and each row sums to
-// 1; layers not recorded are empty.
+// 1; layers not recorded are empty, and `decoder` has no layers when self-attention was not asked for (or
+// the decoder has none: SSRU).
 struct AttentionMatrices {
   int n_heads = 0;
   int source_len = 0;  // source tokens, EOS included

@@ -25,6 +25,7 @@ inline constexpr IntRange kMaxLengthBRange{0, 1 << 20};
 inline constexpr NumberRange kRepetitionPenaltyRange{0.01, 100};
 inline constexpr IntRange kNoRepeatNgramSizeRange{0, 1024};
 inline constexpr IntRange kAlignmentLayerRange{0, 1023};
+inline constexpr IntRange kAlignmentHeadRange{0, 1023};
 // model.json's optional `beam_rules`, indexed by core::BeamRules: whose beam search the model follows
 // (absent: the first).
 inline constexpr const char* kBeamRulesNames[] = {"hugging_face", "ctranslate2"};

@@ -85,7 +85,7 @@ SpecialTokens parse_tokens(const JsonObject& o, int tgt_vocab) {
 DecodingDefaults parse_decoding(const JsonObject& o) {
   o.expect_keys(
       {"beam_size", "length_penalty", "max_length_a", "max_length_b", "max_length", "ban_unk", "renormalize"},
-      {"alignment_layer", "repetition_penalty", "no_repeat_ngram_size", "beam_rules"});
+      {"alignment_layer", "alignment_head", "repetition_penalty", "no_repeat_ngram_size", "beam_rules"});
   DecodingDefaults d;
   d.beam_size = static_cast<int>(o.integer("beam_size", kBeamSizeRange.lo, kBeamSizeRange.hi));
   d.length_penalty =
@@ -98,6 +98,9 @@ DecodingDefaults parse_decoding(const JsonObject& o) {
   if (o.has("alignment_layer"))
     d.alignment_layer =
         static_cast<int>(o.integer("alignment_layer", kAlignmentLayerRange.lo, kAlignmentLayerRange.hi));
+  if (o.has("alignment_head"))
+    d.alignment_head =
+        static_cast<int>(o.integer("alignment_head", kAlignmentHeadRange.lo, kAlignmentHeadRange.hi));
   if (o.has("repetition_penalty"))
     d.repetition_penalty = static_cast<float>(
         o.number("repetition_penalty", kRepetitionPenaltyRange.lo, kRepetitionPenaltyRange.hi));
@@ -192,6 +195,10 @@ ModelDescription parse_description(const nlohmann::json& meta, const std::string
         .fail("alignment_layer",
               "must be below decoder_layers (" + std::to_string(d.config.decoder_layers) + ")");
   }
+  if (d.decoding.alignment_head >= d.config.n_heads) {
+    top.object("decoding")
+        .fail("alignment_head", "must be below n_heads (" + std::to_string(d.config.n_heads) + ")");
+  }
   d.tokenizer = parse_tokenizer(top.object("tokenizer"));
   return d;
 }
@@ -281,6 +288,7 @@ nlohmann::json description_to_json(const ModelDescription& d) {
                    {"ban_unk", d.decoding.ban_unk},
                    {"renormalize", d.decoding.renormalize}};
   if (d.decoding.alignment_layer >= 0) j["decoding"]["alignment_layer"] = d.decoding.alignment_layer;
+  if (d.decoding.alignment_head >= 0) j["decoding"]["alignment_head"] = d.decoding.alignment_head;
   if (d.decoding.repetition_penalty != 1.0f)
     j["decoding"]["repetition_penalty"] = d.decoding.repetition_penalty;
   if (d.decoding.no_repeat_ngram_size > 0)

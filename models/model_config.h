@@ -63,7 +63,8 @@ struct DecodingDefaults {
   int max_length = 512;
   bool ban_unk = false;
   bool renormalize = true;
-  int alignment_layer = -1;         // the decoder layer whose cross-attention aligns words; -1: the last
+  int alignment_layer = -1;  // the decoder layer whose cross-attention aligns words; -1: the last
+  int alignment_head = -1;   // that layer's head that aligns (guided alignment trains one); -1: all, averaged
   float repetition_penalty = 1.0f;  // loop guards (core::SearchOptions); 1 and 0: off
   int no_repeat_ngram_size = 0;
   core::BeamRules beam_rules = core::BeamRules::kHuggingFace;  // CTranslate2's for models converted from it

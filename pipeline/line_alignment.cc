@@ -69,8 +69,9 @@ AlignedSegment align_segment(const Translator& translator, const std::vector<int
   const int layer = alignment_request(translator, options).layer;
   const std::vector<int> source_words = piece_words(source_pieces);
   AlignedSegment out;
-  out.links = align_words(head_average(attention, layer), attention.source_len,
-                          piece_words(translator.tokenizer().target_pieces(target)), source_words);
+  out.links = align_words(
+      alignment_weights(attention, layer, translator.model().description().decoding.alignment_head),
+      attention.source_len, piece_words(translator.tokenizer().target_pieces(target)), source_words);
   for (int w : source_words) out.source_words = std::max(out.source_words, w + 1);
   out.translation = translation;
   return out;

@@ -24,10 +24,13 @@ std::vector<int> piece_words(const std::vector<std::string>& pieces) {
   return words;
 }
 
-std::vector<float> head_average(const models::AttentionMatrices& attention, int layer) {
+std::vector<float> alignment_weights(const models::AttentionMatrices& attention, int layer, int head) {
   const std::vector<float>& cross = attention.cross.at(layer);
   const size_t cells = static_cast<size_t>(attention.target_len) * attention.source_len;
-  if (cross.size() != cells * attention.n_heads) throw std::logic_error("head_average: layer not recorded");
+  if (cross.size() != cells * attention.n_heads)
+    throw std::logic_error("alignment_weights: layer not recorded");
+  if (head >= attention.n_heads) throw std::logic_error("alignment_weights: no head " + std::to_string(head));
+  if (head >= 0) return std::vector<float>(cross.begin() + head * cells, cross.begin() + (head + 1) * cells);
   std::vector<float> mean(cells, 0.0f);
   for (int h = 0; h < attention.n_heads; ++h) {
     for (size_t i = 0; i < cells; ++i) mean[i] += cross[h * cells + i];

@@ -18,8 +18,9 @@ struct WordLink {
   int target = 0;
 };
 
-// One layer's cross-attention averaged over its heads: [target_len, source_len].
-std::vector<float> head_average(const models::AttentionMatrices& attention, int layer);
+// One layer's cross-attention: head `head`'s, or (head -1) the average over its heads: [target_len,
+// source_len].
+std::vector<float> alignment_weights(const models::AttentionMatrices& attention, int layer, int head);
 
 // Each target word linked to exactly one source word: the one whose pieces take the most of the attention
 // summed over the target word's pieces (the lowest on ties). weights: [rows, cols], row i = target piece i,

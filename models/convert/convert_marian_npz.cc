@@ -104,6 +104,7 @@ ModelDescription describe(const MarianModel& model, const MarianDecoding& decodi
   d.tokens.unk = target_vocab.unk;
   d.decoding = decoding.defaults;
   d.decoding.alignment_layer = c.alignment_layer;
+  d.decoding.alignment_head = 0;  // Marian aligns with the first head, the one guided alignment trains
   d.tokenizer.source_spm = "source.spm";
   d.tokenizer.target_spm = "target.spm";
   d.tokenizer.add_eos = true;

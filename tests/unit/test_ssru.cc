@@ -4,10 +4,14 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+#include "models/convert/convert_common.h"
+#include "models/convert/convert_marian_npz.h"
 #include "models/convert/marian_architecture.h"
 #include "models/decoder_state.h"
 #include "models/model_config.h"
 #include "models/transformer.h"
+#include "pipeline/attention_translation.h"
+#include "pipeline/translator.h"
 #include "teacher_forced.h"
 #include "test_support.h"
 
@@ -79,4 +83,27 @@ TEST_CASE("Marian's model.yml: an SSRU decoder converts, other recurrences are r
       models::parse_model_yml(models::FlatYaml::parse(
           "type: transformer\ntransformer-decoder-autoreg: average-attention\n", "model.yml")),
       Catch::Contains("transformer-decoder-autoreg") && Catch::Contains("average-attention"));
+}
+
+TEST_CASE("an SSRU student's attention: cross-attention recorded, no decoder self-attention layers",
+          "[ssru][attention]") {
+  test::TempDir tmp;
+  const std::string fixture = test::fixtures_dir() + "/marian-ssru";
+  models::MarianFiles files;
+  files.npz = fixture + "/model.npz";
+  files.source_vocab = files.target_vocab = fixture + "/vocab.ende.spm";
+  models::ConvertOptions options;
+  options.output_dir = tmp.file("model");
+  models::convert_marian_npz(fixture, files, options);
+  const pipeline::Translator translator(tmp.file("model"));
+  pipeline::TranslateOptions o = translator.defaults();
+  o.beam_size = 1;
+  models::AttentionRequest request;
+  request.cross = request.encoder = request.decoder = true;
+  const pipeline::AttentionTranslation t =
+      pipeline::translate_with_attention(translator, "A man is riding a bike.", o, request);
+  CHECK(t.attention.decoder.empty());  // no layers rather than empty ones, which JSON readers would index
+  REQUIRE(t.attention.cross.size() == 2);
+  CHECK(t.attention.cross[1].size() ==
+        static_cast<size_t>(t.attention.n_heads) * t.attention.target_len * t.attention.source_len);
 }

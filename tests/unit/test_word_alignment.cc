@@ -43,11 +43,14 @@ TEST_CASE("ties go to the lower source word, no source words, no links", "[align
   CHECK(pipeline::align_words(weights, 2, {0}, {-1, -1}).empty());
 }
 
-TEST_CASE("the head average of a layer", "[alignment]") {
+TEST_CASE("a layer's alignment weights: its heads averaged, or one head", "[alignment]") {
   models::AttentionMatrices m;
   m.n_heads = 2;
   m.source_len = 2;
   m.target_len = 1;
   m.cross = {{0.2f, 0.8f, 0.6f, 0.4f}};
-  CHECK(pipeline::head_average(m, 0) == std::vector<float>{0.4f, 0.6f});
+  CHECK(pipeline::alignment_weights(m, 0, -1) == std::vector<float>{0.4f, 0.6f});
+  CHECK(pipeline::alignment_weights(m, 0, 0) == std::vector<float>{0.2f, 0.8f});
+  CHECK(pipeline::alignment_weights(m, 0, 1) == std::vector<float>{0.6f, 0.4f});
+  CHECK_THROWS_AS(pipeline::alignment_weights(m, 0, 2), std::logic_error);
 }
