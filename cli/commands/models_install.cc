@@ -239,9 +239,8 @@ models::ConvertReport convert_into(const ModelsCommandOptions& o, const Source& 
   co.source_dir = source.dir.string();
   co.output_dir = staging.string();
   co.dtype = o.dtype;
-  const bool langs_given = !o.source_lang.empty() || !o.target_lang.empty();
-  co.source_lang = langs_given ? o.source_lang : source.source_lang;
-  co.target_lang = langs_given ? o.target_lang : source.target_lang;
+  co.source_lang = o.source_lang.empty() ? source.source_lang : o.source_lang;
+  co.target_lang = o.target_lang.empty() ? source.target_lang : o.target_lang;
   models::ConvertReport report = convert_checkpoint(co);
   const auto [named_source, named_target] = models::languages_from_model_name(source.manifest.source);
   if ((report.description.source_lang.empty() || report.description.target_lang.empty()) &&

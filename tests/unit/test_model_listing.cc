@@ -52,7 +52,8 @@ TEST_CASE("versions order as Mozilla's: pre-releases before releases, missing pa
   CHECK(hub::major_version("2.0a1") == 2);
 }
 
-TEST_CASE("a pair picks base over tiny, then the newest version; a code names its entry", "[hub][listing]") {
+TEST_CASE("a pair picks base over tiny, then the newest version, and a code names its entry",
+          "[hub][listing]") {
   const json listing = {
       {"models",
        {translatelocally_entry("en-de-tiny", "tiny", 9), translatelocally_entry("en-de-old", "base", 1),
@@ -101,7 +102,8 @@ TEST_CASE("Firefox's decoder.yml: greedy, its vocabularies and shortlist, the ge
   CHECK(hub::firefox_decoder_yml(e).find("gemm-precision: int8shiftAlphaAll\n") != std::string::npos);
 }
 
-TEST_CASE("--listing, else NMT_LISTING; known words become their URLs", "[hub][listing]") {
+TEST_CASE("the listing comes from --listing, else NMT_LISTING, with known words as their URLs",
+          "[hub][listing]") {
   ::unsetenv(hub::kListingEnv);
   CHECK(hub::listing_location("").empty());
   CHECK(hub::listing_location("translatelocally") == "https://translatelocally.com/models.json");
