@@ -10,7 +10,7 @@ PYTHON ?= /usr/bin/python3
 DEPS = cmake g++ make ninja-build pkg-config libopenblas-dev libsentencepiece-dev sentencepiece libcli11-dev \
        nlohmann-json3-dev catch2 zlib1g-dev libzip-dev libisal-dev libicu-dev libcld2-dev help2man dpkg-dev parallel \
        librsvg2-bin bash-completion libcpp-httplib-dev curl python3-requests \
-       libcurl4-openssl-dev libssl-dev libgumbo-dev libmd4c-dev libpugixml-dev python3-jsonschema python3-docx \
+       libcurl4-openssl-dev libssl-dev libarchive-dev libgumbo-dev libmd4c-dev libpugixml-dev python3-jsonschema python3-docx \
        python3-odf python3-pybind11 python3-dev cmark-gfm
 TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy dict-freedict-eng-deu
 # What CI adds: the sanitizer and fuzzing compiler, and the browser the page tests drive.

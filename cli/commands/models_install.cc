@@ -1,4 +1,5 @@
-// `nmt models install`: fetch the files (hub download cache, Hugging Face cache or a local directory),
+// `nmt models install`: fetch the files (hub download cache, a model listing's package or files, the Hugging
+// Face cache or a local directory),
 // convert them into a hidden staging directory, record install.json, and rename it into place.
 #include <fcntl.h>
 #include <signal.h>
@@ -22,6 +23,9 @@
 #include "models/hub/file_digest.h"
 #include "models/hub/hub_repo.h"
 #include "models/hub/install_manifest.h"
+#include "models/hub/listing_choice.h"
+#include "models/hub/listing_package.h"
+#include "models/hub/model_listing.h"
 #include "models/hub/url_package.h"
 #include "models/model_config.h"
 #include "models/model_error.h"
@@ -40,10 +44,11 @@ constexpr const char* kOfflineEnv = "HF_HUB_OFFLINE";
 // What the conversion reads and where it came from.
 struct Source {
   fs::path dir;
-  std::string from;               // the layout for convert; "" to detect
-  hub::InstallManifest manifest;  // source, hub, revision, files
-  bool downloaded = false;        // `dir` is ours, in the download cache
-  fs::path cleanup;               // what to delete once installed: `dir` unless set
+  std::string from;                      // the layout for convert; "" to detect
+  std::string source_lang, target_lang;  // what the source states, unless the options say
+  hub::InstallManifest manifest;         // source, hub, revision, files
+  bool downloaded = false;               // `dir` is ours, in the download cache
+  fs::path cleanup;                      // what to delete once installed: `dir` unless set
 };
 
 bool valid_name(const std::string& name) {
@@ -152,6 +157,44 @@ Source from_url(const ModelsCommandOptions& o, const fs::path& home) {
   return s;
 }
 
+// A model a listing names, chosen before anything is downloaded (its code names the install).
+struct ListingChoice {
+  hub::Listing listing;
+  hub::ListingEntry entry;
+};
+
+ListingChoice choose_from_listing(const ModelsCommandOptions& o, const std::string& location) {
+  ListingChoice choice;
+  choice.listing = hub::fetch_listing(location, hub::HttpSettings::from_environment());
+  choice.entry = hub::choose_listing_entry(choice.listing, o.spec);
+  return choice;
+}
+
+Source from_listing(const ModelsCommandOptions& o, const ListingChoice& choice, const fs::path& home) {
+  const hub::ListingEntry& entry = choice.entry;
+  DownloadMeter meter;
+  const hub::FetchedEntry fetched = hub::fetch_listing_entry(
+      choice.listing, entry, home / kDownloadCache, hub::HttpSettings::from_environment(),
+      [&](uint64_t done, uint64_t total) { meter.update(done, total); });
+  meter.finish(entry.code + " " + entry.version);
+  Source s;
+  s.dir = fetched.dir;
+  s.cleanup = fetched.cache;
+  s.downloaded = true;
+  s.from = "marian-npz";
+  s.source_lang = hub::entry_source_lang(entry, o.spec);
+  s.target_lang = entry.target_lang;
+  s.manifest.source = choice.listing.kind == hub::ListingKind::kTranslateLocally ? entry.files.front().url
+                                                                                 : choice.listing.url;
+  s.manifest.files = fetched.files;
+  s.manifest.listing = {{"url", choice.listing.url},
+                        {"kind", hub::listing_kind_word(choice.listing.kind)},
+                        {"code", entry.code},
+                        {"version", entry.version},
+                        {"entry", entry.listed}};
+  return s;
+}
+
 Source from_directory(const std::string& path) {
   // A local Argos Translate package installs as it is, like a directory.
   const bool package = fs::is_regular_file(path) && models::is_argos_package(path);
@@ -196,8 +239,8 @@ models::ConvertReport convert_into(const ModelsCommandOptions& o, const Source& 
   co.source_dir = source.dir.string();
   co.output_dir = staging.string();
   co.dtype = o.dtype;
-  co.source_lang = o.source_lang;
-  co.target_lang = o.target_lang;
+  co.source_lang = o.source_lang.empty() ? source.source_lang : o.source_lang;
+  co.target_lang = o.target_lang.empty() ? source.target_lang : o.target_lang;
   models::ConvertReport report = convert_checkpoint(co);
   const auto [named_source, named_target] = models::languages_from_model_name(source.manifest.source);
   if ((report.description.source_lang.empty() || report.description.target_lang.empty()) &&
@@ -239,11 +282,27 @@ int run_models_install(const ModelsCommandOptions& o) {
   std::error_code ec;
   const bool local = !is_url && fs::symlink_status(o.spec, ec).type() != fs::file_type::not_found;
   const bool is_hub = !local && models::is_hf_repo_id(o.spec);
-  if (!local && !is_hub && !is_url) {
-    throw core::UsageError("'" + o.spec +
-                           "' is neither a directory nor a hub repository (ORG/NAME[@REVISION])");
+  const std::string listing = hub::listing_location(o.listing);
+  // --listing says where SPEC is; $NMT_LISTING only where SPEC is nothing else.
+  const bool is_listed = !o.listing.empty() || (!listing.empty() && !local && !is_hub && !is_url);
+  if (!o.listing.empty() && (is_url || is_hub || !o.hub.empty())) {
+    throw core::UsageError(
+        "--listing takes a language pair or a code (en-de, en-de-tiny), not a URL, "
+        "ORG/NAME or --hub");
   }
-  const std::string name = o.name.empty() ? default_name(o.spec, is_hub, is_url) : o.name;
+  if (!local && !is_hub && !is_url && !is_listed) {
+    throw core::UsageError("'" + o.spec +
+                           "' is neither a directory nor a hub repository (ORG/NAME[@REVISION]); a pair "
+                           "or code needs --listing or $" +
+                           hub::kListingEnv);
+  }
+  ListingChoice choice;
+  if (is_listed) choice = choose_from_listing(o, listing);
+  const std::string name =
+      !o.name.empty() ? o.name
+      : is_listed
+          ? choice.entry.code + (choice.listing.kind == hub::ListingKind::kRemoteSettings ? "-firefox" : "")
+          : default_name(o.spec, is_hub, is_url);
   if (!valid_name(name)) {
     throw core::UsageError("'" + name +
                            "' cannot name a model: use letters, digits, '.', '_' and '-', not a "
@@ -258,7 +317,10 @@ int run_models_install(const ModelsCommandOptions& o) {
   fs::create_directories(home, ec);
   if (ec) throw core::Error(home.string() + ": cannot create the models home (" + ec.message() + ")");
 
-  Source source = is_hub ? from_hub(o, home) : is_url ? from_url(o, home) : from_directory(o.spec);
+  Source source = is_listed ? from_listing(o, choice, home)
+                  : is_hub  ? from_hub(o, home)
+                  : is_url  ? from_url(o, home)
+                            : from_directory(o.spec);
   remove_stale_staging(home);
   const fs::path staging = home / (".installing-" + name + staging_suffix());
   try {
@@ -279,11 +341,16 @@ int run_models_install(const ModelsCommandOptions& o) {
       fs::remove_all(source.cleanup.empty() ? source.dir : source.cleanup, ec);
     }
     std::cout << "installed " << name << ": " << m.source_lang << " -> " << m.target_lang << ", " << m.dtype
-              << ", " << format_bytes(m.size_bytes, 0) << ", from " << o.spec
-              << (m.revision.empty() || o.spec.find('@') != std::string::npos
-                      ? ""
-                      : "@" + m.revision.substr(0, 12))
-              << "\n";
+              << ", " << format_bytes(m.size_bytes, 0) << ", from ";
+    if (is_listed) {
+      std::cout << choice.entry.code << " version " << choice.entry.version << " in " << choice.listing.url;
+    } else {
+      std::cout << o.spec
+                << (m.revision.empty() || o.spec.find('@') != std::string::npos
+                        ? ""
+                        : "@" + m.revision.substr(0, 12));
+    }
+    std::cout << "\n";
   } catch (...) {
     fs::remove_all(staging, ec);
     throw;

@@ -128,15 +128,46 @@ std::string find_npz(const std::string& dir, const FlatYaml* decoder_yml) {
   return found[0];
 }
 
+bool is_package_config_name(const std::string& name) {
+  return name.rfind("config", 0) == 0 && (path_ends_with(name, ".yml") || path_ends_with(name, ".yaml"));
+}
+
+// The decoder configuration a release directory carries: decoder.yml, else the one config*.yml of a
+// Bergamot / translateLocally package (config.intgemm8bitalpha.yml) that names the model files; "" when
+// there is none. Several such configs are ambiguous: the user copies the one to use to decoder.yml.
+std::string find_decoder_config(const std::string& dir) {
+  if (path_exists(dir + "/decoder.yml")) return dir + "/decoder.yml";
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!is_package_config_name(name) || !e.is_regular_file(ec)) continue;
+    try {
+      const FlatYaml yml = FlatYaml::parse(read_text_file(e.path().string(), "decoder configuration"), name);
+      if (!yml.list("models").empty() && !yml.list("vocabs").empty()) found.push_back(name);
+    } catch (const ModelError&) {  // not a Marian configuration: not a candidate
+    }
+  }
+  if (found.size() > 1) {
+    std::sort(found.begin(), found.end());
+    throw core::UsageError(dir + ": several Marian configurations (" + found[0] + ", " + found[1] +
+                           (found.size() > 2 ? ", ..." : "") +
+                           ") and no decoder.yml: copy the one to use to decoder.yml");
+  }
+  return found.empty() ? "" : dir + "/" + found[0];
+}
+
 }  // namespace
 
 MarianRelease read_marian_release(const std::string& dir, const MarianFiles& given) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw ModelError(dir + ": not a directory");
-  const std::string decoder_path = dir + "/decoder.yml";
+  const std::string found_config = find_decoder_config(dir);
+  const std::string decoder_path = found_config.empty() ? dir + "/decoder.yml" : found_config;
   std::unique_ptr<FlatYaml> decoder_yml;
-  if (path_exists(decoder_path)) {
-    path_inside(dir, "decoder.yml", dir, "decoder.yml");
+  if (!found_config.empty()) {
+    const std::string config_name = fs::path(decoder_path).filename().string();
+    path_inside(dir, config_name, dir, config_name);
     decoder_yml = std::make_unique<FlatYaml>(
         FlatYaml::parse(read_text_file(decoder_path, "decoder configuration"), decoder_path));
   }

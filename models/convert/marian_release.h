@@ -1,5 +1,5 @@
-// `nmt convert --from marian-npz`, step 1: a release directory's decoder.yml, model file, vocabularies and
-// SentencePiece models, found and checked.
+// `nmt convert --from marian-npz`, step 1: a release directory's decoder configuration (decoder.yml, else a
+// Bergamot package's config*.yml), model file, vocabularies and SentencePiece models, found and checked.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +23,7 @@ struct MarianVocab {
 };
 
 struct MarianRelease {
-  std::string decoder_path;               // DIR/decoder.yml, named in errors even when absent
+  std::string decoder_path;  // the configuration read; DIR/decoder.yml, named in errors, when none
   std::unique_ptr<FlatYaml> decoder_yml;  // null when the release has none
   MarianFiles files;                      // every field filled in
   MarianVocab source_vocab, target_vocab;

@@ -56,17 +56,18 @@ std::string utc_now() {
 std::string nmt_version() { return NMT_VERSION; }
 
 void write_manifest(const std::filesystem::path& dir, const InstallManifest& m) {
-  const nlohmann::json out = {{"name", m.name},
-                              {"languages", {{"source", m.source_lang}, {"target", m.target_lang}}},
-                              {"source", m.source},
-                              {"hub", m.hub},
-                              {"revision", m.revision},
-                              {"files", files_json(m.files)},
-                              {"installed_files", files_json(m.installed_files)},
-                              {"dtype", m.dtype},
-                              {"size_bytes", m.size_bytes},
-                              {"installed_at", m.installed_at},
-                              {"nmt_version", m.nmt_version}};
+  nlohmann::json out = {{"name", m.name},
+                        {"languages", {{"source", m.source_lang}, {"target", m.target_lang}}},
+                        {"source", m.source},
+                        {"hub", m.hub},
+                        {"revision", m.revision},
+                        {"files", files_json(m.files)},
+                        {"installed_files", files_json(m.installed_files)},
+                        {"dtype", m.dtype},
+                        {"size_bytes", m.size_bytes},
+                        {"installed_at", m.installed_at},
+                        {"nmt_version", m.nmt_version}};
+  if (!m.listing.is_null()) out["listing"] = m.listing;
   const std::filesystem::path path = dir / models::kInstallManifestName;
   core::write_file_atomically(path.string(), out.dump(2) + "\n");
 }
@@ -90,6 +91,7 @@ InstallManifest read_manifest(const std::filesystem::path& dir) {
     m.size_bytes = in.at("size_bytes").get<uint64_t>();
     m.installed_at = in.at("installed_at").get<std::string>();
     m.nmt_version = in.value("nmt_version", std::string());
+    m.listing = in.value("listing", nlohmann::json());
     return m;
   } catch (const nlohmann::json::exception& e) {
     throw models::ModelError(path.string() + ": malformed install manifest (" + e.what() + ")");

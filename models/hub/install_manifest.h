@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,12 @@ struct ManifestFile {
 struct InstallManifest {
   std::string name;
   std::string source_lang, target_lang;
-  std::string source;                         // a hub repository id, or the local path installed from
-  std::string hub;                            // the hub it came from; "" for a local source
-  std::string revision;                       // the commit sha when from the hub; "" for a local source
+  std::string source;    // a hub repository id, or the local path installed from
+  std::string hub;       // the hub it came from; "" for a local source
+  std::string revision;  // the commit sha when from the hub; "" for a local source
+  // From a model listing: {"url", "kind", "code", "version", "entry" (the listing's own record(s))}; null
+  // otherwise.
+  nlohmann::json listing;
   std::vector<ManifestFile> files;            // the inputs the conversion read
   std::vector<ManifestFile> installed_files;  // the checkpoint as written
   std::string dtype;                          // f32, f16 or int8

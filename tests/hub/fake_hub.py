@@ -8,6 +8,10 @@ Repositories are directories REPOS/ORG/NAME/. The hub answers, as huggingface.co
   GET /ORG/NAME/resolve/REV/PATH  -> the file (X-Repo-Commit, ETag), or for LFS files (*.safetensors, *.bin,
       *.spm, *.h5, *.ot) a 302 to the LFS server (X-Linked-Etag, X-Linked-Size), which honours Range.
   GET {lfs}/files/NAME  -> REPOS/_files/NAME, a package by URL (Range honoured; faults by NAME as above)
+A Remote Settings server on the LFS server's port, for model listings:
+  GET {lfs}/v1/  -> {"capabilities": {"attachments": {"base_url": "{lfs}/attachments/"}}}
+  GET {lfs}/v1/buckets/main/collections/translations-models/records  -> REPOS/_remote_settings/records.json
+  GET {lfs}/attachments/LOCATION  -> REPOS/_remote_settings/attachments/LOCATION (Range honoured)
   GET /_log  -> every request so far: [{"server", "path", "range", "authorization", "status"}]
 Faults, by a word in NAME: "private" needs "Authorization: Bearer secret-token" (401 otherwise), "flaky"
 answers its first API request and first weights request 500 (503), "broken" every API request 500, "cut" closes the first weights download
@@ -161,8 +165,24 @@ def make_handler(state, server_name):
             data = open(os.path.join(repo, path), "rb").read()
             self.send(200, data, headers + [("ETag", '"%s"' % facts["blob"])])
 
+        def remote_settings(self, parts):
+            root = os.path.join(state.repos, "_remote_settings")
+            if parts == ["v1", ""]:
+                base = "http://127.0.0.1:%d/attachments/" % state.lfs_port
+                body = {"project_name": "fake", "capabilities": {"attachments": {"base_url": base}}}
+                return self.send(200, json.dumps(body).encode(), [("Content-Type", "application/json")])
+            if parts == ["v1", "buckets", "main", "collections", "translations-models", "records"]:
+                data = open(os.path.join(root, "records.json"), "rb").read()
+                return self.send(200, data, [("Content-Type", "application/json")])
+            return self.error(404, "Not Found")
+
         def lfs(self, parts):
-            if len(parts) == 2 and parts[0] == "files" and "/" not in parts[1] and parts[1] not in (".", ".."):
+            if parts and parts[0] == "v1":
+                return self.remote_settings(parts)
+            if len(parts) > 1 and parts[0] == "attachments" and all(p not in ("", ".", "..") for p in parts[1:]):
+                repo, name, path = os.path.join(state.repos, "_remote_settings", "attachments"), parts[-1], \
+                    os.path.join(*parts[1:])
+            elif len(parts) == 2 and parts[0] == "files" and "/" not in parts[1] and parts[1] not in (".", ".."):
                 repo, name, path = os.path.join(state.repos, "_files"), parts[1], parts[1]
             elif len(parts) == 4 and parts[0] == "lfs":
                 repo, name, path = self.repo_dir(parts[1], parts[2]), parts[2], parts[3]
