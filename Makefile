@@ -16,7 +16,7 @@ TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy dict-freedict-eng
 # What CI adds: the sanitizer and fuzzing compiler, and the browser the page tests drive.
 CI_DEPS = clang libclang-rt-14-dev chromium
 
-.PHONY: all build build-all test test-asan deps deps-tools deps-ci install deb fixtures model model-smoke model-multi30k bench bench-ct2 bench-glossary bench-latency bench-scaling bench-contention bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
+.PHONY: all build build-all test test-asan deps deps-tools deps-ci install deb fixtures model model-smoke model-multi30k bench bench-ct2 bench-marian bench-glossary bench-latency bench-scaling bench-contention bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
 
 all: build
 
@@ -128,6 +128,11 @@ bench: build
 CT2_BENCH_ARGS ?=
 bench-ct2: build
 	$(PYTHON) tools/bench_ct2.py --nmt $(BUILD)/nmt $(CT2_BENCH_ARGS)
+
+# nmt against marian-decoder (built by hand under /opt/marian) on a Marian student: MARIAN_MODEL=DIR, a release
+# directory whose decoder.yml or config*.yml names the model, vocabularies, shortlist and gemm-precision.
+bench-marian: build
+	$(PYTHON) tools/bench_marian.py --nmt $(BUILD)/nmt --model $(MARIAN_MODEL) $(MARIAN_BENCH_ARGS)
 
 # --glossary on test sets built from the dev splits and dict-freedict-eng-deu (make deps-tools): term rate,
 # spurious insertions, BLEU and time against unconstrained decoding and placeholders (docs/glossary.md).

@@ -62,6 +62,7 @@ struct Plan {
 struct Dequantize {
   float* y;
   const float* row_scales;
+  const float* col_scales;
   const float* bias;
 };
 
@@ -90,7 +91,7 @@ void run_units(const Plan& plan, const int8_t* a, const int16_t* wide, const Int
         out.y = dq->y + static_cast<size_t>(r) * w.out() + col;
         out.ldy = static_cast<size_t>(w.out());
         out.row_scales = dq->row_scales + r;
-        out.col_scales = w.scales() + col;
+        out.col_scales = dq->col_scales + col;
         out.bias = dq->bias ? dq->bias + col : nullptr;
       } else {
         out.acc = acc;
@@ -173,6 +174,8 @@ void QuantizedRows::quantize(const float* x, int rows, int in, const Int8InputSc
   float* scales = scales_.data();
   const size_t lda = lda_;
   const float multiplier = shared_multiplier(x, rows, in, scaling);
+  multiplier_ = multiplier;
+  shifted_ = multiplier > 0.0f && scaling.shifted;
   split_range(rows, 1, [&](int begin, int end, int) {
     for (int r = begin; r < end; ++r) {
       int8_t* row = data + r * lda;
@@ -219,15 +222,48 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
   const int16_t* wide = x.kernel_ == Int8Kernel::kAvx2 ? x.wide_.data() + first_row * lda : nullptr;
   const float* scales = x.scales_.data() + first_row;
   const float* w_scales = w.scales();
-  const Dequantize dq{y, scales, bias};
+  const float* offsets = nullptr;  // shifted: 127 * colsum per column, added to the products
+  if (x.multiplier_ > 0.0f) {
+    // intgemm's arithmetic (Int8InputScaling): one factor per column, u, times a row scale of 1.
+    thread_local std::vector<float> ones, columns, shifted_bias, column_offsets;
+    ones.assign(static_cast<size_t>(rows), 1.0f);
+    const size_t padded = static_cast<size_t>(w.panels()) * Int8Matrix::kPanel;
+    columns.assign(padded, 0.0f);
+    const float ma = x.multiplier_;
+    for (int j = 0; j < out; ++j) columns[j] = 1.0f / (ma * (1.0f / w_scales[j]));
+    if (x.shifted_) {
+      shifted_bias.assign(padded, 0.0f);
+      column_offsets.assign(padded, 0.0f);
+      const int32_t* sums = w.column_sums();
+      for (int j = 0; j < out; ++j) {
+        const float mb = 1.0f / w_scales[j];
+        const float back = -((127.0f / ma) * (127.0f / mb)) / 127.0f;
+        const float taken = static_cast<float>(sums[j]) * back;
+        shifted_bias[j] = bias ? taken + bias[j] : taken;
+        column_offsets[j] = static_cast<float>(127 * sums[j]);
+      }
+      bias = shifted_bias.data();
+      offsets = column_offsets.data();
+    }
+    scales = ones.data();
+    w_scales = columns.data();
+  }
+  // The shifted form has no fused kernel epilogue: the tiles' exact products are finished below.
+  const Dequantize dq{y, scales, w_scales, bias};
+  const Dequantize* fused = offsets ? nullptr : &dq;
   split_range(plan.blocks * plan.tiles, 1, [&](int begin, int end, int) {
-    run_units(plan, data, wide, w, &dq, begin, end,
+    run_units(plan, data, wide, w, fused, begin, end,
               [&](int r0, int n, int col, int cols, const int32_t* acc, size_t stride) {
                 for (int r = 0; r < n; ++r) {
                   const float row_scale = scales[r0 + r];
                   float* yr = y + static_cast<size_t>(r0 + r) * out + col;
                   const int32_t* ar = acc + r * stride;
-                  if (bias) {
+                  if (offsets) {  // exact while |acc| and 127 |colsum| stay below 2^24
+#pragma omp simd
+                    for (int j = 0; j < cols; ++j)
+                      yr[j] =
+                          (static_cast<float>(ar[j]) + offsets[col + j]) * w_scales[col + j] + bias[col + j];
+                  } else if (bias) {
 #pragma omp simd
                     for (int j = 0; j < cols; ++j)
                       yr[j] = static_cast<float>(ar[j]) * (row_scale * w_scales[col + j]) + bias[col + j];

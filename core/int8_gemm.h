@@ -39,12 +39,17 @@ void quantize_row_by(const float* x, int n, float multiplier, int8_t* q);
 
 // How a product quantizes its input rows. Per row is nmt's rule (the header's): a row's result never depends
 // on the other rows. The other two are intgemm's, as Marian runs its int8 models: per matrix, every row of
-// one product by the multiplier 127 / max|x| over all of them; fixed, by a multiplier the model prescribes
-// (Marian's precomputed "alphas"), values past its range clamped to +-127.
+// one product by the multiplier mA = 127 / max|x| over all of them; fixed, by a multiplier the model
+// prescribes (Marian's precomputed "alphas"), values past its range clamped to +-127. Their results are
+// then intgemm's, float for float: y = float(acc) * u + bias with u = 1 / (mA * mB) (mB = 1 / the
+// weight's scale); shifted (intgemm's Int8Shift, which adds 127 to the input and takes it back through the
+// bias), y = float(acc + 127 * colsum) * u + (float(colsum) * u' + bias), u' = -(127 / mA) * (127 / mB) /
+// 127.
 struct Int8InputScaling {
   enum class Kind { kPerRow, kPerMatrix, kFixed };
   Kind kind = Kind::kPerRow;
   float multiplier = 0.0f;  // kFixed only: finite and positive
+  bool shifted = false;     // kPerMatrix and kFixed: Int8Shift's float arithmetic
 };
 
 class Int8Matrix {
@@ -120,6 +125,8 @@ class QuantizedRows {
   std::vector<int8_t> data_;   // int8 q (VNNI: q + 128 as u8)
   std::vector<int16_t> wide_;  // data widened, for AVX2
   std::vector<float> scales_;
+  float multiplier_ = 0.0f;  // shared by every row (intgemm's scalings), else 0
+  bool shifted_ = false;
 };
 
 // y[rows, out] for rows [first_row, first_row + rows) of x: bit for bit int8_linear's y from the floats x

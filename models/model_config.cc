@@ -50,9 +50,12 @@ ModelConfig parse_config(const JsonObject& o) {
                                ? DecoderRecurrence::kSsru
                                : DecoderRecurrence::kSelfAttention;
   }
-  if (o.has("int8_scheme"))
-    c.int8_scheme =
-        o.choice("int8_scheme", {"nmt", "intgemm"}) == "intgemm" ? Int8Scheme::kIntgemm : Int8Scheme::kNmt;
+  if (o.has("int8_scheme")) {
+    const std::string scheme = o.choice("int8_scheme", {"nmt", "intgemm", "intgemm-shifted"});
+    c.int8_scheme = scheme == "intgemm"           ? Int8Scheme::kIntgemm
+                    : scheme == "intgemm-shifted" ? Int8Scheme::kIntgemmShifted
+                                                  : Int8Scheme::kNmt;
+  }
   c.layer_norm_eps = static_cast<float>(o.number("layer_norm_eps", 1e-12, 1.0));
   c.positions = parse_positions(
       o.choice("positions", {"sinusoidal-interleaved", "sinusoidal-concat", "sinusoidal-marian", "table"}));
@@ -207,7 +210,9 @@ const char* decoder_recurrence_name(DecoderRecurrence r) {
   return r == DecoderRecurrence::kSsru ? "ssru" : "self-attention";
 }
 
-const char* int8_scheme_name(Int8Scheme s) { return s == Int8Scheme::kIntgemm ? "intgemm" : "nmt"; }
+const char* int8_scheme_name(Int8Scheme s) {
+  return s == Int8Scheme::kIntgemm ? "intgemm" : s == Int8Scheme::kIntgemmShifted ? "intgemm-shifted" : "nmt";
+}
 
 const char* positions_name(Positions p) {
   switch (p) {

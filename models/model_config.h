@@ -21,8 +21,8 @@ enum class DecoderRecurrence { kSelfAttention, kSsru };
 // How the products of i8 weights quantize their inputs (core::Int8InputScaling): nmt's rule, each row by
 // its own range, with int8 attention caches; or intgemm's, as Marian runs its int8 models (the Firefox
 // students): all the rows of a product by one range, or by the fixed multiplier NAME.input_multiplier
-// gives, with f32 attention caches.
-enum class Int8Scheme { kNmt, kIntgemm };
+// gives, with f32 attention caches, plain or shifted (intgemm's Int8Shift: gemm-precision int8shift*).
+enum class Int8Scheme { kNmt, kIntgemm, kIntgemmShifted };
 
 struct ModelConfig {
   int d_model = 0;

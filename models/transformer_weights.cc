@@ -129,7 +129,7 @@ class WeightLoader {
   // The fixed input multiplier of the product of i8 tensor `name` (intgemm's scheme), 0 when it has none.
   float input_multiplier(const std::string& name) {
     const std::string multiplier = name + ".input_multiplier";
-    if (c_.int8_scheme != Int8Scheme::kIntgemm || !ckpt_.find(multiplier)) return 0.0f;
+    if (c_.int8_scheme == Int8Scheme::kNmt || !ckpt_.find(multiplier)) return 0.0f;
     const float m = *ckpt_.get(multiplier, {1});
     if (!(m > 0.0f) || !std::isfinite(m)) {
       throw ModelError(ckpt_.json_path() + ": tensor '" + multiplier + "' is " + std::to_string(m) +
@@ -147,8 +147,9 @@ class WeightLoader {
     using Kind = core::Int8InputScaling::Kind;
     if (c_.int8_scheme == Int8Scheme::kNmt) return {Kind::kPerRow, 0.0f};
     const float m = input_multiplier(name);
-    return m > 0.0f ? core::Int8InputScaling{Kind::kFixed, m}
-                    : core::Int8InputScaling{Kind::kPerMatrix, 0.0f};
+    const bool shifted = c_.int8_scheme == Int8Scheme::kIntgemmShifted;
+    return m > 0.0f ? core::Int8InputScaling{Kind::kFixed, m, shifted}
+                    : core::Int8InputScaling{Kind::kPerMatrix, 0.0f, shifted};
   }
 
   // q, k and v stacked as one int8 [3d, d] product, each also served by a view of its columns.

@@ -72,9 +72,12 @@ MarianDecoding read_decoding(const MarianRelease& release) {
 }
 
 // decoder.yml's gemm-precision (marian-decoder's float32 where absent).
+std::string gemm_precision(const MarianRelease& release) {
+  return release.decoder_yml ? release.decoder_yml->string("gemm-precision", "float32") : "float32";
+}
+
 MarianGemm read_gemm_precision(const MarianRelease& release) {
-  if (!release.decoder_yml || !release.decoder_yml->has("gemm-precision")) return MarianGemm::kFloat32;
-  const std::string p = release.decoder_yml->string("gemm-precision", "float32");
+  const std::string p = gemm_precision(release);
   if (p == "float32") return MarianGemm::kFloat32;
   if (p == "int8" || p == "int8shift" || p == "int8shiftAll") return MarianGemm::kInt8;
   if (p == "int8Alpha" || p == "int8shiftAlpha" || p == "int8shiftAlphaAll") return MarianGemm::kInt8Alphas;
@@ -157,7 +160,10 @@ ConvertReport write_marian_model(const MarianRelease& release, ModelDescription 
   std::vector<NamedTensor> kept;
   const std::vector<NamedTensor>* tensors = &model.tensors;
   if (model.intgemm && dtype == DType::kI8) {
-    d.config.int8_scheme = Int8Scheme::kIntgemm;
+    // int8shift and int8shiftAlpha shift only the products with a bias; computing the rest shifted too
+    // differs in rounding only.
+    const bool shifted = gemm_precision(release).compare(0, 9, "int8shift") == 0;
+    d.config.int8_scheme = shifted ? Int8Scheme::kIntgemmShifted : Int8Scheme::kIntgemm;
   } else if (model.intgemm) {
     for (const NamedTensor& t : model.tensors) {
       if (t.name.size() < 17 || t.name.compare(t.name.size() - 17, 17, ".input_multiplier") != 0)

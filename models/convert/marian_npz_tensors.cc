@@ -65,8 +65,11 @@ class NpzTensors {
   }
 
   // A float array; `shape` must match exactly, except that a vector [n] may also be stored as [1, n].
+  // An intgemm8 array read here is dequantized as Marian loads it (q * (1 / m)): marian-conv quantizes
+  // whatever has "Wemb" in its name, Wemb_QuantMultA included.
   std::vector<float> take(const std::string& name, const std::vector<int64_t>& shape,
                           std::vector<int64_t>* actual = nullptr) {
+    if (file_.intgemm8(name)) return take_dequantized(name, shape, actual);
     NpyArray a = take_array(name);
     if (a.dtype != NpyDType::kF32 && a.dtype != NpyDType::kF16) {
       fail("array '" + name + "': dtype " + npy_dtype_name(a.dtype) +
@@ -112,6 +115,23 @@ class NpzTensors {
       if (q[i] == -128) fail("array '" + name + "': holds -128 (intgemm8 values are in [-127, 127])");
     }
     return q;
+  }
+
+  std::vector<float> take_dequantized(const std::string& name, const std::vector<int64_t>& shape,
+                                      std::vector<int64_t>* actual) {
+    std::vector<int64_t> stored;
+    float multiplier = 0.0f;
+    const std::vector<int8_t> q = take_intgemm8(name, {}, &multiplier, &stored);
+    const bool vector_ok = shape.size() == 1 && stored == std::vector<int64_t>{1, shape[0]};
+    if (actual) {
+      *actual = stored;
+    } else if (stored != shape && !vector_ok) {
+      fail("array '" + name + "': expected shape " + shape_to_string(shape) + ", got " +
+           shape_to_string(stored));
+    }
+    std::vector<float> v(q.size());
+    for (size_t i = 0; i < q.size(); ++i) v[i] = static_cast<float>(q[i]) * (1.0f / multiplier);
+    return v;
   }
 
   void check_all_used() const {
@@ -226,7 +246,8 @@ class MarianMapper {
         out_.push_back(std::move(copy));
         alpha("output.weight", theirs);
       } else if (m_.intgemm && gemm_ == MarianGemm::kFloat32) {
-        table.keep_f32 = true;  // Marian's output product is a float one
+        table.keep_f32 = true;      // Marian's output product is a float one
+        alpha(table.name, theirs);  // read only when gemm-precision takes alphas: marked as seen
       } else {
         const std::string name = table.name;  // alpha() appends to out_
         alpha(name, theirs);

@@ -26,11 +26,11 @@ import fake_hub  # noqa: E402
 import install_check  # noqa: E402
 from install_check import check, fails_cleanly, run, translations, visible  # noqa: E402
 
-FILES = ("model.npz", "vocab.ende.spm", "lex.50.50.ende.s2t.bin")
+FILES = ("model.intgemm.alphas.bin", "vocab.ende.spm", "lex.50.50.ende.s2t.bin")
 # A Bergamot package's decoder configuration, as the browsermt students ship it.
 PACKAGE_CONFIG = """relative-paths: true
 models:
-  - model.npz
+  - model.intgemm.alphas.bin
 vocabs:
   - vocab.ende.spm
   - vocab.ende.spm
@@ -118,7 +118,7 @@ def remote_settings(repos, ssru):
     attachments = os.path.join(root, "attachments", "main-workspace", "translations-models")
     os.makedirs(attachments)
     records = []
-    kinds = {"model.npz": "model", "vocab.ende.spm": "vocab", "lex.50.50.ende.s2t.bin": "lex"}
+    kinds = {"model.intgemm.alphas.bin": "model", "vocab.ende.spm": "vocab", "lex.50.50.ende.s2t.bin": "lex"}
 
     def record(name, pair, version, data, stored, filter_expression="", bad_hash=False):
         location = f"main-workspace/translations-models/{pair}-{version}-{stored}"
@@ -141,7 +141,7 @@ def remote_settings(repos, ssru):
         else:
             record(name, "en-de", "1.1", data, name)
         record(name, "en-de", "2.0a1", None, name, filter_expression="env.channel == 'nightly'")
-        record(name, "en-fr", "1.0", data, name, bad_hash=name == "model.npz")
+        record(name, "en-fr", "1.0", data, name, bad_hash=name == FILES[0])
     record("qe.bin", "en-de", "1.1", b"not read", "qe.bin")
     with open(os.path.join(root, "records.json"), "w") as f:
         json.dump({"data": records}, f)
@@ -247,7 +247,7 @@ def remote_settings_installs(nmt, env, home, work, lfs):
     r = run(nmt, ["models", "install", "en-de", "--listing", records, "--name", "rs-records"], env)
     check(r.returncode == 0 and translations(nmt, env, os.path.join(home, "rs-records")) == got,
           "the records URL works as the server's: " + r.stderr.decode().strip())
-    fails_cleanly(nmt, env, home, ["en-fr", "--listing", server], 4, ["en-fr", "model.npz", "checksum",
+    fails_cleanly(nmt, env, home, ["en-fr", "--listing", server], 4, ["en-fr", FILES[0], "checksum",
                                                                         "nothing installed"],
                   "an attachment with a wrong hash")
     fails_cleanly(nmt, env, home, ["de-en", "--listing", server], 4, ["'de-en'", "not in the listing", "en-de"],

@@ -317,8 +317,7 @@ TEST_CASE("rows quantized once give int8_linear's products for any run of them",
   }
 }
 
-TEST_CASE("intgemm's input scalings: one multiplier for all rows, or a fixed one that clamps, every kernel",
-          "[kernels][int8]") {
+TEST_CASE("intgemm's input scalings and arithmetic, plain and shifted, on every kernel", "[kernels][int8]") {
   using Kind = core::Int8InputScaling::Kind;
   const int out = 40, in = 37;
   auto wf = test::random_values(static_cast<size_t>(out) * in, 5);
@@ -327,25 +326,41 @@ TEST_CASE("intgemm's input scalings: one multiplier for all rows, or a fixed one
     for (int rows : {1, 3, 13}) {
       auto x = test::random_values(static_cast<size_t>(rows) * in, rows);
       x[static_cast<size_t>(rows - 1) * in + 2] = 9.0f;  // the largest value sits in the last row
-      for (const core::Int8InputScaling scaling :
-           {core::Int8InputScaling{Kind::kPerMatrix, 0.0f}, core::Int8InputScaling{Kind::kFixed, 30.0f}}) {
-        CAPTURE(core::int8_kernel_name(kernel), rows, static_cast<int>(scaling.kind));
-        core::Int8Matrix m(out, in);
-        m.quantize_rows(0, out, wf.data());
-        m.set_input_scaling(scaling);
-        std::vector<float> y(static_cast<size_t>(rows) * out);
-        core::int8_linear(x.data(), rows, m, bias.data(), y.data());
-        // kPerMatrix: 127 / 9 for every row; kFixed: 30, so 9 x 30 clamps to 127.
-        const float multiplier = scaling.kind == Kind::kFixed ? 30.0f : 127.0f / 9.0f;
-        std::vector<int8_t> q(in);
-        for (int r = 0; r < rows; ++r) {
-          core::quantize_row_by(&x[static_cast<size_t>(r) * in], in, multiplier, q.data());
-          if (r == rows - 1) REQUIRE(q[2] == 127);
-          for (int j = 0; j < out; ++j) {
-            int32_t acc = 0;
-            for (int k = 0; k < in; ++k) acc += int32_t{q[k]} * m.weight(j, k);
-            const float want = static_cast<float>(acc) * ((1.0f / multiplier) * m.scales()[j]) + bias[j];
-            REQUIRE(std::memcmp(&want, &y[static_cast<size_t>(r) * out + j], sizeof want) == 0);
+      for (const Kind kind : {Kind::kPerMatrix, Kind::kFixed}) {
+        for (const bool shifted : {false, true}) {
+          for (const bool with_bias : {false, true}) {
+            CAPTURE(core::int8_kernel_name(kernel), rows, static_cast<int>(kind), shifted, with_bias);
+            core::Int8Matrix m(out, in);
+            m.quantize_rows(0, out, wf.data());
+            m.set_input_scaling({kind, kind == Kind::kFixed ? 30.0f : 0.0f, shifted});
+            std::vector<float> y(static_cast<size_t>(rows) * out);
+            core::int8_linear(x.data(), rows, m, with_bias ? bias.data() : nullptr, y.data());
+            // kPerMatrix: 127 / 9 for every row; kFixed: 30, so 9 x 30 clamps to 127.
+            const float ma = kind == Kind::kFixed ? 30.0f : 127.0f / 9.0f;
+            std::vector<int8_t> q(in);
+            for (int r = 0; r < rows; ++r) {
+              core::quantize_row_by(&x[static_cast<size_t>(r) * in], in, ma, q.data());
+              if (r == rows - 1) REQUIRE(q[2] == 127);
+              for (int j = 0; j < out; ++j) {
+                int32_t acc = 0, colsum = 0;
+                for (int k = 0; k < in; ++k) {
+                  acc += int32_t{q[k]} * m.weight(j, k);
+                  colsum += m.weight(j, k);
+                }
+                const float mb = 1.0f / m.scales()[j];
+                const float u = 1.0f / (ma * mb);
+                const float b = with_bias ? bias[j] : 0.0f;
+                float want;
+                if (shifted) {
+                  const float taken =
+                      static_cast<float>(colsum) * (-((127.0f / ma) * (127.0f / mb)) / 127.0f);
+                  want = static_cast<float>(acc + 127 * colsum) * u + (with_bias ? taken + b : taken);
+                } else {
+                  want = with_bias ? static_cast<float>(acc) * u + b : static_cast<float>(acc) * u;
+                }
+                REQUIRE(std::memcmp(&want, &y[static_cast<size_t>(r) * out + j], sizeof want) == 0);
+              }
+            }
           }
         }
       }
