@@ -184,7 +184,9 @@ def main(out):
     write_seeds(out, "fuzz_npz", [tiny_npz(zipfile.ZIP_STORED), tiny_npz(zipfile.ZIP_DEFLATED)])
     write_seeds(out, "fuzz_marian_bin",
                 [marian_bin([("Wemb", 0x0404, [2, 3], struct.pack("<6f", *range(6))),
-                             ("bias", 0x0402, [4], b"\x00\x3c" * 4), ("special:model.yml", 0x0101, [5], b"a: 1\n")])])
+                             ("bias", 0x0402, [4], b"\x00\x3c" * 4), ("special:model.yml", 0x0101, [5], b"a: 1\n")]),
+                 # an intgemm8 weight: int8 values, then its float multiplier
+                 marian_bin([("l1_W", 0x4101, [2, 4], bytes([1, 2, 3, 127, 0x81, 0, 5, 6]) + struct.pack("<f", 12.5))])])
     write_seeds(out, "fuzz_yaml", fixture_seeds("yaml", ["opus/marian/decoder.yml"]) +
                 [b"models:\n  - model.npz\nvocabs: [a.yml, 'b.yml']\nbeam-size: 4 # four\n",
                  b"---\ntype: transformer\ndec-depth: 6\nnested:\n  key: 1\nflag: true\nx: \"\\u00e9\\n\"\n"])
