@@ -22,6 +22,7 @@ ShortlistOutput::ShortlistOutput(const Linear& full, std::vector<int32_t> ids) :
   if (full.int8) {
     // The int8 rows and their scales as they are: quantizing again would change the logits.
     int8_ = std::make_unique<core::Int8Matrix>(n, in);
+    int8_->set_input_scaling(full.int8->input_scaling());
     std::vector<int8_t> row(static_cast<size_t>(in));
     for (int i = 0; i < n; ++i) {
       for (int k = 0; k < in; ++k) row[k] = full.int8->weight(ids_[i], k);
