@@ -5,7 +5,8 @@ namespace hub {
 namespace {
 
 // As Firefox's engine configures Bergamot; the keys nmt convert does not read are kept so that the file
-// also runs marian-decoder as Firefox runs the model.
+// records how Firefox runs the model (max-length-break is bergamot-translator's own: marian-decoder refuses
+// it).
 constexpr const char* kFirefoxSettings =
     "beam-size: 1\n"
     "normalize: 1.0\n"
