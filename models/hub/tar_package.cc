@@ -24,6 +24,12 @@ constexpr size_t kReadBlock = 1 << 16;
   throw DownloadError(archive.string() + ": " + why);
 }
 
+// libarchive's message for the last failure; it may have none (a null pointer).
+std::string error_text(archive* a) {
+  const char* text = archive_error_string(a);
+  return text ? text : "no detail from libarchive";
+}
+
 }  // namespace
 
 void unpack_tar_gz(const fs::path& path, const fs::path& dir) {
@@ -32,7 +38,7 @@ void unpack_tar_gz(const fs::path& path, const fs::path& dir) {
   archive_read_support_filter_gzip(in.get());
   archive_read_support_format_tar(in.get());
   if (archive_read_open_filename(in.get(), path.c_str(), kReadBlock) != ARCHIVE_OK)
-    refuse(path, std::string("not a .tar.gz archive (") + archive_error_string(in.get()) + ")");
+    refuse(path, std::string("not a .tar.gz archive (") + error_text(in.get()) + ")");
   fs::create_directories(dir);
   std::set<std::string> seen;
   uint64_t members = 0, total = 0;
@@ -42,7 +48,7 @@ void unpack_tar_gz(const fs::path& path, const fs::path& dir) {
     const int status = archive_read_next_header(in.get(), &entry);
     if (status == ARCHIVE_EOF) break;
     if (status < ARCHIVE_WARN)
-      refuse(path, std::string("damaged archive (") + archive_error_string(in.get()) + ")");
+      refuse(path, std::string("damaged archive (") + error_text(in.get()) + ")");
     const char* raw_name = archive_entry_pathname(entry);
     const std::string name = raw_name ? raw_name : "";
     if (++members > kMaxPackageMembers)
@@ -58,7 +64,7 @@ void unpack_tar_gz(const fs::path& path, const fs::path& dir) {
       refuse(path, "member '" + name + "' is named twice or not a file name");
     std::ofstream out(dir / flat, std::ios::binary | std::ios::trunc);
     for (la_ssize_t n; (n = archive_read_data(in.get(), buffer.data(), buffer.size())) != 0;) {
-      if (n < 0) refuse(path, "member '" + name + "' is damaged (" + archive_error_string(in.get()) + ")");
+      if (n < 0) refuse(path, "member '" + name + "' is damaged (" + error_text(in.get()) + ")");
       total += static_cast<uint64_t>(n);
       if (total > kMaxUnpackedBytes)
         refuse(path, "unpacks to more than " + std::to_string(kMaxUnpackedBytes >> 30) + " GB");

@@ -3,6 +3,7 @@
 @@@@@@@@, see fuzz_checkpoint.cc) in a few variants, some awkward text for the line reader, the
 fixtures' SentencePiece models and vocabularies, tiny .npz archives (stored and deflated), a Marian
 model.bin and Marian decoder.yml files."""
+import base64
 import gzip
 import io
 import json
@@ -10,6 +11,7 @@ import math
 import os
 import struct
 import sys
+import tarfile
 import zipfile
 
 
@@ -161,6 +163,28 @@ def fixture_seeds(name, paths):
     return [open(os.path.join(fixtures, p), "rb").read() for p in paths]
 
 
+def listing_seeds():
+    """fuzz_listing: byte 0 then listing JSON (translateLocally's, Remote Settings'), byte 1 then a .tar.gz."""
+    tl = {"models": [{"shortName": "en-de-tiny", "modelName": "English-German tiny", "srcTags": {"en": "English"},
+                      "trgTag": "de", "type": "tiny", "version": 2, "API": 1, "url": "https://h/ende.tar.gz",
+                      "checksum": "0" * 64}]}
+    rs = {"data": [{"name": "model.ende.intgemm.alphas.bin", "fromLang": "en", "toLang": "de", "version": "1.0",
+                    "fileType": "model", "attachment": {"hash": "0" * 64, "size": 3, "filename": "m.bin",
+                                                        "location": "main/m.bin", "mimetype": "application/octet-stream"}}]}
+    package = io.BytesIO()
+    with tarfile.open(fileobj=package, mode="w:gz") as tar:
+        for name, data in (("ende/vocab.spm", b"spm"), ("ende/config.yml", b"models: [m.bin]\n")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    # A damaged gzip stream on which libarchive gives no error text (it once crashed the unpacking).
+    no_error_text = base64.b64decode(
+        "AR+LCAAF4gtrAv/t0z0OwjAMQOHMnKInCAGsDFwFMfQnoEpNggggcXsME+reoor3LbayZLBeSF1YP3JbN7ZcopmEU17kMyI6ICJtb2RlbC5l"
+        "bmRlLmludGdlbW0uYWxwaGFzLmJpbiIsICJmcm9tTGFuZyI6ICJoYXNoHaJt+nRcUXJvbUxhbmciOiAiaGGyvAA8ZvRiACgAAA==")
+    return [b"\0" + json.dumps(tl).encode(), b"\0" + json.dumps(rs).encode(), b"\1" + package.getvalue(),
+            no_error_text]
+
+
 def write_seeds(out, target, seeds):
     os.makedirs(os.path.join(out, target), exist_ok=True)
     for i, s in enumerate(seeds):
@@ -187,6 +211,7 @@ def main(out):
                              ("bias", 0x0402, [4], b"\x00\x3c" * 4), ("special:model.yml", 0x0101, [5], b"a: 1\n")]),
                  # an intgemm8 weight: int8 values, then its float multiplier
                  marian_bin([("l1_W", 0x4101, [2, 4], bytes([1, 2, 3, 127, 0x81, 0, 5, 6]) + struct.pack("<f", 12.5))])])
+    write_seeds(out, "fuzz_listing", listing_seeds())
     write_seeds(out, "fuzz_yaml", fixture_seeds("yaml", ["opus/marian/decoder.yml"]) +
                 [b"models:\n  - model.npz\nvocabs: [a.yml, 'b.yml']\nbeam-size: 4 # four\n",
                  b"---\ntype: transformer\ndec-depth: 6\nnested:\n  key: 1\nflag: true\nx: \"\\u00e9\\n\"\n"])
