@@ -29,7 +29,7 @@ CLI::App* add_models_command(CLI::App& app, ModelsCommandOptions& o) {
   o.install
       ->add_option("spec", o.spec,
                    "ORG/NAME[@REVISION] on the hub, a local directory nmt convert reads, the https URL of "
-                   "a .zip of one, or a language pair (en-de) or code (en-de-tiny) in the --listing")
+                   "a .zip or .tar.gz of one, or a language pair (en-de) or code (en-de-tiny) in the --listing")
       ->required();
   o.install->add_option(
       "--name", o.name,

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <random>
 #include <system_error>
@@ -26,6 +27,7 @@
 #include "models/hub/listing_choice.h"
 #include "models/hub/listing_package.h"
 #include "models/hub/model_listing.h"
+#include "models/hub/tar_package.h"
 #include "models/hub/url_package.h"
 #include "models/model_config.h"
 #include "models/model_error.h"
@@ -138,7 +140,16 @@ Source from_hub(const ModelsCommandOptions& o, const fs::path& home) {
   return s;
 }
 
-// A zip package by URL, unpacked next to its download.
+// Whether the download is gzip (a .tar.gz package, translateLocally's) rather than a zip: its first bytes.
+bool is_gzip(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  char magic[2] = {};
+  in.read(magic, 2);
+  return in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+         static_cast<unsigned char>(magic[1]) == 0x8b;
+}
+
+// A .zip or .tar.gz package by URL, unpacked next to its download.
 Source from_url(const ModelsCommandOptions& o, const fs::path& home) {
   hub::HttpSettings settings = hub::HttpSettings::from_environment();
   DownloadMeter meter;
@@ -149,7 +160,10 @@ Source from_url(const ModelsCommandOptions& o, const fs::path& home) {
   s.dir = zip.parent_path() / "unpacked";
   std::error_code ec;
   fs::remove_all(s.dir, ec);
-  hub::unpack_zip(zip, s.dir);
+  if (is_gzip(zip))
+    hub::unpack_tar_gz(zip, s.dir);
+  else
+    hub::unpack_zip(zip, s.dir);
   s.downloaded = true;
   s.manifest.source = o.spec;
   s.manifest.files = {{zip.filename().string(), hub::sha256_hex(zip), fs::file_size(zip)}};
@@ -216,9 +230,10 @@ Source from_directory(const std::string& path) {
 
 std::string default_name(const std::string& spec, bool from_hub, bool is_url) {
   if (from_hub) return fs::path(hub::parse_repo_spec(spec).repo).filename().string();
-  if (is_url) {  // the file's name without .zip and query
+  if (is_url) {  // the file's name without .zip or .tar.gz and query
     const std::string path = spec.substr(0, spec.find_first_of("?#"));
-    return fs::path(path).stem().string();
+    const fs::path stem = fs::path(path).stem();
+    return stem.extension() == ".tar" ? stem.stem().string() : stem.string();
   }
   fs::path p = fs::path(spec).lexically_normal();
   if (p.filename().empty()) p = p.parent_path();

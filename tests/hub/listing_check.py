@@ -227,6 +227,24 @@ def translatelocally_installs(nmt, env, home, work, listing, reference):
           "models list --listing shows the codes:\n" + out)
 
 
+def package_url_installs(nmt, env, home, lfs, reference):
+    """A translateLocally .tar.gz given by its URL, no listing: installed as its file's name."""
+    r = run(nmt, ["models", "install", f"http://127.0.0.1:{lfs}/files/ende-base.tar.gz",
+                  "--source-lang", "en", "--target-lang", "de"], env)
+    check(r.returncode == 0 and "ende-base" in visible(home),
+          "install a .tar.gz package by URL, named after its file: " + r.stderr.decode().strip())
+    got = translations(nmt, env, os.path.join(home, "ende-base"))
+    check(got == translations(nmt, env, reference) and not got.startswith("failed"),
+          "the package by URL translates as nmt convert of its folder")
+    # The download's summary line comes first here: the package is refused as it is unpacked.
+    before = visible(home)
+    r = run(nmt, ["models", "install", f"http://127.0.0.1:{lfs}/files/ende-climb.tar.gz", "--source-lang", "en",
+                  "--target-lang", "de"], env)
+    last = ([line for line in r.stderr.decode().split("\n") if line] or [""])[-1]
+    check(r.returncode == 4 and "../evil.txt" in last and "outside" in last and visible(home) == before,
+          "a package by URL with a member climbing out: exit 4, one error line, nothing installed: " + last)
+
+
 def remote_settings_installs(nmt, env, home, work, lfs):
     server = f"http://127.0.0.1:{lfs}/v1/"
     r = run(nmt, ["models", "install", "en-de", "--listing", server], env)
@@ -284,6 +302,7 @@ def main():
         check(r.returncode == 64 and "config.bergamot.yml" in err and "config.intgemm8bitalpha.yml" in err and
               "decoder.yml" in err, "two package configs and no decoder.yml: a usage error naming both: " + err)
         translatelocally_installs(nmt, env, home, work, listing, reference)
+        package_url_installs(nmt, env, home, lfs, reference)
         remote_settings_installs(nmt, env, home, work, lfs)
         check(all(e["server"] != "hub" for e in state.log), "only the listing's hosts are asked")
         for server in servers:
