@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/ends_with.h"
 #include "core/finite_scan.h"
 #include "core/half.h"
 #include "core/printable.h"
@@ -47,10 +48,6 @@ nlohmann::json read_json(const std::string& path) {
 
 uint64_t item_size(DType d) { return d == DType::kF32 ? 4 : d == DType::kF16 ? 2 : 1; }
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 }  // namespace
 
 const char* dtype_name(DType dtype) {
@@ -67,7 +64,7 @@ const char* dtype_name(DType dtype) {
 bool int8_quantizable(const std::string& name) {
   for (const char* tail : {"_proj.weight", ".fc1.weight", ".fc2.weight", ".ssru_input.weight",
                            ".ssru_forget.weight", "embed_tokens"})
-    if (ends_with(name, tail)) return true;
+    if (core::ends_with(name, tail)) return true;
   return name == "output.weight";
 }
 

@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "core/ends_with.h"
 #include "core/half.h"
 #include "models/checkpoint.h"
 #include "models/convert/release_languages.h"
@@ -11,10 +12,6 @@
 namespace models {
 
 namespace {
-
-bool name_ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 // A tensor's values as f32: f16 widened, i8 rows times their scales.
 std::vector<float> read_values(Checkpoint& ckpt, const TensorEntry& t) {
@@ -44,7 +41,7 @@ ConvertReport convert_nmt(const std::string& source_dir, const ConvertOptions& o
   std::vector<NamedTensor> tensors;
   for (const TensorEntry& t : ckpt.tensors()) {
     const TensorEntry* base =
-        name_ends_with(t.name, ".scales") ? ckpt.find(t.name.substr(0, t.name.size() - 7)) : nullptr;
+        core::ends_with(t.name, ".scales") ? ckpt.find(t.name.substr(0, t.name.size() - 7)) : nullptr;
     if (base && base->dtype == DType::kI8) continue;  // folded into its i8 tensor
     all_f16 = all_f16 && t.dtype == DType::kF16;
     tensors.push_back({t.name, t.shape, read_values(ckpt, t)});

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/ends_with.h"
 #include "core/error.h"
 #include "models/convert/convert_common.h"
 #include "models/convert/convert_error.h"
@@ -42,15 +43,11 @@ std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::strin
   return sp;
 }
 
-bool path_ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 MarianVocab load_vocab(const std::string& path) {
   MarianVocab v;
   v.path = path;
   if (!path_exists(path)) throw ModelError(path + ": vocabulary file missing");
-  if (path_ends_with(path, ".spm") || path_ends_with(path, ".model")) {
+  if (core::ends_with(path, ".spm") || core::ends_with(path, ".model")) {
     const auto sp = load_spm(path);
     v.spm = true;
     v.size = sp->GetPieceSize();
@@ -59,9 +56,9 @@ MarianVocab load_vocab(const std::string& path) {
     if (v.eos == v.unk) throw ModelError(path + ": SentencePiece model has no '</s>' piece");
     return v;
   }
-  if (path_ends_with(path, ".yml") || path_ends_with(path, ".yaml")) {
+  if (core::ends_with(path, ".yml") || core::ends_with(path, ".yaml")) {
     v.entries = parse_vocab_yaml(read_text_file(path, "vocabulary"), path);
-  } else if (path_ends_with(path, ".json")) {
+  } else if (core::ends_with(path, ".json")) {
     const nlohmann::json j =
         convert_detail::read_json_object(path, "vocabulary", "a JSON object {\"piece\": id}");
     std::set<int64_t> ids;
@@ -129,7 +126,7 @@ std::string find_npz(const std::string& dir, const FlatYaml* decoder_yml) {
 }
 
 bool is_package_config_name(const std::string& name) {
-  return name.rfind("config", 0) == 0 && (path_ends_with(name, ".yml") || path_ends_with(name, ".yaml"));
+  return name.rfind("config", 0) == 0 && (core::ends_with(name, ".yml") || core::ends_with(name, ".yaml"));
 }
 
 // The decoder configuration a release directory carries: decoder.yml, else the one config*.yml of a

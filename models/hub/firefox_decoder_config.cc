@@ -1,5 +1,7 @@
 #include "models/hub/firefox_decoder_config.h"
 
+#include "core/ends_with.h"
+
 namespace hub {
 
 namespace {
@@ -20,10 +22,6 @@ constexpr const char* kFirefoxSettings =
     "quiet: true\n"
     "quiet-translation: true\n"
     "alignment: soft\n";
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 std::string yaml_quoted(const std::string& s) {
   std::string out = "\"";
@@ -50,7 +48,7 @@ std::string firefox_decoder_yml(const ListingEntry& entry) {
   yml += "shortlist:\n  - " + yaml_quoted(lex) + "\n  - false\n";
   yml += kFirefoxSettings;
   yml += std::string("gemm-precision: ") +
-         (ends_with(model, "intgemm8.bin") ? "int8shiftAll" : "int8shiftAlphaAll") + "\n";
+         (core::ends_with(model, "intgemm8.bin") ? "int8shiftAll" : "int8shiftAlphaAll") + "\n";
   return yml;
 }
 
