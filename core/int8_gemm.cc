@@ -230,18 +230,20 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
     const size_t padded = static_cast<size_t>(w.panels()) * Int8Matrix::kPanel;
     columns.assign(padded, 0.0f);
     const float ma = x.multiplier_;
-    for (int j = 0; j < out; ++j) columns[j] = 1.0f / (ma * (1.0f / w_scales[j]));
     if (x.shifted_) {
       shifted_bias.assign(padded, 0.0f);
       column_offsets.assign(padded, 0.0f);
-      const int32_t* sums = w.column_sums();
-      for (int j = 0; j < out; ++j) {
-        const float mb = 1.0f / w_scales[j];
-        const float back = -((127.0f / ma) * (127.0f / mb)) / 127.0f;
-        const float taken = static_cast<float>(sums[j]) * back;
-        shifted_bias[j] = bias ? taken + bias[j] : taken;
-        column_offsets[j] = static_cast<float>(127 * sums[j]);
-      }
+    }
+    const int32_t* sums = w.column_sums();
+    for (int j = 0; j < out; ++j) {
+      const float mb = 1.0f / w_scales[j];
+      columns[j] = 1.0f / (ma * mb);
+      if (!x.shifted_) continue;
+      const float taken = static_cast<float>(sums[j]) * (-((127.0f / ma) * (127.0f / mb)) / 127.0f);
+      shifted_bias[j] = bias ? taken + bias[j] : taken;
+      column_offsets[j] = static_cast<float>(127 * sums[j]);
+    }
+    if (x.shifted_) {
       bias = shifted_bias.data();
       offsets = column_offsets.data();
     }

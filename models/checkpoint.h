@@ -20,6 +20,8 @@ enum class DType { kF32, kF16, kI8 };
 const char* dtype_name(DType dtype);
 // Linear weights and embeddings: the tensors an int8 checkpoint stores as i8.
 bool int8_quantizable(const std::string& name);
+// NAME + this: the fixed input multiplier of the product by i8 weight NAME (config.int8_scheme intgemm*).
+inline constexpr const char kInputMultiplierSuffix[] = ".input_multiplier";
 
 struct TensorEntry {
   std::string name;

@@ -1,5 +1,6 @@
 #include "models/model_config.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,8 @@ namespace {
 
 constexpr int64_t kMaxDim = 1 << 20;  // generous upper bounds that still reject nonsense
 constexpr int64_t kMaxVocab = 1 << 24;
+// config.int8_scheme's words, indexed by Int8Scheme.
+constexpr const char* kInt8SchemeNames[] = {"nmt", "intgemm", "intgemm-shifted"};
 
 core::Activation parse_activation(const std::string& s) {
   if (s == "relu") return core::Activation::kRelu;
@@ -51,10 +54,11 @@ ModelConfig parse_config(const JsonObject& o) {
                                : DecoderRecurrence::kSelfAttention;
   }
   if (o.has("int8_scheme")) {
-    const std::string scheme = o.choice("int8_scheme", {"nmt", "intgemm", "intgemm-shifted"});
-    c.int8_scheme = scheme == "intgemm"           ? Int8Scheme::kIntgemm
-                    : scheme == "intgemm-shifted" ? Int8Scheme::kIntgemmShifted
-                                                  : Int8Scheme::kNmt;
+    const std::string scheme =
+        o.choice("int8_scheme", {std::begin(kInt8SchemeNames), std::end(kInt8SchemeNames)});
+    c.int8_scheme =
+        static_cast<Int8Scheme>(std::find(std::begin(kInt8SchemeNames), std::end(kInt8SchemeNames), scheme) -
+                                std::begin(kInt8SchemeNames));
   }
   c.layer_norm_eps = static_cast<float>(o.number("layer_norm_eps", 1e-12, 1.0));
   c.positions = parse_positions(
@@ -210,9 +214,7 @@ const char* decoder_recurrence_name(DecoderRecurrence r) {
   return r == DecoderRecurrence::kSsru ? "ssru" : "self-attention";
 }
 
-const char* int8_scheme_name(Int8Scheme s) {
-  return s == Int8Scheme::kIntgemm ? "intgemm" : s == Int8Scheme::kIntgemmShifted ? "intgemm-shifted" : "nmt";
-}
+const char* int8_scheme_name(Int8Scheme s) { return kInt8SchemeNames[static_cast<int>(s)]; }
 
 const char* positions_name(Positions p) {
   switch (p) {

@@ -128,7 +128,7 @@ class WeightLoader {
 
   // The fixed input multiplier of the product of i8 tensor `name` (intgemm's scheme), 0 when it has none.
   float input_multiplier(const std::string& name) {
-    const std::string multiplier = name + ".input_multiplier";
+    const std::string multiplier = name + kInputMultiplierSuffix;
     if (c_.int8_scheme == Int8Scheme::kNmt || !ckpt_.find(multiplier)) return 0.0f;
     const float m = *ckpt_.get(multiplier, {1});
     if (!(m > 0.0f) || !std::isfinite(m)) {
@@ -139,8 +139,9 @@ class WeightLoader {
   }
   // Whether the tensors' products may share one quantized input: always under nmt's scheme (per row).
   bool same_input_multiplier(const std::vector<std::string>& names) {
+    const float first = input_multiplier(names.front());
     for (const std::string& name : names)
-      if (input_multiplier(name) != input_multiplier(names.front())) return false;
+      if (input_multiplier(name) != first) return false;
     return true;
   }
   core::Int8InputScaling input_scaling(const std::string& name) {

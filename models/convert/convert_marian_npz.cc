@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "core/ends_with.h"
 #include "models/convert/marian_npz_tensors.h"
 #include "models/convert/marian_release.h"
 #include "models/convert/marian_shortlist.h"
@@ -71,16 +72,21 @@ MarianDecoding read_decoding(const MarianRelease& release) {
   return out;
 }
 
-// decoder.yml's gemm-precision (marian-decoder's float32 where absent).
-std::string gemm_precision(const MarianRelease& release) {
-  return release.decoder_yml ? release.decoder_yml->string("gemm-precision", "float32") : "float32";
-}
+// decoder.yml's gemm-precision (marian-decoder's float32 where absent): which products are int8, and
+// whether intgemm's shifted arithmetic computes them (int8shift*).
+struct GemmPrecision {
+  MarianGemm products = MarianGemm::kFloat32;
+  bool shifted = false;
+};
 
-MarianGemm read_gemm_precision(const MarianRelease& release) {
-  const std::string p = gemm_precision(release);
-  if (p == "float32") return MarianGemm::kFloat32;
-  if (p == "int8" || p == "int8shift" || p == "int8shiftAll") return MarianGemm::kInt8;
-  if (p == "int8Alpha" || p == "int8shiftAlpha" || p == "int8shiftAlphaAll") return MarianGemm::kInt8Alphas;
+GemmPrecision read_gemm_precision(const MarianRelease& release) {
+  const std::string p =
+      release.decoder_yml ? release.decoder_yml->string("gemm-precision", "float32") : "float32";
+  const bool shifted = p.rfind("int8shift", 0) == 0;
+  if (p == "float32") return {MarianGemm::kFloat32, false};
+  if (p == "int8" || p == "int8shift" || p == "int8shiftAll") return {MarianGemm::kInt8, shifted};
+  if (p == "int8Alpha" || p == "int8shiftAlpha" || p == "int8shiftAlphaAll")
+    return {MarianGemm::kInt8Alphas, shifted};
   throw ModelError(release.decoder_path + ": gemm-precision: '" + p +
                    "' is not supported (float32, int8, int8shift, int8shiftAll, int8Alpha, int8shiftAlpha or "
                    "int8shiftAlphaAll)");
@@ -117,7 +123,8 @@ ModelDescription describe(const MarianModel& model, const MarianDecoding& decodi
 // Step 3: the tokenizer files (vocabularies gain a <pad> entry), weights.bin and model.json. Sets the
 // description's vocabulary file names.
 ConvertReport write_marian_model(const MarianRelease& release, ModelDescription d, const MarianModel& model,
-                                 std::vector<std::string> warnings, const ConvertOptions& options) {
+                                 bool shifted, std::vector<std::string> warnings,
+                                 const ConvertOptions& options) {
   const MarianFiles& f = release.files;
   const MarianVocab& src_vocab = release.source_vocab;
   const MarianVocab& tgt_vocab = release.target_vocab;
@@ -162,12 +169,10 @@ ConvertReport write_marian_model(const MarianRelease& release, ModelDescription 
   if (model.intgemm && dtype == DType::kI8) {
     // int8shift and int8shiftAlpha shift only the products with a bias; computing the rest shifted too
     // differs in rounding only.
-    const bool shifted = gemm_precision(release).compare(0, 9, "int8shift") == 0;
     d.config.int8_scheme = shifted ? Int8Scheme::kIntgemmShifted : Int8Scheme::kIntgemm;
   } else if (model.intgemm) {
     for (const NamedTensor& t : model.tensors) {
-      if (t.name.size() < 17 || t.name.compare(t.name.size() - 17, 17, ".input_multiplier") != 0)
-        kept.push_back(t);
+      if (!core::ends_with(t.name, kInputMultiplierSuffix)) kept.push_back(t);
     }
     tensors = &kept;
   }
@@ -183,13 +188,15 @@ ConvertReport convert_marian_npz(const std::string& dir, const MarianFiles& give
                                  const ConvertOptions& options) {
   convert_detail::check_output_dir(options.output_dir, dir, options.force);
   const MarianRelease release = read_marian_release(dir, given);
-  const MarianModel model = map_marian_tensors(release.files.npz, release.source_vocab, release.target_vocab,
-                                               read_gemm_precision(release));
+  const GemmPrecision gemm = read_gemm_precision(release);
+  const MarianModel model =
+      map_marian_tensors(release.files.npz, release.source_vocab, release.target_vocab, gemm.products);
   MarianDecoding decoding = read_decoding(release);
   ModelDescription d = describe(model, decoding, release.target_vocab);
   std::tie(d.source_lang, d.target_lang) = languages_from_model_name(std::filesystem::absolute(dir).string());
   apply_languages(d, languages_from_release_readme(dir + "/README.md"), options);
-  return write_marian_model(release, std::move(d), model, std::move(decoding.warnings), options);
+  return write_marian_model(release, std::move(d), model, gemm.shifted, std::move(decoding.warnings),
+                            options);
 }
 
 }  // namespace models

@@ -7,6 +7,7 @@
 #include <set>
 #include <utility>
 
+#include "core/ends_with.h"
 #include "core/int8_gemm.h"
 #include "core/regular_file.h"
 #include "models/convert/convert_common.h"
@@ -22,7 +23,7 @@ namespace {
 // Whether the file is meant as an .npz: named so, or starting as a zip archive does. Any other file gets
 // the .bin reader's precise refusal.
 bool is_npz(const std::string& path) {
-  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npz") == 0) return true;
+  if (core::ends_with(path, ".npz")) return true;
   return core::regular_file_head(path, 2) == "PK";
 }
 
@@ -47,6 +48,14 @@ class ModelArrays {
   std::unique_ptr<MarianBinFile> bin_;
   std::unique_ptr<NpzFile> npz_;
 };
+
+// int8 values dequantized as Marian dequantizes them: q * (1 / m).
+std::vector<float> dequantized(const std::vector<int8_t>& q, float multiplier) {
+  const float scale = 1.0f / multiplier;
+  std::vector<float> v(q.size());
+  for (size_t i = 0; i < q.size(); ++i) v[i] = static_cast<float>(q[i]) * scale;
+  return v;
+}
 
 // The model file's arrays taken by name: shape-checked, marked as used.
 class NpzTensors {
@@ -76,16 +85,7 @@ class NpzTensors {
            " is not a float type ('<f4' or '<f2')");
     }
     if (a.dtype != NpyDType::kF16) all_f16_ = false;
-    if (actual) {
-      *actual = a.shape;
-    } else {
-      const bool vector_ok = shape.size() == 1 && a.shape == std::vector<int64_t>{1, shape[0]};
-      if (a.shape != shape && !vector_ok) {
-        const std::vector<int64_t> shown = shape.size() == 1 ? std::vector<int64_t>{1, shape[0]} : shape;
-        fail("array '" + name + "': expected shape " + shape_to_string(shown) + ", got " +
-             shape_to_string(a.shape));
-      }
-    }
+    check_shape(name, a.shape, shape, actual);
     std::vector<float> v = a.to_f32();
     convert_detail::check_no_nan(v, file_.path(), name);
     return v;
@@ -122,16 +122,23 @@ class NpzTensors {
     std::vector<int64_t> stored;
     float multiplier = 0.0f;
     const std::vector<int8_t> q = take_intgemm8(name, {}, &multiplier, &stored);
-    const bool vector_ok = shape.size() == 1 && stored == std::vector<int64_t>{1, shape[0]};
+    check_shape(name, stored, shape, actual);
+    return dequantized(q, multiplier);
+  }
+
+  // `stored` into *actual when asked, else checked against `shape` (a vector [n] may be stored as [1, n]).
+  void check_shape(const std::string& name, const std::vector<int64_t>& stored,
+                   const std::vector<int64_t>& shape, std::vector<int64_t>* actual) const {
     if (actual) {
       *actual = stored;
-    } else if (stored != shape && !vector_ok) {
-      fail("array '" + name + "': expected shape " + shape_to_string(shape) + ", got " +
+      return;
+    }
+    const bool vector_ok = shape.size() == 1 && stored == std::vector<int64_t>{1, shape[0]};
+    if (stored != shape && !vector_ok) {
+      const std::vector<int64_t> shown = shape.size() == 1 ? std::vector<int64_t>{1, shape[0]} : shape;
+      fail("array '" + name + "': expected shape " + shape_to_string(shown) + ", got " +
            shape_to_string(stored));
     }
-    std::vector<float> v(q.size());
-    for (size_t i = 0; i < q.size(); ++i) v[i] = static_cast<float>(q[i]) * (1.0f / multiplier);
-    return v;
   }
 
   void check_all_used() const {
@@ -163,11 +170,9 @@ std::vector<float> transpose(const std::vector<float>& m, int64_t rows, int64_t 
 // int8 values with one scale for the whole matrix: t.values dequantized from them as Marian does (q * (1 /
 // m)).
 void set_int8(NamedTensor& t, std::vector<int8_t> q, float multiplier) {
-  const float scale = 1.0f / multiplier;
-  t.values.resize(q.size());
-  for (size_t i = 0; i < q.size(); ++i) t.values[i] = static_cast<float>(q[i]) * scale;
+  t.values = dequantized(q, multiplier);
   t.int8 = std::move(q);
-  t.int8_scales.assign(static_cast<size_t>(t.shape[0]), scale);
+  t.int8_scales.assign(static_cast<size_t>(t.shape[0]), 1.0f / multiplier);
 }
 
 // Marian's int8 GEMM quantizes a float weight at run time by one multiplier, 127 / max|w|, for the whole
@@ -349,7 +354,7 @@ class MarianMapper {
     std::vector<float> a = npz_.take(name, {1});
     if (!(a[0] > 0.0f) || !std::isfinite(a[0]))
       npz_.fail("array '" + name + "': alpha " + std::to_string(a[0]) + " (expected finite and positive)");
-    out_.push_back({ours_weight + ".input_multiplier", {1}, std::move(a)});
+    out_.push_back({ours_weight + kInputMultiplierSuffix, {1}, std::move(a)});
   }
 
   void linear(const std::string& ours, const std::string& weight_name, const std::string& bias, int64_t in,
