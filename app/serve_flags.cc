@@ -1,6 +1,7 @@
 #include "app/serve_flags.h"
 
 #include <CLI/CLI.hpp>
+#include <iterator>
 #include <string>
 
 #include "cli/commands/usage.h"
@@ -10,6 +11,20 @@
 #include "pipeline/translate_options.h"
 
 namespace app {
+
+namespace {
+
+// "general-en-de and general-de-en": the bundled models serve offers without -m.
+std::string routed_bundled_names() {
+  std::string names;
+  const size_t n = std::size(front::kRoutedBundledModels);
+  for (size_t i = 0; i < n; ++i) {
+    names += (i == 0 ? "" : i + 1 == n ? " and " : ", ") + std::string(front::kRoutedBundledModels[i]);
+  }
+  return names;
+}
+
+}  // namespace
 
 CLI::App* add_serve_command(CLI::App& app, serve::ServeOptions& o) {
   CLI::App* cmd = app.add_subcommand("serve", "Serve translations over HTTP with LibreTranslate's API");
@@ -24,7 +39,7 @@ CLI::App* add_serve_command(CLI::App& app, serve::ServeOptions& o) {
                       std::string(front::kModelEnv) +
                       ", else every installed model (`nmt models list`) "
                       "and the bundled " +
-                      front::kDefaultModelName + " model)")
+                      routed_bundled_names() + " models when there)")
       ->type_name("DIR")
       ->envname(front::kModelEnv)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

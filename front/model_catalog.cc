@@ -35,9 +35,10 @@ std::string ModelRoute::describe() const {
 
 ModelCatalog ModelCatalog::load() {
   std::vector<models::StoredModel> found = models::list_stored_models(models::models_home());
-  const std::filesystem::path bundled = default_model_dir();
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(bundled / "model.json", ec)) {
+  for (const char* name : kRoutedBundledModels) {
+    const std::filesystem::path bundled = bundled_model_dir(name);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(bundled / "model.json", ec)) continue;
     try {
       found.push_back(models::describe_model_dir(bundled, true));
     } catch (const models::ModelError&) {

@@ -1,5 +1,5 @@
 // The models a command can choose from by language: those installed in the store (models/model_store.h)
-// and the bundled one, and the route from a source language to a target language, direct or through a
+// and the bundled ones, and the route from a source language to a target language, direct or through a
 // pivot language. Both front ends choose here, so `nmt translate --from/--to` and `nmt serve` agree.
 #pragma once
 
@@ -29,12 +29,13 @@ struct ModelRoute {
 
 class ModelCatalog {
  public:
-  // The store's models (models::models_home()) and the bundled model when it exists.
+  // The store's models (models::models_home()) and the routed bundled models (kRoutedBundledModels) there
+  // are.
   static ModelCatalog load();
   // `models` in order of preference: an installed model before a bundled one of the same pair.
   explicit ModelCatalog(std::vector<models::StoredModel> models);
 
-  // Every model, installed ones first (by name), then the bundled one.
+  // Every model, installed ones first (by name), then the bundled ones.
   const std::vector<models::StoredModel>& models() const { return models_; }
 
   // The model that translates source -> target itself (codes normalized: "deu", "de-DE"); an installed

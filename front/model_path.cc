@@ -27,18 +27,20 @@ bool has_model(const std::string& dir) {
 
 }  // namespace
 
-std::string default_model_dir() {
+std::string bundled_model_dir(const std::string& name) {
   const std::string exe = executable_dir();
   const std::vector<std::string> candidates = {
-      exe + "/../share/nmt/" + kDefaultModelName,  // make install: PREFIX/bin/nmt, PREFIX/share/nmt/
-      exe + "/../data/" + kDefaultModelName,       // build tree: REPO/build/nmt
-      std::string(NMT_INSTALL_DATA_DIR) + "/" + kDefaultModelName,
-      std::string(NMT_SOURCE_DATA_DIR) + "/" + kDefaultModelName,
+      exe + "/../share/nmt/" + name,  // make install: PREFIX/bin/nmt, PREFIX/share/nmt/
+      exe + "/../data/" + name,       // build tree: REPO/build/nmt
+      std::string(NMT_INSTALL_DATA_DIR) + "/" + name,
+      std::string(NMT_SOURCE_DATA_DIR) + "/" + name,
   };
   for (const auto& c : candidates) {
     if (has_model(c)) return c;
   }
   return candidates.back();
 }
+
+std::string default_model_dir() { return bundled_model_dir(kDefaultModelName); }
 
 }  // namespace front

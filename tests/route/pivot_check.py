@@ -1,16 +1,21 @@
 """`nmt translate --from/--to`: the installed model for a pair (over the bundled one), -m over both, codes
 in any spelling (fr, fra, fr-FR), a pair with no model refused with the pairs there are and the install
 command, and through a pivot exactly `nmt translate -m FR_EN | nmt translate -m EN_DE`, line by line;
-`--to` alone routes each line by its detected language.
+`--to` alone routes each line by its detected language; a bundled German->English model beside the default
+one answers --from de --to en, and both answer in `nmt serve`'s /languages.
 
 Usage: pivot_check.py NMT_BINARY"""
+import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from route_support import MULTI30K, OPUS, environment, install  # noqa: E402
+from route_support import GENERAL, MULTI30K, OPUS, environment, install  # noqa: E402
 
 nmt = sys.argv[1]
 failures = []
@@ -100,6 +105,57 @@ with tempfile.TemporaryDirectory() as home:
     links = [p for p in rows[0].split(" ||| ")[2].split()] if rows else []
     check(links and all(0 <= int(p.split("-")[0]) < source_words for p in links),
           f"composed alignments point at source words: {links}")
+
+# The bundled models as an install lays them out (PREFIX/bin/nmt, PREFIX/share/nmt/NAME): general-de-en (here
+# the tiny fixture relabelled de -> en) answers --from de --to en, the default general-en-de --from en --to de.
+with tempfile.TemporaryDirectory() as prefix:
+    os.makedirs(os.path.join(prefix, "bin"))
+    installed = os.path.join(prefix, "bin", "nmt")
+    shutil.copy2(nmt, installed)
+    share = os.path.join(prefix, "share", "nmt")
+    os.makedirs(share)
+    os.symlink(os.path.abspath(GENERAL), os.path.join(share, "general-en-de"))
+    de_en = install(share, "general-de-en", OPUS, "de", "en")
+    home = os.path.join(prefix, "empty-home")
+    os.makedirs(home)
+    env = environment(home)
+    german = "Ein Hund rennt.\nZwei Kinder spielen.\n"
+
+    def translate(binary, *args, text=german):
+        return subprocess.run([binary, "translate", "-q", *args], input=text, capture_output=True, text=True,
+                              env=env, timeout=120)
+
+    routed, by_hand = translate(installed, "--from", "de", "--to", "en"), translate(nmt, "-m", de_en)
+    check(routed.returncode == 0 and routed.stdout == by_hand.stdout and routed.stdout.count("\n") == 2,
+          f"the bundled general-de-en answers --from de --to en: {routed.stdout!r} {routed.stderr!r}")
+    english = "A dog runs.\n"
+    forward, default = translate(installed, "--from", "en", "--to", "de", text=english), \
+        translate(nmt, "-m", GENERAL, text=english)
+    check(forward.returncode == 0 and forward.stdout == default.stdout,
+          f"and the default general-en-de --from en --to de: {forward.stdout!r} {forward.stderr!r}")
+    listed = subprocess.run([installed, "models", "list"], capture_output=True, text=True, env=env, timeout=60)
+    check(listed.returncode == 0 and "general-de-en" in listed.stdout and "general-en-de" in listed.stdout,
+          f"`nmt models list` shows both bundled models: {listed.stdout!r}")
+    server = subprocess.Popen([installed, "serve", "--port", "0", "--threads", "1", "--request-timeout", "240"],
+                              stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        banner = server.stderr.readline()
+        url = re.search(r"http://[0-9.]+:\d+", banner)
+        check(url is not None and "pairs: de-en en-de" in banner, f"nmt serve offers both directions: {banner!r}")
+        if url:
+            with urllib.request.urlopen(url.group(0) + "/languages", timeout=60) as answer:
+                langs = {entry["code"]: entry["targets"] for entry in json.load(answer)}
+            check(langs == {"en": ["de"], "de": ["en"]}, f"/languages: en -> de and de -> en: {langs}")
+            request = urllib.request.Request(
+                url.group(0) + "/translate", data=json.dumps({"q": german.split("\n")[0], "source": "de",
+                                                              "target": "en"}).encode(),
+                headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=240) as answer:
+                served = json.load(answer)["translatedText"]
+            check(served == routed.stdout.split("\n")[0], f"/translate de -> en answers as the CLI: {served!r}")
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
 
 if failures:
     print(f"{len(failures)} failed")
