@@ -16,7 +16,7 @@ TOOLS_DEPS = python3-torch python3-sentencepiece python3-numpy dict-freedict-eng
 # What CI adds: the sanitizer and fuzzing compiler, and the browser the page tests drive.
 CI_DEPS = clang libclang-rt-14-dev chromium
 
-.PHONY: all build build-all test test-asan deps deps-tools deps-ci install deb fixtures model model-smoke model-multi30k bench bench-ct2 bench-marian bench-glossary bench-latency bench-scaling bench-contention bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
+.PHONY: all build build-all test test-asan deps deps-tools deps-ci install deb fixtures model model-de-en model-smoke model-de-en-smoke model-multi30k bench bench-ct2 bench-marian bench-glossary bench-latency bench-scaling bench-contention bench-serve bench-html-memory fuzz fuzz-smoke stress format clean
 
 all: build
 
@@ -71,9 +71,12 @@ fixtures:
 	cd tools && $(PYTHON) attention_fixture.py --out ../tests/fixtures
 
 # The default model data/general-en-de (its card: data/general-en-de/README.md): Multi30k + Tatoeba + WMT news,
-# shipped as int8. Two stages: the main run, then one epoch that starts from its weights with Multi30k weighted
-# up. Resumable: each stage stops after GENERAL_BUDGET_MIN minutes with its state saved (exit status 75) and the
-# same command continues it; the export runs once both stages are done.
+# shipped as int8. Three stages: the main run; one epoch that starts from its weights with Multi30k weighted up;
+# then distillation, from those weights, on the teacher's translations (kd.* in ../shared/data/
+# general-en-de-extra) beside the original pairs. GENERAL_DISTILL_INIT starts the last stage from other weights
+# (tools/import_checkpoint.py turns a shipped model back into them). Resumable: each stage stops after
+# GENERAL_BUDGET_MIN minutes with its state saved (exit status 75) and the same command continues it; the
+# export runs once every stage is done.
 GENERAL_BUDGET_MIN ?= 120
 GENERAL_WORK ?= build/train-general
 GENERAL_OUT ?= data/general-en-de
@@ -83,6 +86,9 @@ GENERAL_TRAIN_ARGS ?= --mix multi30k=1,tatoeba=2,news=0.5 --dropout 0.2 --label-
 	--warmup 800 --max-tokens 2500 --epochs 6 --cooldown 0.3 --average 1 --bleu-every 3 --bleu-sentences 500
 GENERAL_FINETUNE_ARGS ?= --mix multi30k=3,tatoeba=2,news=0.5 --dropout 0.2 --label-smoothing 0.1 --lr 7e-4 \
 	--warmup 100 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 1 --bleu-sentences 500
+GENERAL_DISTILL_ARGS ?= --mix kd=1,multi30k=0.5,tatoeba=1,news=1 --dropout 0.2 --label-smoothing 0.1 --lr 1e-3 \
+	--warmup 200 --max-tokens 2500 --epochs 4 --cooldown 1.0 --average 1 --bleu-every 0
+GENERAL_DISTILL_INIT ?= $(GENERAL_WORK)/finetune/avg.pt
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 GENERAL_TRAIN = nice -n 19 $(PYTHON) tools/train.py --corpus general --data $(GENERAL_DATA) --resume \
 	--time-budget-min $(GENERAL_BUDGET_MIN) --checkpoint-every-min 10 $(GENERAL_MODEL_ARGS)
@@ -90,12 +96,46 @@ model: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK) $(GENERAL_TRAIN_ARGS)
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/finetune --init-from $(GENERAL_WORK)/avg.pt $(GENERAL_FINETUNE_ARGS)
-	$(PYTHON) tools/export.py $(GENERAL_WORK)/finetune/avg.pt --out $(GENERAL_WORK)/f32 --dtype f32 \
+	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/distill --init-from $(GENERAL_DISTILL_INIT) $(GENERAL_DISTILL_ARGS)
+	$(PYTHON) tools/export.py $(GENERAL_WORK)/distill/avg.pt --out $(GENERAL_WORK)/f32 --dtype f32 \
 		$(GENERAL_EXPORT_ARGS)
 	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/f32 -o $(GENERAL_OUT) --dtype int8 --force
 	du -sh $(GENERAL_OUT)
 	$(PYTHON) tools/eval_general.py --model $(GENERAL_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(GENERAL_WORK)/eval
+
+# The German->English model data/general-de-en (its card: data/general-de-en/README.md): the general pairs
+# reversed, the teacher's translations reversed (its German as the source) and back-translations of mono.en by
+# the bundled English->German model (tools/synth_data.py, resumable chunks cached under DE_EN_WORK/bt-en),
+# starting from that model's weights and vocabulary (tools/import_checkpoint.py). Resumable as `make model`.
+DE_EN_WORK ?= build/train-de-en
+DE_EN_OUT ?= data/general-de-en
+DE_EN_BT_ARGS ?= --beam 1
+DE_EN_TRAIN_ARGS ?= --mix multi30k=0.5,tatoeba=1,news=1,kd=0.5,bt=0.5 --dropout 0.2 --label-smoothing 0.1 --lr 1e-3 \
+	--warmup 400 --max-tokens 2500 --epochs 6 --cooldown 1.0 --average 1 --bleu-every 0
+DE_EN_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
+model-de-en: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS) --target nmt
+	$(BUILD)/nmt convert --from nmt $(GENERAL_OUT) -o $(DE_EN_WORK)/en-de-f32 --dtype f32 --force
+	$(PYTHON) tools/import_checkpoint.py $(DE_EN_WORK)/en-de-f32 --out $(DE_EN_WORK)/init/model.pt
+	nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt --model $(GENERAL_OUT) \
+		--input $(dir $(GENERAL_DATA))general-en-de-extra/mono.en.gz --out $(DE_EN_WORK)/bt-en $(DE_EN_BT_ARGS)
+	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/train --init-from $(DE_EN_WORK)/init/model.pt \
+		--synthetic bt=$(DE_EN_WORK)/bt-en $(DE_EN_TRAIN_ARGS)
+	$(PYTHON) tools/export.py $(DE_EN_WORK)/train/avg.pt --out $(DE_EN_WORK)/f32 --dtype f32 --source-lang de \
+		--target-lang en $(DE_EN_EXPORT_ARGS)
+	$(BUILD)/nmt convert --from nmt $(DE_EN_WORK)/f32 -o $(DE_EN_OUT) --dtype int8 --force
+	du -sh $(DE_EN_OUT)
+	$(PYTHON) tools/eval_general.py --model $(DE_EN_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
+		--out $(DE_EN_WORK)/eval
+
+# The German->English recipe on a sample (2,000 back-translated lines, a few hundred updates) into
+# build/de-en-smoke/model: checks the pipeline end to end, not the quality.
+model-de-en-smoke:
+	$(MAKE) model-de-en DE_EN_WORK=build/de-en-smoke DE_EN_OUT=build/de-en-smoke/model \
+		DE_EN_BT_ARGS="--beam 1 --limit 2000" \
+		DE_EN_TRAIN_ARGS="--mix multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2 --lr 1e-4 --warmup 20 \
+		--epochs 1 --cooldown 1.0 --average 1 --bleu-every 0"
 
 # The whole general recipe at toy scale (a tiny model, a few hundred updates on a sample of each source) into
 # build/general-smoke/model: checks the pipeline end to end, not the quality.
@@ -105,6 +145,8 @@ model-smoke:
 		GENERAL_TRAIN_ARGS="--mix multi30k=0.1,tatoeba=0.2,news=0.1 --lr 2e-3 --warmup 100 --epochs 3 --average 2 \
 		--bleu-every 0" \
 		GENERAL_FINETUNE_ARGS="--mix multi30k=0.2,tatoeba=0.1,news=0.05 --lr 1e-3 --warmup 20 --epochs 1 \
+		--cooldown 1.0 --average 1 --bleu-every 0" \
+		GENERAL_DISTILL_ARGS="--mix kd=0.05,multi30k=0.05,tatoeba=0.1,news=0.05 --lr 1e-3 --warmup 20 --epochs 1 \
 		--cooldown 1.0 --average 1 --bleu-every 0" \
 		GENERAL_EXPORT_ARGS="--beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 0"
 

@@ -6,9 +6,12 @@
 Dev splits are tools/train_data.py's (Multi30k val, Tatoeba dev, newstest2018); test_2016_flickr is for the
 report only. tests/everyday/everyday.{en,de} are 20 everyday sentences with our own reference translations
 (none of their English sides occurs in the training data); their BLEU is a rough figure, the card judges
-each translation by hand. Translations go to OUT/NAME.hyp.de, one BLEU per line to stdout and OUT/bleu.tsv.
+each translation by hand. A German->English model (model.json's source_lang "de") is scored on the same sets
+with their sides swapped. Translations go to OUT/NAME.hyp.<target language>, one BLEU per line to stdout and
+OUT/bleu.tsv.
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -29,6 +32,16 @@ def eval_sets(multi30k_dir, general_dir):
     sets.update(test_sets(multi30k_dir))
     sets["everyday"] = list(zip(read_lines(EVERYDAY + ".en"), read_lines(EVERYDAY + ".de")))
     return sets
+
+
+def model_direction(model):
+    """(source, target) languages from model.json; German->English models are scored on swapped pairs."""
+    with open(os.path.join(model, "model.json"), encoding="utf-8") as f:
+        meta = json.load(f)
+    direction = (meta.get("source_lang"), meta.get("target_lang"))
+    if direction not in (("en", "de"), ("de", "en")):
+        raise SystemExit(f"{model}: source_lang/target_lang {direction}: expected en->de or de->en")
+    return direction
 
 
 def translate(nmt, model, lines, threads, extra):
@@ -60,15 +73,18 @@ def main():
     out = args.out or os.path.join("build", "eval", os.path.basename(os.path.normpath(args.model)))
     os.makedirs(out, exist_ok=True)
     sets = eval_sets(args.data, general)
+    source_lang, target_lang = model_direction(args.model)
+    if source_lang == "de":
+        sets = {name: [(de, en) for en, de in pairs] for name, pairs in sets.items()}
     wanted = args.sets.split(",") if args.sets else list(sets)
     rows = []
     for name in wanted:
         pairs = sets[name]
         t0 = time.time()
-        hyps = translate(args.nmt, args.model, [en for en, _ in pairs], args.threads, args.nmt_args)
-        with open(os.path.join(out, f"{name}.hyp.de"), "w", encoding="utf-8") as f:
+        hyps = translate(args.nmt, args.model, [src for src, _ in pairs], args.threads, args.nmt_args)
+        with open(os.path.join(out, f"{name}.hyp.{target_lang}"), "w", encoding="utf-8") as f:
             f.write("".join(h + "\n" for h in hyps))
-        bleu = corpus_bleu(hyps, [de for _, de in pairs])
+        bleu = corpus_bleu(hyps, [ref for _, ref in pairs])
         rows.append(f"{name}\t{len(pairs)}\t{bleu:.2f}\t{time.time() - t0:.0f}s")
         print(rows[-1], flush=True)
     with open(os.path.join(out, "bleu.tsv"), "w", encoding="utf-8") as f:

@@ -23,6 +23,7 @@ sys.path.insert(0, TOOLS)
 
 import checkpoint  # noqa: E402
 import export  # noqa: E402
+import import_checkpoint  # noqa: E402
 import make_fixtures as mf  # noqa: E402
 import reference as ref  # noqa: E402
 from train_model import TrainModel, sinusoids_interleaved  # noqa: E402
@@ -289,6 +290,14 @@ class TestExport(unittest.TestCase):
                     self.assertTrue(os.path.exists(os.path.join(out, "spm.model")))
                     tok = ref.Tokenizer(out, meta)
                     self.assertEqual(tok.encode("a man")[-1], 3)
+                # The way back (a later training stage starting from a shipped model) is exact from f32.
+                back = import_checkpoint.import_model(os.path.join(tmp, "f32"), os.path.join(tmp, "back", "m.pt"))
+                self.assertEqual(back["config"], cfg)
+                want = m.state_dict()
+                self.assertEqual(sorted(back["model"]), sorted(want))
+                for name, tensor in want.items():
+                    self.assertTrue(torch.equal(back["model"][name], tensor), name)
+                self.assertTrue(os.path.exists(os.path.join(tmp, "back", "spm.vocab")))
 
 
 class TestFixtures(unittest.TestCase):

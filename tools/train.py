@@ -35,8 +35,8 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_data import PAD, collate, encode_pairs, epoch_pairs, load_corpus, make_batches, \
-    parse_weights, train_spm  # noqa: E402
+from train_data import PAD, add_synthetic, collate, encode_pairs, epoch_pairs, load_corpus, make_batches, \
+    parse_weights, reversed_corpus, train_spm  # noqa: E402
 from train_model import TrainModel, swapped_in, val_bleu, val_nll  # noqa: E402
 from train_state import load_state, save_state  # noqa: E402
 
@@ -50,7 +50,15 @@ def parse_args():
     ap.add_argument("--general-data", default=None,
                     help="the general-en-de folder (default: general-en-de beside --data)")
     ap.add_argument("--mix", default="multi30k=1,tatoeba=2,news=1",
-                    help="per-source weights of an epoch (--corpus general), e.g. multi30k=1,tatoeba=2,news=1")
+                    help="per-source weights of an epoch (--corpus general), e.g. multi30k=1,tatoeba=2,news=1; "
+                         "naming kd adds the teacher's translations from --extra-data")
+    ap.add_argument("--extra-data", default=None,
+                    help="the general-en-de-extra folder (default: general-en-de-extra beside --data)")
+    ap.add_argument("--synthetic", action="append", default=[], metavar="NAME=PREFIX",
+                    help="a training source of synthetic pairs, PREFIX.en.gz and PREFIX.de.gz (tools/synth_data.py); "
+                         "--mix weighs it by NAME")
+    ap.add_argument("--direction", choices=["en-de", "de-en"], default="en-de",
+                    help="de-en trains on every pair with its sides swapped")
     ap.add_argument("--out", default="build/train")
     ap.add_argument("--vocab", type=int, default=8000)
     ap.add_argument("--d-model", type=int, default=256)
@@ -119,17 +127,23 @@ def main():
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(args.data)), "..", "tools"))
     from bleu import corpus_bleu  # ../shared/tools/bleu.py, sacreBLEU defaults
 
-    general_dir = args.general_data or os.path.join(os.path.dirname(os.path.abspath(args.data)), "general-en-de")
-    corpus = load_corpus(args.corpus, args.data, general_dir)
-    weights = parse_weights(args.mix) if args.corpus == "general" else {}
+    shared_dir = os.path.dirname(os.path.abspath(args.data))
+    general_dir = args.general_data or os.path.join(shared_dir, "general-en-de")
+    synthetic_names = [spec.partition("=")[0] for spec in args.synthetic]
+    weights = parse_weights(args.mix, synthetic_names) if args.corpus == "general" else {}
+    extra_dir = (args.extra_data or os.path.join(shared_dir, "general-en-de-extra")) if "kd" in weights else None
+    corpus = load_corpus(args.corpus, args.data, general_dir, extra_dir)
+    add_synthetic(corpus, args.data, args.synthetic)
+    if args.direction == "de-en":
+        corpus = reversed_corpus(corpus)
     spm_prefix = os.path.join(args.out, "spm")
     if args.init_from:
         copy_vocabulary(os.path.dirname(os.path.abspath(args.init_from)), spm_prefix)
     train_spm(corpus, spm_prefix, args.vocab)
     sp = spm.SentencePieceProcessor(model_file=spm_prefix + ".model")
     sources = {name: encode_pairs(sp, c["train"]) for name, c in corpus.items()}
-    dev = {name: encode_pairs(sp, c["dev"]) for name, c in corpus.items()}
-    dev_refs = {name: [de for _, de in c["dev"]] for name, c in corpus.items()}
+    dev = {name: encode_pairs(sp, c["dev"]) for name, c in corpus.items() if c["dev"]}
+    dev_refs = {name: [tgt for _, tgt in c["dev"]] for name, c in corpus.items() if c["dev"]}
 
     config = dict(vocab=sp.get_piece_size(), d_model=args.d_model, heads=args.heads,
                   enc_layers=args.enc_layers, dec_layers=args.dec_layers, ffn=args.ffn,

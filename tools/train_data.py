@@ -8,6 +8,10 @@ Two corpora:
   side with a dev pair is dropped (Tatoeba repeats sentences with other translations);
   Multi30k dev = val. The splits depend on the files only, never on --seed, so every run and
   tools/eval_general.py see the same ones.
+  A mix that names `kd` adds the teacher's translations of training sentences (kd.* in
+  ../shared/data/general-en-de-extra) as a fourth training source with no dev split; a kd pair whose English
+  or German side is a dev or test sentence is dropped, as Tatoeba's training pairs are. --synthetic NAME=PREFIX
+  adds tools/synth_data.py's pairs the same way.
 Training mixes the sources with per-source weights: weight 2.5 takes every pair twice and a fresh random half
 once more in each epoch; weight 0.5 a fresh random half.
 """
@@ -22,7 +26,7 @@ PAD, UNK, BOS, EOS = 0, 1, 2, 3
 NEWS_DEV_LINES = 2998       # newstest2018, the last year of news2008-2018
 TATOEBA_DEV_PAIRS = 500
 SPLIT_SEED = 36             # fixes the Tatoeba dev draw whatever --seed trains with
-SOURCES = ("multi30k", "tatoeba", "news")
+SOURCES = ("multi30k", "tatoeba", "news", "kd")
 
 
 def read_lines(path):
@@ -45,8 +49,8 @@ def split_tatoeba(pairs):
     return train, dev
 
 
-def load_corpus(corpus, multi30k_dir, general_dir):
-    """name -> {"train": [(en, de)], "dev": [(en, de)]} for each source of the corpus."""
+def load_corpus(corpus, multi30k_dir, general_dir, extra_dir=None):
+    """name -> {"train": [(en, de)], "dev": [(en, de)]} for each source of the corpus; extra_dir adds kd."""
     out = {"multi30k": {"train": read_pairs(f"{multi30k_dir}/train"), "dev": read_pairs(f"{multi30k_dir}/val")}}
     if corpus == "multi30k":
         return out
@@ -54,7 +58,31 @@ def load_corpus(corpus, multi30k_dir, general_dir):
     out["tatoeba"] = {"train": train, "dev": dev}
     news = read_pairs(f"{general_dir}/news2008-2018")
     out["news"] = {"train": news[:-NEWS_DEV_LINES], "dev": news[-NEWS_DEV_LINES:]}
+    if extra_dir:
+        out["kd"] = {"train": without_held_out(out, multi30k_dir, read_pairs(f"{extra_dir}/kd")), "dev": []}
     return out
+
+
+def without_held_out(corpus, multi30k_dir, pairs):
+    """pairs less those sharing an English or a German side with a dev or test pair."""
+    held_out = [p for c in corpus.values() for p in c["dev"]] + test_sets(multi30k_dir)["test_2016_flickr"]
+    held_en, held_de = {en for en, _ in held_out}, {de for _, de in held_out}
+    return [p for p in pairs if p[0] not in held_en and p[1] not in held_de]
+
+
+def add_synthetic(corpus, multi30k_dir, specs):
+    """--synthetic NAME=PREFIX: PREFIX.en.gz / PREFIX.de.gz (tools/synth_data.py) as training source NAME."""
+    for spec in specs:
+        name, _, prefix = spec.partition("=")
+        if not name or not prefix or name in corpus or name in SOURCES:
+            raise SystemExit(f"--synthetic {spec}: expected NAME=PREFIX with a new source name")
+        corpus[name] = {"train": without_held_out(corpus, multi30k_dir, read_pairs(prefix)), "dev": []}
+
+
+def reversed_corpus(corpus):
+    """The same splits with each pair's sides swapped: German->English training and dev data."""
+    return {name: {split: [(de, en) for en, de in pairs] for split, pairs in c.items()}
+            for name, c in corpus.items()}
 
 
 def test_sets(multi30k_dir):
@@ -62,13 +90,14 @@ def test_sets(multi30k_dir):
     return {"test_2016_flickr": read_pairs(f"{multi30k_dir}/test_2016_flickr")}
 
 
-def parse_weights(text):
-    """'multi30k=1,tatoeba=2,news=1' -> {name: float}."""
+def parse_weights(text, synthetic=()):
+    """'multi30k=1,tatoeba=2,news=1' -> {name: float}; synthetic: the --synthetic source names."""
     weights = {}
+    known = SOURCES + tuple(synthetic)
     for item in filter(None, text.split(",")):
         name, _, value = item.partition("=")
-        if name not in SOURCES:
-            raise SystemExit(f"--mix: unknown source '{name}' (expected one of {', '.join(SOURCES)})")
+        if name not in known:
+            raise SystemExit(f"--mix: unknown source '{name}' (expected one of {', '.join(known)})")
         weights[name] = float(value)
     return weights
 
