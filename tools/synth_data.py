@@ -17,13 +17,10 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from train_data import read_lines  # noqa: E402
+
 CHUNK_LINES = 5000
-
-
-def read_lines(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        return [line.rstrip("\n") for line in f]
 
 
 def write_chunks(lines, src_dir):
