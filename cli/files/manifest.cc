@@ -14,6 +14,7 @@
 
 #include "cli/io/io_error.h"
 #include "cli/io/output_file.h"
+#include "core/ends_with.h"
 #include "core/utf8_text.h"
 #include "models/shortlist.h"
 #include "nlohmann/json.hpp"
@@ -322,9 +323,10 @@ std::string model_fingerprint(const std::string& model_dir) {
     while (const dirent* entry = ::readdir(d)) {
       const std::string name = entry->d_name;
       // The shortlist changes outputs under `--shortlist auto` and no crc in model.json covers it.
-      const bool weights = name.size() > 4 && name.compare(name.size() - 4, 4, ".bin") == 0 &&
-                           name != models::Shortlist::kFileName;
-      if (name[0] != '.' && !weights) names.push_back(name);
+      const bool weights = core::ends_with(name, ".bin") && name != models::Shortlist::kFileName;
+      // A card (README.md) is read by people, not by the engine: editing it must not redo a tree.
+      const bool card = core::ends_with(name, ".md");
+      if (name[0] != '.' && !weights && !card) names.push_back(name);
     }
     ::closedir(d);
   }

@@ -92,8 +92,8 @@ bool output_matches(const std::string& dst, const ManifestEntry& recorded);
 // Throws IoError naming `path`.
 ManifestEntry fingerprint_source(int fd, const std::string& path);
 
-// crc64 over model.json and the model's other small files (tokenizer, vocabularies, shortlist); the
-// weights are covered by the crc32 that model.json records. Throws IoError.
+// crc64 over model.json and the model's other small files (tokenizer, vocabularies, shortlist), not its
+// card (*.md); the weights are covered by the crc32 that model.json records. Throws IoError.
 std::string model_fingerprint(const std::string& model_dir);
 
 // crc64 of a front::output_options_key() string: what a record keeps of the options.

@@ -202,6 +202,19 @@ TEST_CASE("directory mode resumes honestly: edited sources and changed options a
   CHECK_THAT(r.err, Contains("0 file(s) translated, 2 already done, 1 retranslated (stale), 0 failed"));
   const auto alone = test::run(translate(), "house\n");
   CHECK(test::read_file(dst + "/d/b.txt") == alone.out);
+  // A model's card is not part of the model; its tokenizer is.
+  const std::string own_model = dir.file("model");
+  fs::copy(model(), own_model);
+  const std::string own = nmt() + " translate -m " + q(own_model) + " --threads 1 --input-dir " + q(src) +
+                          " --output-dir " + q(dst);
+  r = test::run(own);
+  CHECK_THAT(r.err, Contains("3 already done"));
+  test::write_file(own_model + "/README.md", "# a card written after the run\n");
+  r = test::run(own);
+  CHECK_THAT(r.err, Contains("3 already done"));
+  test::write_file(own_model + "/vocab.json", test::read_file(own_model + "/vocab.json") + "\n");
+  r = test::run(own);
+  CHECK_THAT(r.err, Contains("3 retranslated (stale)"));
   // Changing an output-changing option redoes everything; --overwrite too.
   r = test::run(cmd + " -b 2");
   CHECK_THAT(r.err, Contains("3 retranslated (stale)"));
