@@ -8,6 +8,7 @@ reader validates everything the C++ loader validates (fields, names, shapes, off
 
   write_checkpoint(out_dir, config, tokens, decoding, tokenizer, tensors, dtype="f32")
   meta, tensors = read_checkpoint(model_dir)      # tensors: name -> float32 numpy array
+  source, target = model_languages(model_dir)
 """
 import json
 import math
@@ -173,6 +174,15 @@ def validate_languages(meta):
         tag = meta.get(key)
         if tag is not None and not (isinstance(tag, str) and LANGUAGE_TAG.match(tag)):
             raise CheckpointError(f"{key}: expected a language tag such as \"en\" or \"pt-BR\", got {tag!r}")
+
+
+def model_languages(model_dir):
+    """(source_lang, target_lang) that model_dir/model.json names; SystemExit naming the folder if either is absent."""
+    with open(os.path.join(model_dir, "model.json"), encoding="utf-8") as f:
+        meta = json.load(f)
+    if not meta.get("source_lang") or not meta.get("target_lang"):
+        raise SystemExit(f"{model_dir}/model.json names no source_lang/target_lang")
+    return meta["source_lang"], meta["target_lang"]
 
 
 def write_checkpoint(out_dir, config, tokens, decoding, tokenizer, tensors, dtype="f32",

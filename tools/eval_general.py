@@ -11,7 +11,6 @@ with their sides swapped. Translations go to OUT/NAME.hyp.<target language>, one
 OUT/bleu.tsv.
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -19,6 +18,7 @@ import time
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TOOLS)
+from checkpoint import model_languages  # noqa: E402
 from train_data import load_corpus, read_lines, test_sets  # noqa: E402
 
 EVERYDAY = os.path.join(TOOLS, "..", "tests", "everyday", "everyday")
@@ -36,9 +36,7 @@ def eval_sets(multi30k_dir, general_dir):
 
 def model_direction(model):
     """(source, target) languages from model.json; German->English models are scored on swapped pairs."""
-    with open(os.path.join(model, "model.json"), encoding="utf-8") as f:
-        meta = json.load(f)
-    direction = (meta.get("source_lang"), meta.get("target_lang"))
+    direction = model_languages(model)
     if direction not in (("en", "de"), ("de", "en")):
         raise SystemExit(f"{model}: source_lang/target_lang {direction}: expected en->de or de->en")
     return direction

@@ -12,12 +12,12 @@ and translation on the sides the model's languages say), one pair per input line
 """
 import argparse
 import gzip
-import json
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoint import model_languages  # noqa: E402
 from train_data import read_lines  # noqa: E402
 
 CHUNK_LINES = 5000
@@ -37,14 +37,6 @@ def write_chunks(lines, src_dir):
             os.replace(path + ".tmp", path)
         names.append(name)
     return names
-
-
-def model_languages(model_dir):
-    with open(os.path.join(model_dir, "model.json"), encoding="utf-8") as f:
-        meta = json.load(f)
-    if not meta.get("source_lang") or not meta.get("target_lang"):
-        raise SystemExit(f"synth_data: {model_dir}/model.json names no source_lang/target_lang")
-    return meta["source_lang"], meta["target_lang"]
 
 
 def main():
