@@ -75,6 +75,9 @@ def main():
     if source_lang == "de":
         sets = {name: [(de, en) for en, de in pairs] for name, pairs in sets.items()}
     wanted = args.sets.split(",") if args.sets else list(sets)
+    unknown = [name for name in wanted if name not in sets]
+    if unknown:
+        raise SystemExit(f"--sets: unknown {', '.join(unknown)} (expected some of {', '.join(sets)})")
     rows = []
     for name in wanted:
         pairs = sets[name]
