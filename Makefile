@@ -112,7 +112,7 @@ DE_EN_WORK ?= build/train-de-en
 DE_EN_OUT ?= data/general-de-en
 DE_EN_BT_ARGS ?= --beam 1
 DE_EN_TRAIN_ARGS ?= --mix multi30k=0.5,tatoeba=1,news=1,kd=0.5,bt=0.25 --dropout 0.2 --label-smoothing 0.1 --lr 1e-3 \
-	--warmup 400 --max-tokens 2500 --epochs 4 --cooldown 1.0 --average 1 --bleu-every 0
+	--warmup 400 --max-tokens 2500 --epochs 3 --cooldown 1.0 --average 1 --bleu-every 0
 DE_EN_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 model-de-en: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt

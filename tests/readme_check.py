@@ -2,7 +2,8 @@
 """A newcomer's path through the README: runs its checked examples and compares what they print.
 
 A fenced block right after `<!-- readme-check -->` is a transcript: each `$ COMMAND` line runs (in bash,
-in one scratch directory shared by all blocks, with `nmt` on PATH and the bundled model as default), and
+in one scratch directory shared by all blocks, with `nmt` on PATH finding its bundled models as an install
+does, $NMT_MODEL unset), and
 the lines after it up to the next `$ ` are what it must print, stdout and stderr together. Every command
 must exit 0. `<!-- readme-check: run only: REASON -->` runs the commands without comparing their output
 (the reason is printed). The OPUS-MT examples get tests/fixtures/opus/hf as `opus-mt-en-de`; models install
@@ -10,7 +11,7 @@ into the scratch directory's .models ($NMT_MODELS_DIR), and the scratch director
 fake Hugging Face hub on 127.0.0.1 (tests/hub/fake_hub.py, as $NMT_HUB) serves the same files as
 Helsinki-NLP/opus-mt-en-de. An expected line may hold `…`, which stands for any text (a download's time).
 
-Usage: readme_check.py NMT_BINARY README BUNDLED_MODEL_DIR OPUS_HF_DIR
+Usage: readme_check.py NMT_BINARY README OPUS_HF_DIR
 """
 import difflib
 import json
@@ -86,7 +87,7 @@ def matches(expected, printed):
 
 
 def main():
-    nmt, readme, model, opus_hf = sys.argv[1:5]
+    nmt, readme, opus_hf = sys.argv[1:4]
     with open(readme, encoding="utf-8") as f:
         blocks = checked_blocks(f.read().split("\n"))
     if not blocks:
@@ -99,10 +100,9 @@ def main():
         os.symlink(os.path.abspath(nmt), os.path.join(bin_dir, "nmt"))
         shutil.copytree(opus_hf, os.path.join(work, "opus-mt-en-de"))
         hub, hub_url = start_fake_hub(work, opus_hf)
-        env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"],
-                   NMT_MODEL=os.path.abspath(model), LC_ALL="C.UTF-8",
+        env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], LC_ALL="C.UTF-8",
                    NMT_MODELS_DIR=os.path.join(work, ".models"), NMT_HUB=hub_url)
-        for variable in ("HF_TOKEN", "HF_HUB_OFFLINE", "HF_ENDPOINT", "XDG_DATA_HOME"):
+        for variable in ("NMT_MODEL", "HF_TOKEN", "HF_HUB_OFFLINE", "HF_ENDPOINT", "XDG_DATA_HOME"):
             env.pop(variable, None)
         for line_no, reason, lines in blocks:
             if reason is not None:

@@ -73,7 +73,7 @@ with tempfile.TemporaryDirectory() as home:
           f"--no-pivot refuses with the pairs and the install command: {refused.stderr!r}")
     missing = run("--from", "es", "--to", "de")
     check(missing.returncode == 64 and "no model translates es to de (directly or through en)" in missing.stderr
-          and "available pairs: en-de, fr-de, fr-en" in missing.stderr
+          and "available pairs: de-en, en-de, fr-de, fr-en" in missing.stderr
           and "nmt models install Helsinki-NLP/opus-mt-es-de" in missing.stderr,
           f"an unreachable pair names the pairs there are: {missing.stderr!r}")
     half = run("--from", "fr")

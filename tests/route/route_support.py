@@ -28,7 +28,7 @@ def install(home, name, checkpoint, source, target):
 
 
 def environment(home):
-    """The environment of a command that must see only HOME's models (and the bundled one)."""
+    """The environment of a command that must see only HOME's models (and the bundled ones)."""
     env = dict(os.environ, NMT_MODELS_DIR=home)
     env.pop("NMT_MODEL", None)
     return env

@@ -1,8 +1,9 @@
-"""`nmt serve` without -m: every installed model (NMT_MODELS_DIR, three relabelled fixtures) and the pairs
-they reach through English. /languages lists each reachable pair, each request goes to its model (or both
-legs) and answers as `nmt translate -m DIR` or `nmt translate --from --to` does, 32 concurrent clients
-mixing pairs get the CLI's answers; models load on first use and the least recently used is unloaded over
---max-models-memory; a model that cannot load answers 500 naming it and leaves the others serving."""
+"""`nmt serve` without -m: every installed model (NMT_MODELS_DIR, three relabelled fixtures), the bundled
+general-de-en, and the pairs they reach through English. /languages lists each reachable pair, each request
+goes to its model (or both legs) and answers as `nmt translate -m DIR` or `nmt translate --from --to` does, 32
+concurrent clients mixing pairs get the CLI's answers; models load on first use and the least recently used is
+unloaded over --max-models-memory; a model that cannot load answers 500 naming it and leaves the others
+serving."""
 import concurrent.futures
 import os
 import random
@@ -48,11 +49,11 @@ with tempfile.TemporaryDirectory() as home:
 
     proc, url, warnings, banner = start(env)
     try:
-        check(not warnings and "pairs: en-de en-es fr-de fr-en fr-es" in banner, f"the pairs served: {banner!r}")
+        check(not warnings and "pairs: de-en de-es en-de en-es fr-de fr-en fr-es" in banner, f"the pairs served: {banner!r}")
         langs = requests.get(url + "/languages", timeout=60).json()
-        check(langs == [{"code": "en", "name": "English", "targets": ["de", "es"]},
+        check(langs == [{"code": "de", "name": "German", "targets": ["en", "es"]},
+                        {"code": "en", "name": "English", "targets": ["de", "es"]},
                         {"code": "fr", "name": "French", "targets": ["de", "en", "es"]},
-                        {"code": "de", "name": "German", "targets": []},
                         {"code": "es", "name": "Spanish", "targets": []}],
               f"/languages: direct pairs and those through en: {langs}")
 
