@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/cpu.h"
 #include "core/gemm.h"
 #include "core/int8_kernels.h"
 #include "core/thread_team.h"
@@ -124,6 +125,25 @@ void shift_to_u8(int8_t* row, size_t n) {
   for (size_t i = 0; i < n; ++i) row[i] = static_cast<int8_t>(static_cast<uint8_t>(row[i]) ^ 0x80u);
 }
 
+// y = fma(float(acc) + offset, u, bias): intgemm's shifted result float(acc + 127 colsum) * u + bias, with
+// the one rounding its compiled callback gives (GCC fuses the multiply and the add); the sum is exact while
+// |acc| and 127 |colsum| stay below 2^24. An FMA instruction where the CPU has one, else std::fma: the same
+// bits, more slowly.
+__attribute__((target("fma"))) void finish_shifted_fma(const int32_t* acc, const float* offsets,
+                                                       const float* u, const float* bias, int n, float* y) {
+#pragma omp simd
+  for (int j = 0; j < n; ++j) y[j] = std::fma(static_cast<float>(acc[j]) + offsets[j], u[j], bias[j]);
+}
+
+void finish_shifted(const int32_t* acc, const float* offsets, const float* u, const float* bias, int n,
+                    float* y) {
+  if (cpu_features().fma) {
+    finish_shifted_fma(acc, offsets, u, bias, n, y);
+    return;
+  }
+  for (int j = 0; j < n; ++j) y[j] = std::fma(static_cast<float>(acc[j]) + offsets[j], u[j], bias[j]);
+}
+
 size_t padded_row_bytes(int in) {
   return static_cast<size_t>((in + Int8Matrix::kGroup - 1) / Int8Matrix::kGroup) * Int8Matrix::kGroup;
 }
@@ -235,8 +255,9 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
       column_offsets.assign(padded, 0.0f);
     }
     const int32_t* sums = w.column_sums();
+    const float* multipliers = w.multipliers();
     for (int j = 0; j < out; ++j) {
-      const float mb = 1.0f / w_scales[j];
+      const float mb = multipliers ? multipliers[j] : 1.0f / w_scales[j];
       columns[j] = 1.0f / (ma * mb);
       if (!x.shifted_) continue;
       const float taken = static_cast<float>(sums[j]) * (-((127.0f / ma) * (127.0f / mb)) / 127.0f);
@@ -260,11 +281,8 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
                   const float row_scale = scales[r0 + r];
                   float* yr = y + static_cast<size_t>(r0 + r) * out + col;
                   const int32_t* ar = acc + r * stride;
-                  if (offsets) {  // exact while |acc| and 127 |colsum| stay below 2^24
-#pragma omp simd
-                    for (int j = 0; j < cols; ++j)
-                      yr[j] =
-                          (static_cast<float>(ar[j]) + offsets[col + j]) * w_scales[col + j] + bias[col + j];
+                  if (offsets) {
+                    finish_shifted(ar, offsets + col, w_scales + col, bias + col, cols, yr);
                   } else if (bias) {
 #pragma omp simd
                     for (int j = 0; j < cols; ++j)

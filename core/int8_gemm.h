@@ -85,11 +85,17 @@ class Int8Matrix {
   void set_input_scaling(const Int8InputScaling& scaling) { input_scaling_ = scaling; }
   // Row j of W dequantized (q * scale) into row[in]: embeddings are looked up here.
   void copy_row(int j, float* row) const;
+  // intgemm's weight multiplier mB of rows [first, first + n), where the model gives it: int8_linear's
+  // intgemm arithmetic then uses it instead of 1 / scale, which is not always bit-equal to it (the shifted
+  // form's cancellation shows the difference). Column views keep them.
+  void set_multipliers(int first, int n, float multiplier);
+  const float* multipliers() const { return multipliers_; }  // [panels * kPanel], or null when none
 
  private:
   struct PerColumn {  // shared with the column views
     std::vector<float> scales;
     std::vector<int32_t> sums;
+    std::vector<float> multipliers;  // empty unless set_multipliers was called
   };
   int out_, in_;
   int8_t* data_ = nullptr;
@@ -97,6 +103,7 @@ class Int8Matrix {
   std::shared_ptr<PerColumn> columns_;
   float* scales_ = nullptr;
   int32_t* sums_ = nullptr;
+  float* multipliers_ = nullptr;
   Int8InputScaling input_scaling_;
 };
 

@@ -141,7 +141,20 @@ Int8Matrix Int8Matrix::columns(int first, int n) const {
   view.data_ = data_ + static_cast<size_t>(first / kPanel) * panel_bytes();
   view.scales_ = scales_ + first;
   view.sums_ = sums_ + first;
+  if (multipliers_) view.multipliers_ = multipliers_ + first;
   return view;
+}
+
+void Int8Matrix::set_multipliers(int first, int n, float multiplier) {
+  if (first < 0 || n < 0 || first + n > out_ || !(multiplier > 0.0f) || !std::isfinite(multiplier))
+    throw std::invalid_argument("Int8Matrix::set_multipliers: rows [" + std::to_string(first) + ", +" +
+                                std::to_string(n) + ") of " + std::to_string(out_) + ", multiplier " +
+                                std::to_string(multiplier));
+  if (!multipliers_) {
+    columns_->multipliers.assign(static_cast<size_t>(panels()) * kPanel, 0.0f);
+    multipliers_ = columns_->multipliers.data();
+  }
+  std::fill(multipliers_ + first, multipliers_ + first + n, multiplier);
 }
 
 int8_t Int8Matrix::weight(int j, int k) const {

@@ -22,6 +22,8 @@ const char* dtype_name(DType dtype);
 bool int8_quantizable(const std::string& name);
 // NAME + this: the fixed input multiplier of the product by i8 weight NAME (config.int8_scheme intgemm*).
 inline constexpr const char kInputMultiplierSuffix[] = ".input_multiplier";
+// intgemm's own weight multiplier mB of an i8 tensor converted from Marian (docs/checkpoint.md).
+inline constexpr const char kWeightMultiplierSuffix[] = ".weight_multiplier";
 
 struct TensorEntry {
   std::string name;

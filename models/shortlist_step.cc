@@ -27,6 +27,7 @@ ShortlistOutput::ShortlistOutput(const Linear& full, std::vector<int32_t> ids) :
     for (int i = 0; i < n; ++i) {
       for (int k = 0; k < in; ++k) row[k] = full.int8->weight(ids_[i], k);
       int8_->pack_rows(i, 1, row.data(), full.int8->scales() + ids_[i]);
+      if (full.int8->multipliers()) int8_->set_multipliers(i, 1, full.int8->multipliers()[ids_[i]]);
     }
     linear_.int8 = int8_.get();
     return;

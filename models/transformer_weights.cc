@@ -137,6 +137,22 @@ class WeightLoader {
     }
     return m;
   }
+  // The i8 tensor `name`'s NAME.weight_multiplier (intgemm's schemes only; else it stays unread and is
+  // refused as unexpected) onto rows [first, first + n) of m; each row's scale must be 1 / it, so a
+  // multiplier left over from another quantization is refused.
+  void set_weight_multiplier(core::Int8Matrix& m, const std::string& name, int first, int n,
+                             const float* scales) {
+    const std::string multiplier = name + kWeightMultiplierSuffix;
+    if (c_.int8_scheme == Int8Scheme::kNmt || !ckpt_.find(multiplier)) return;
+    const float mb = *ckpt_.get(multiplier, {1});
+    const bool matches = mb > 0.0f && std::isfinite(mb) &&
+                         std::all_of(scales, scales + n, [&](float s) { return s == 1.0f / mb; });
+    if (!matches) {
+      throw ModelError(ckpt_.json_path() + ": tensor '" + multiplier + "' is " + std::to_string(mb) +
+                       " (expected finite, positive and the inverse of every scale of '" + name + "')");
+    }
+    m.set_multipliers(first, n, mb);
+  }
   // Whether the tensors' products may share one quantized input: always under nmt's scheme (per row).
   bool same_input_multiplier(const std::vector<std::string>& names) {
     const float first = input_multiplier(names.front());
@@ -204,6 +220,7 @@ class WeightLoader {
                            "': holds -128 (i8 weights are in [-127, 127])");
         }
       }
+      set_weight_multiplier(*m, names[i], first, rows[i], scales);
       first += rows[i];
     }
     if (product)

@@ -6,10 +6,13 @@
 # float output layer) and int8shiftAlphaAll (Firefox's setting). Marian's decoding defaults come from the
 # conversion. marian-decoder read one sentence per batch: its int8 products quantize a whole batch by one
 # range, and a shortlist keeps the pieces of the whole batch's sources, so every run takes --batch-size 1.
-# The int8 runs need 98%: nmt computes intgemm's products float for float, and on most sentences its
-# log-probabilities equal marian-decoder's to 1e-5, but on a few (3 of the first 20 with the alphas) they
-# differ by up to 0.07 from the first step on, for a cause not yet found; a beam with the shortlist, which
-# compares more near-equal candidates, then chooses differently on up to 6 of the 300 lines.
+# nmt computes intgemm's products float for float (the file's weight multipliers, the shifted form's fused
+# multiply-add), and its log-probabilities equal marian-decoder's on almost every sentence; its float parts
+# (LayerNorm, attention) round a few values differently, which on a few lines moves an activation across a
+# quantization step. Firefox's setting (int8shiftAlphaAll) needs 99%. gemm-precision float32 quantizes each
+# product's inputs by their range over the rows computed, and Marian's beam drops finished hypotheses from
+# the product where nmt keeps k rows, so its beam 4 with the shortlist differs on up to 6 of the 300 lines:
+# those runs need 98%.
 # Usage: marian_student_check.sh NMT_BINARY FIXTURE_DIR TEST_SET_GZ
 set -eu
 nmt=$1 fixture=$2 input=$3
@@ -36,7 +39,7 @@ for precision in float32 int8shiftAlphaAll; do
 done
 status=0
 # model:golden prefix
-for pair in f32:marian:99 float32:marian-int8:98 int8shiftAlphaAll:marian-alphas:98; do
+for pair in f32:marian:99 float32:marian-int8:98 int8shiftAlphaAll:marian-alphas:99; do
   model=${pair%%:*} rest=${pair#*:}
   golden=${rest%%:*} needed=${rest#*:}
   for run in greedy:1:off beam4:4:off greedy-shortlist:1:on beam4-shortlist:4:on; do

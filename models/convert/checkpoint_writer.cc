@@ -48,6 +48,10 @@ void append_int8(std::string& blob, nlohmann::json& table, const NamedTensor& t)
   append_tensor(blob, table, t.name, t.shape, DType::kI8, q.data(), q.size());
   append_tensor(blob, table, t.name + ".scales", {rows}, DType::kF32, scales.data(),
                 scales.size() * sizeof(float));
+  if (t.int8_multiplier > 0.0f && !t.int8.empty()) {
+    append_tensor(blob, table, t.name + kWeightMultiplierSuffix, {1}, DType::kF32, &t.int8_multiplier,
+                  sizeof(float));
+  }
 }
 
 }  // namespace

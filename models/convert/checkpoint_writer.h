@@ -18,6 +18,7 @@ struct NamedTensor {
   // quantization, Marian's intgemm8) instead of quantizing `values` row by row; or stay f32 (keep_f32).
   std::vector<int8_t> int8{};
   std::vector<float> int8_scales{};
+  float int8_multiplier = 0.0f;  // with int8: intgemm's mB for every row, written as NAME.weight_multiplier
   bool keep_f32 = false;
 };
 

@@ -43,6 +43,8 @@ ConvertReport convert_nmt(const std::string& source_dir, const ConvertOptions& o
     const TensorEntry* base =
         core::ends_with(t.name, ".scales") ? ckpt.find(t.name.substr(0, t.name.size() - 7)) : nullptr;
     if (base && base->dtype == DType::kI8) continue;  // folded into its i8 tensor
+    // intgemm's weight multiplier holds only for the i8 values it came with, which are rewritten here.
+    if (core::ends_with(t.name, kWeightMultiplierSuffix)) continue;
     all_f16 = all_f16 && t.dtype == DType::kF16;
     tensors.push_back({t.name, t.shape, read_values(ckpt, t)});
   }

@@ -173,6 +173,7 @@ void set_int8(NamedTensor& t, std::vector<int8_t> q, float multiplier) {
   t.values = dequantized(q, multiplier);
   t.int8 = std::move(q);
   t.int8_scales.assign(static_cast<size_t>(t.shape[0]), 1.0f / multiplier);
+  t.int8_multiplier = multiplier;
 }
 
 // Marian's int8 GEMM quantizes a float weight at run time by one multiplier, 127 / max|w|, for the whole
@@ -184,6 +185,7 @@ void quantize_whole(NamedTensor& t) {
   t.int8.resize(t.values.size());
   core::quantize_row_by(t.values.data(), static_cast<int>(t.values.size()), multiplier, t.int8.data());
   t.int8_scales.assign(static_cast<size_t>(t.shape[0]), 1.0f / multiplier);
+  t.int8_multiplier = multiplier;
 }
 
 // Rows of zeros (scales kept) up to `rows`: the pad row nmt appends to Marian's vocabularies.

@@ -265,6 +265,9 @@ TEST_CASE("an intgemm8 model.bin keeps marian-conv's int8 values and Marian's in
     // gemm-precision float32 (absent): Marian's output product is a float one, so the tied table is f32.
     models::Checkpoint ckpt(out);
     CHECK(ckpt.find("encoder.embed_tokens")->dtype == models::DType::kF32);
+    // The file's multiplier itself, which 1 / scale need not give back bit for bit.
+    CHECK(*ckpt.get("encoder.layers.0.fc1.weight.weight_multiplier", {1}) ==
+          multipliers["encoder_l1_ffn_W1"]);
   }
   CHECK(translates(out));
 
@@ -322,7 +325,29 @@ TEST_CASE("gemm-precision int8shiftAlphaAll takes the model's alphas as fixed in
     const pipeline::Translator nmt_scheme(out);
     FAIL("loaded");
   } catch (const models::ModelError& e) {
-    CHECK(contains(e.what(), "input_multiplier"));
+    CHECK((contains(e.what(), "input_multiplier") || contains(e.what(), "weight_multiplier")));
+  }
+
+  // A weight multiplier that is not the inverse of its tensor's scales (another quantization's) is refused.
+  model["config"]["int8_scheme"] = "intgemm-shifted";
+  test::write_file(out + "/model.json", model.dump());
+  CHECK(translates(out));
+  {
+    json bad = model;
+    for (auto& t : bad["tensors"]) {
+      if (t["name"] == "encoder.layers.0.fc1.weight.weight_multiplier") t["name"] = "unused";
+      if (t["name"] == "encoder.layers.0.fc2.weight.weight_multiplier")
+        t["name"] = "encoder.layers.0.fc1.weight.weight_multiplier";
+      if (t["name"] == "unused") t["name"] = "encoder.layers.0.fc2.weight.weight_multiplier";
+    }
+    test::write_file(out + "/model.json", bad.dump());
+    try {
+      const pipeline::Translator swapped(out);
+      FAIL("loaded");
+    } catch (const models::ModelError& e) {
+      CHECK(contains(e.what(), "weight_multiplier"));
+      CHECK(contains(e.what(), "inverse of every scale"));
+    }
   }
 }
 

@@ -354,7 +354,8 @@ TEST_CASE("intgemm's input scalings and arithmetic, plain and shifted, on every 
                 if (shifted) {
                   const float taken =
                       static_cast<float>(colsum) * (-((127.0f / ma) * (127.0f / mb)) / 127.0f);
-                  want = static_cast<float>(acc + 127 * colsum) * u + (with_bias ? taken + b : taken);
+                  // One rounding for the multiply-add, as intgemm's compiled shifted callback gives.
+                  want = std::fma(static_cast<float>(acc + 127 * colsum), u, with_bias ? taken + b : taken);
                 } else {
                   want = with_bias ? static_cast<float>(acc) * u + b : static_cast<float>(acc) * u;
                 }
@@ -377,4 +378,58 @@ TEST_CASE("quantize_row_by rounds to even and clamps far values of either sign",
   std::vector<uint8_t> u(12, 7);
   core::int8::quantize_row_by_u8_avx512(x.data(), static_cast<int>(x.size()), 1.0f, 12, u.data());
   for (size_t i = 0; i < u.size(); ++i) CHECK(int{u[i]} == (i < x.size() ? q[i] + 128 : 128));
+}
+
+TEST_CASE("intgemm's arithmetic uses the weight multiplier the model gives, not 1 / scale",
+          "[kernels][int8]") {
+  using Kind = core::Int8InputScaling::Kind;
+  const int out = 48, in = 64, rows = 4;
+  // 245.37358 is not 1 / (1 / itself) in float, as a Marian weight's multiplier can be.
+  const float mb = 245.37358f;
+  REQUIRE(1.0f / (1.0f / mb) != mb);
+  // Positive weights and a small input multiplier: large column sums, so the shifted form's terms are
+  // large and cancel, where one ulp of the multiplier shows.
+  auto wf = test::random_values(static_cast<size_t>(out) * in, 11);
+  for (float& v : wf) v = std::fabs(v);
+  std::vector<int8_t> wq(wf.size());
+  core::quantize_row_by(wf.data(), static_cast<int>(wf.size()), mb * 0.5f, wq.data());
+  const std::vector<float> scales(out, 1.0f / mb);
+  const auto x = test::random_values(static_cast<size_t>(rows) * in, 12);
+  const auto bias = test::random_values(out, 13);
+  const float ma = 3.0f;  // with it, 1 / (ma * mb) itself differs by an ulp
+  for_each_int8_kernel([&](core::Int8Kernel kernel) {
+    CAPTURE(core::int8_kernel_name(kernel));
+    core::Int8Matrix plain(out, in), exact(out, in);
+    plain.pack_rows(0, out, wq.data(), scales.data());
+    exact.pack_rows(0, out, wq.data(), scales.data());
+    exact.set_multipliers(0, out, mb);
+    CHECK(plain.multipliers() == nullptr);
+    CHECK(exact.columns(16, 16).multipliers()[0] == mb);
+    for (core::Int8Matrix* m : {&plain, &exact}) m->set_input_scaling({Kind::kFixed, ma, true});
+    std::vector<float> y_plain(static_cast<size_t>(rows) * out), y_exact(y_plain.size());
+    core::int8_linear(x.data(), rows, plain, bias.data(), y_plain.data());
+    core::int8_linear(x.data(), rows, exact, bias.data(), y_exact.data());
+    std::vector<int8_t> q(in);
+    int differ = 0, rounded_twice = 0;
+    for (int r = 0; r < rows; ++r) {
+      core::quantize_row_by(&x[static_cast<size_t>(r) * in], in, ma, q.data());
+      for (int j = 0; j < out; ++j) {
+        int32_t acc = 0, colsum = 0;
+        for (int k = 0; k < in; ++k) {
+          acc += int32_t{q[k]} * exact.weight(j, k);
+          colsum += exact.weight(j, k);
+        }
+        const float u = 1.0f / (ma * mb);
+        const float taken = static_cast<float>(colsum) * (-((127.0f / ma) * (127.0f / mb)) / 127.0f);
+        const float want = std::fma(static_cast<float>(acc + 127 * colsum), u, taken + bias[j]);
+        const float unfused = static_cast<float>(acc + 127 * colsum) * u + (taken + bias[j]);
+        const size_t at = static_cast<size_t>(r) * out + j;
+        REQUIRE(std::memcmp(&want, &y_exact[at], sizeof want) == 0);
+        differ += std::memcmp(&y_plain[at], &y_exact[at], sizeof want) != 0;
+        rounded_twice += std::memcmp(&unfused, &want, sizeof want) != 0;
+      }
+    }
+    CHECK(differ > 0);         // 1 / scale's multiplier gives other bits: the test sees which one was used
+    CHECK(rounded_twice > 0);  // and a multiply then an add would too
+  });
 }
