@@ -71,15 +71,19 @@ fixtures:
 	cd tools && $(PYTHON) attention_fixture.py --out ../tests/fixtures
 
 # The default model data/general-en-de (its card: data/general-en-de/README.md): Multi30k + Tatoeba + WMT news,
-# shipped as int8. Three stages: the main run; one epoch that starts from its weights with Multi30k weighted up;
-# then distillation, from those weights, on the teacher's translations (kd.* in ../shared/data/
-# general-en-de-extra) beside the original pairs. GENERAL_DISTILL_INIT starts the last stage from other weights
+# shipped as int8. Four stages: the main run; one epoch that starts from its weights with Multi30k weighted up;
+# distillation, from those weights, on the teacher's translations (kd.* in ../shared/data/general-en-de-extra)
+# beside the original pairs; then one epoch from stage 3 that adds back-translations of mono.de by the German->
+# English model (GENERAL_BT_MODEL; cached under GENERAL_WORK/bt-de). Stage 3 is also exported on its own
+# (GENERAL_STAGE3): data/general-de-en starts from it. GENERAL_DISTILL_INIT starts stage 3 from other weights
 # (tools/import_checkpoint.py turns a shipped model back into them). Resumable: each stage stops after
 # GENERAL_BUDGET_MIN minutes with its state saved (exit status 75) and the same command continues it; the
 # export runs once every stage is done.
 GENERAL_BUDGET_MIN ?= 120
 GENERAL_WORK ?= build/train-general
 GENERAL_OUT ?= data/general-en-de
+GENERAL_STAGE3 ?= $(GENERAL_WORK)/stage3
+GENERAL_BT_MODEL ?= $(DE_EN_OUT)
 GENERAL_DATA ?= ../shared/data/multi30k
 GENERAL_MODEL_ARGS ?= --vocab 8000 --d-model 256 --heads 4 --enc-layers 3 --dec-layers 3 --ffn 1024 --bf16
 GENERAL_TRAIN_ARGS ?= --mix multi30k=1,tatoeba=2,news=0.5 --dropout 0.2 --label-smoothing 0.1 --lr 2e-3 \
@@ -89,15 +93,28 @@ GENERAL_FINETUNE_ARGS ?= --mix multi30k=3,tatoeba=2,news=0.5 --dropout 0.2 --lab
 GENERAL_DISTILL_ARGS ?= --mix kd=1,multi30k=0.5,tatoeba=1,news=1 --dropout 0.2 --label-smoothing 0.1 --lr 1e-3 \
 	--warmup 200 --max-tokens 2500 --epochs 4 --cooldown 1.0 --average 1 --bleu-every 0
 GENERAL_DISTILL_INIT ?= $(GENERAL_WORK)/finetune/avg.pt
+GENERAL_BT_ARGS ?= --beam 1
+GENERAL_BACKTRANS_ARGS ?= --mix kd=0.5,tatoeba=1,multi30k=0.25,news=0.25,bt=0.3 --dropout 0.2 --label-smoothing 0.1 \
+	--lr 3e-4 --warmup 100 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 GENERAL_TRAIN = nice -n 19 $(PYTHON) tools/train.py --corpus general --data $(GENERAL_DATA) --resume \
 	--time-budget-min $(GENERAL_BUDGET_MIN) --checkpoint-every-min 10 $(GENERAL_MODEL_ARGS)
-model: $(BUILD)/CMakeCache.txt
+# Stages 1-3, exported as shipped (int8).
+$(GENERAL_STAGE3)/model.json: | $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK) $(GENERAL_TRAIN_ARGS)
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/finetune --init-from $(GENERAL_WORK)/avg.pt $(GENERAL_FINETUNE_ARGS)
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/distill --init-from $(GENERAL_DISTILL_INIT) $(GENERAL_DISTILL_ARGS)
-	$(PYTHON) tools/export.py $(GENERAL_WORK)/distill/avg.pt --out $(GENERAL_WORK)/f32 --dtype f32 \
+	$(PYTHON) tools/export.py $(GENERAL_WORK)/distill/avg.pt --out $(GENERAL_WORK)/distill-f32 --dtype f32 \
+		$(GENERAL_EXPORT_ARGS)
+	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/distill-f32 -o $(GENERAL_STAGE3) --dtype int8 --force
+model: $(GENERAL_STAGE3)/model.json
+	cmake --build $(BUILD) -j $(JOBS) --target nmt
+	nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt --model $(GENERAL_BT_MODEL) \
+		--input $(dir $(GENERAL_DATA))general-en-de-extra/mono.de.gz --out $(GENERAL_WORK)/bt-de $(GENERAL_BT_ARGS)
+	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/backtrans --init-from $(GENERAL_WORK)/distill/avg.pt \
+		--synthetic bt=$(GENERAL_WORK)/bt-de $(GENERAL_BACKTRANS_ARGS)
+	$(PYTHON) tools/export.py $(GENERAL_WORK)/backtrans/avg.pt --out $(GENERAL_WORK)/f32 --dtype f32 \
 		$(GENERAL_EXPORT_ARGS)
 	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/f32 -o $(GENERAL_OUT) --dtype int8 --force
 	du -sh $(GENERAL_OUT)
@@ -106,19 +123,21 @@ model: $(BUILD)/CMakeCache.txt
 
 # The German->English model data/general-de-en (its card: data/general-de-en/README.md): the general pairs
 # reversed, the teacher's translations reversed (its German as the source) and back-translations of mono.en by
-# the bundled English->German model (tools/synth_data.py, resumable chunks cached under DE_EN_WORK/bt-en),
-# starting from that model's weights and vocabulary (tools/import_checkpoint.py). Resumable as `make model`.
+# the English->German model DE_EN_FROM (tools/synth_data.py, resumable chunks cached under DE_EN_WORK/bt-en),
+# starting from that model's weights and vocabulary (tools/import_checkpoint.py). DE_EN_FROM is stage 3 of
+# `make model`, which runs first where it is missing. Resumable as `make model`.
+DE_EN_FROM ?= $(GENERAL_STAGE3)
 DE_EN_WORK ?= build/train-de-en
 DE_EN_OUT ?= data/general-de-en
 DE_EN_BT_ARGS ?= --beam 1
 DE_EN_TRAIN_ARGS ?= --mix multi30k=0.5,tatoeba=1,news=1,kd=0.5,bt=0.25 --dropout 0.2 --label-smoothing 0.1 --lr 1e-3 \
 	--warmup 400 --max-tokens 2500 --epochs 3 --cooldown 1.0 --average 1 --bleu-every 0
 DE_EN_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
-model-de-en: $(BUILD)/CMakeCache.txt
+model-de-en: $(DE_EN_FROM)/model.json | $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
-	$(BUILD)/nmt convert --from nmt $(GENERAL_OUT) -o $(DE_EN_WORK)/en-de-f32 --dtype f32 --force
+	$(BUILD)/nmt convert --from nmt $(DE_EN_FROM) -o $(DE_EN_WORK)/en-de-f32 --dtype f32 --force
 	$(PYTHON) tools/import_checkpoint.py $(DE_EN_WORK)/en-de-f32 --out $(DE_EN_WORK)/init/model.pt
-	nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt --model $(GENERAL_OUT) \
+	nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt --model $(DE_EN_FROM) \
 		--input $(dir $(GENERAL_DATA))general-en-de-extra/mono.en.gz --out $(DE_EN_WORK)/bt-en $(DE_EN_BT_ARGS)
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/train --init-from $(DE_EN_WORK)/init/model.pt \
 		--synthetic bt=$(DE_EN_WORK)/bt-en $(DE_EN_TRAIN_ARGS)
@@ -130,9 +149,10 @@ model-de-en: $(BUILD)/CMakeCache.txt
 		--out $(DE_EN_WORK)/eval
 
 # The German->English recipe on a sample (2,000 back-translated lines, a few hundred updates) into
-# build/de-en-smoke/model: checks the pipeline end to end, not the quality.
+# build/de-en-smoke/model, starting from the bundled English->German model: checks the pipeline end to end, not
+# the quality.
 model-de-en-smoke:
-	$(MAKE) model-de-en DE_EN_WORK=build/de-en-smoke DE_EN_OUT=build/de-en-smoke/model \
+	$(MAKE) model-de-en DE_EN_FROM=$(GENERAL_OUT) DE_EN_WORK=build/de-en-smoke DE_EN_OUT=build/de-en-smoke/model \
 		DE_EN_BT_ARGS="--beam 1 --limit 2000" \
 		DE_EN_TRAIN_ARGS="--mix multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2 --lr 1e-4 --warmup 20 \
 		--epochs 1 --cooldown 1.0 --average 1 --bleu-every 0"
@@ -148,6 +168,9 @@ model-smoke:
 		--cooldown 1.0 --average 1 --bleu-every 0" \
 		GENERAL_DISTILL_ARGS="--mix kd=0.05,multi30k=0.05,tatoeba=0.1,news=0.05 --lr 1e-3 --warmup 20 --epochs 1 \
 		--cooldown 1.0 --average 1 --bleu-every 0" \
+		GENERAL_BT_ARGS="--beam 1 --limit 2000" \
+		GENERAL_BACKTRANS_ARGS="--mix kd=0.02,tatoeba=0.05,multi30k=0.02,news=0.02,bt=0.3 --lr 1e-3 --warmup 20 \
+		--epochs 1 --cooldown 1.0 --average 1 --bleu-every 0" \
 		GENERAL_EXPORT_ARGS="--beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 0"
 
 DATA ?= ../shared/data/multi30k
