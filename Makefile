@@ -99,7 +99,8 @@ GENERAL_BACKTRANS_ARGS ?= --mix kd=0.5,tatoeba=1,multi30k=0.25,news=0.25,bt=0.3 
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 GENERAL_TRAIN = nice -n 19 $(PYTHON) tools/train.py --corpus general --data $(GENERAL_DATA) --resume \
 	--time-budget-min $(GENERAL_BUDGET_MIN) --checkpoint-every-min 10 $(GENERAL_MODEL_ARGS)
-# Stages 1-3, exported as shipped (int8).
+# Stages 1-3, exported as shipped (int8). The export marks them done: delete GENERAL_STAGE3 to run them again
+# with other settings.
 $(GENERAL_STAGE3)/model.json: | $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK) $(GENERAL_TRAIN_ARGS)
