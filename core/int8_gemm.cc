@@ -127,21 +127,19 @@ void shift_to_u8(int8_t* row, size_t n) {
 
 // y = fma(float(acc) + offset, u, bias): intgemm's shifted result float(acc + 127 colsum) * u + bias, with
 // the one rounding its compiled callback gives (GCC fuses the multiply and the add); the sum is exact while
-// |acc| and 127 |colsum| stay below 2^24. An FMA instruction where the CPU has one, else std::fma: the same
-// bits, more slowly.
-__attribute__((target("fma"))) void finish_shifted_fma(const int32_t* acc, const float* offsets,
-                                                       const float* u, const float* bias, int n, float* y) {
+// |acc| and 127 |colsum| stay below 2^24. Inlined into the FMA-target copy it becomes FMA instructions; the
+// plain copy calls std::fma: the same bits, more slowly, for CPUs without FMA.
+using FinishShifted = void (*)(const int32_t*, const float*, const float*, const float*, int, float*);
+
+inline void finish_shifted(const int32_t* acc, const float* offsets, const float* u, const float* bias, int n,
+                           float* y) {
 #pragma omp simd
   for (int j = 0; j < n; ++j) y[j] = std::fma(static_cast<float>(acc[j]) + offsets[j], u[j], bias[j]);
 }
 
-void finish_shifted(const int32_t* acc, const float* offsets, const float* u, const float* bias, int n,
-                    float* y) {
-  if (cpu_features().fma) {
-    finish_shifted_fma(acc, offsets, u, bias, n, y);
-    return;
-  }
-  for (int j = 0; j < n; ++j) y[j] = std::fma(static_cast<float>(acc[j]) + offsets[j], u[j], bias[j]);
+__attribute__((target("fma"))) void finish_shifted_fma(const int32_t* acc, const float* offsets,
+                                                       const float* u, const float* bias, int n, float* y) {
+  finish_shifted(acc, offsets, u, bias, n, y);
 }
 
 size_t padded_row_bytes(int in) {
@@ -272,6 +270,7 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
     w_scales = columns.data();
   }
   // The shifted form has no fused kernel epilogue: the tiles' exact products are finished below.
+  const FinishShifted finish_shifted_rows = cpu_features().fma ? finish_shifted_fma : finish_shifted;
   const Dequantize dq{y, scales, w_scales, bias};
   const Dequantize* fused = offsets ? nullptr : &dq;
   split_range(plan.blocks * plan.tiles, 1, [&](int begin, int end, int) {
@@ -282,7 +281,7 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
                   float* yr = y + static_cast<size_t>(r0 + r) * out + col;
                   const int32_t* ar = acc + r * stride;
                   if (offsets) {
-                    finish_shifted(ar, offsets + col, w_scales + col, bias + col, cols, yr);
+                    finish_shifted_rows(ar, offsets + col, w_scales + col, bias + col, cols, yr);
                   } else if (bias) {
 #pragma omp simd
                     for (int j = 0; j < cols; ++j)
