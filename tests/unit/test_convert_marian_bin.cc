@@ -334,11 +334,14 @@ TEST_CASE("gemm-precision int8shiftAlphaAll takes the model's alphas as fixed in
   CHECK(translates(out));
   {
     json bad = model;
-    for (auto& t : bad["tensors"]) {
-      if (t["name"] == "encoder.layers.0.fc1.weight.weight_multiplier") t["name"] = "unused";
-      if (t["name"] == "encoder.layers.0.fc2.weight.weight_multiplier")
-        t["name"] = "encoder.layers.0.fc1.weight.weight_multiplier";
-      if (t["name"] == "unused") t["name"] = "encoder.layers.0.fc2.weight.weight_multiplier";
+    const std::string fc1 = "encoder.layers.0.fc1.weight.weight_multiplier",
+                      fc2 = "encoder.layers.0.fc2.weight.weight_multiplier";
+    for (auto& t : bad["tensors"]) {  // fc1's and fc2's multipliers swapped
+      if (t["name"] == fc1) {
+        t["name"] = fc2;
+      } else if (t["name"] == fc2) {
+        t["name"] = fc1;
+      }
     }
     test::write_file(out + "/model.json", bad.dump());
     try {
