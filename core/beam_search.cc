@@ -1,5 +1,6 @@
-// Beam search with Hugging Face's rules (BeamSearchScorer / BeamHypotheses, early_stopping=False), or
-// CTranslate2's (BeamRules::kCTranslate2). See docs/search.md for the exact semantics this must keep.
+// Beam search with Hugging Face's rules (BeamSearchScorer / BeamHypotheses, early_stopping=False),
+// CTranslate2's (BeamRules::kCTranslate2) or marian-decoder's (BeamRules::kMarian). See docs/search.md for
+// the exact semantics this must keep.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -20,6 +21,7 @@ struct SentenceState {
   std::vector<Finished> finished;  // insertion order, at most beam_size (HF BeamHypotheses)
   double worst_score = 1e9;        // HF's initial value; only meaningful once `finished` is full
   bool best_finished = false;      // CTranslate2 rules: a step's best candidate was an EOS
+  int marian_width = 0;            // Marian rules: candidates the next step keeps (K less those finished)
 
   // HF BeamHypotheses.add: keep the best beam_size; when over, drop the worst (earliest on ties).
   void add(const Finished& hypothesis, int beam_size) {
@@ -128,6 +130,7 @@ class BeamSearch {
       sentences_[s].first_row = s;
       sentences_[s].n_rows = 1;
       sentences_[s].finished.reserve(2 * beam_size_);
+      sentences_[s].marian_width = beam_size_;
       live_.push_back(s);
       rows_.sentence.push_back(s);
       rows_.node.push_back(-1);
@@ -237,9 +240,14 @@ class BeamSearch {
   // Candidates sentence `s` ranks this step. A forced prefix token is its only one (one row continues,
   // like the first step).
   int candidates(int s, int generated_length) const {
-    const bool last_step = generated_length >= max_lengths_[s];
-    const bool forced = !last_step && forced_token(options_, s, generated_length - 1) >= 0;
-    return forced ? 1 : std::min(2 * beam_size_, sentences_[s].n_rows * vocab_size_);
+    if (forced_step(s, generated_length)) return 1;
+    const int wanted =
+        options_.beam_rules == BeamRules::kMarian ? sentences_[s].marian_width : 2 * beam_size_;
+    return std::min(wanted, sentences_[s].n_rows * vocab_size_);
+  }
+
+  bool forced_step(int s, int generated_length) const {
+    return generated_length < max_lengths_[s] && forced_token(options_, s, generated_length - 1) >= 0;
   }
 
   // A new running row of sentence `s` continuing candidate `c`.
@@ -257,6 +265,7 @@ class BeamSearch {
   // The rest of advance() once top_ holds the sentence's best k candidates.
   bool extend(int s, int generated_length, int k) {
     if (options_.beam_rules == BeamRules::kCTranslate2) return extend_ctranslate2(s, generated_length, k);
+    if (options_.beam_rules == BeamRules::kMarian) return extend_marian(s, generated_length, k);
     SentenceState& state = sentences_[s];
     const bool last_step = generated_length >= max_lengths_[s];
     const size_t next_first = next_.sentence.size();
@@ -334,6 +343,37 @@ class BeamSearch {
                                                       : n_finished >= beam_size_);
     }
     return keep_rows(state, next_first, done);
+  }
+
+  // marian-decoder's BeamSearch::search: the step's candidates are as many as the sentence's live
+  // hypotheses (K on the first step), and all of them are kept: an EOS one finishes, scored by its length
+  // with the EOS, and the beam narrows by one for good. The sentence is done when none runs. Marian's
+  // length limit ends every hypothesis as it is, scored by its tokens without an EOS; here the limit's
+  // step is one later and forces the EOS with log-probability 0, and that EOS is not counted.
+  bool extend_marian(int s, int generated_length, int k) {
+    SentenceState& state = sentences_[s];
+    const bool last_step = generated_length >= max_lengths_[s];
+    const size_t next_first = next_.sentence.size();
+    for (int rank = 0; rank < k; ++rank) {
+      const Candidate& c = top_[rank];
+      if (c.index % vocab_size_ != options_.eos_id) {
+        push_row(s, c);
+        continue;
+      }
+      const int source_row = state.first_row + c.index / vocab_size_;
+      const int length = last_step ? generated_length - 1 : generated_length;
+      state.finished.push_back({rows_.node[source_row], marian_score(c.cum_logprob, length), c.cum_logprob,
+                                c.cum_logprob - rows_.cum_logprob[source_row], last_step});
+    }
+    // A forced prefix token is one candidate of one row: the beam keeps its width.
+    if (!forced_step(s, generated_length))
+      state.marian_width = static_cast<int>(next_.sentence.size() - next_first);
+    return keep_rows(state, next_first, last_step || next_.sentence.size() == next_first);
+  }
+
+  // Marian's History::add score, in float as it computes it (no word penalty).
+  float marian_score(float cum_logprob, int length) const {
+    return cum_logprob / std::pow(static_cast<float>(length), options_.length_penalty);
   }
 
   // Drops a done sentence's new rows from the batch, else makes them its rows. Returns !done.

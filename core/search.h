@@ -59,9 +59,9 @@ struct Constraint {
 constexpr int kMaxConstraints = 64;      // per sentence
 constexpr int kMaxConstraintForms = 32;  // per constraint
 
-// Whose rules beam search follows (docs/search.md): Hugging Face generate's, or CTranslate2's for the
-// models converted from it, so that each decodes as the engine it was made for.
-enum class BeamRules { kHuggingFace, kCTranslate2 };
+// Whose rules beam search follows (docs/search.md): Hugging Face generate's, CTranslate2's or
+// marian-decoder's for the models converted from them, so that each decodes as the engine it was made for.
+enum class BeamRules { kHuggingFace, kCTranslate2, kMarian };
 
 struct SearchOptions {
   int beam_size = 1;            // 1 = greedy
@@ -93,7 +93,8 @@ struct SearchOptions {
 struct Hypothesis {
   std::vector<int32_t> tokens;      // generated ids, EOS excluded
   float score = 0.0f;               // sum_logprobs / len^length_penalty, len = generated tokens incl. EOS
-                                    // (BeamRules::kCTranslate2: excluding it)
+                                    // (BeamRules::kCTranslate2, and kMarian at the length
+                                    // limit: excluding it)
   float raw_score = 0.0f;           // sum_logprobs: the unnormalised path score
   std::vector<float> token_scores;  // log-probability of each generated token, EOS's last
   bool length_limit = false;        // ended at its max_length (EOS forced), not by the model's EOS

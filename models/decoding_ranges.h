@@ -28,7 +28,7 @@ inline constexpr IntRange kAlignmentLayerRange{0, 1023};
 inline constexpr IntRange kAlignmentHeadRange{0, 1023};
 // model.json's optional `beam_rules`, indexed by core::BeamRules: whose beam search the model follows
 // (absent: the first).
-inline constexpr const char* kBeamRulesNames[] = {"hugging_face", "ctranslate2"};
+inline constexpr const char* kBeamRulesNames[] = {"hugging_face", "ctranslate2", "marian"};
 
 // "1..128" and "-10..10", for converters' messages (the CLI's say it in the options table's words).
 inline std::string range_text(IntRange r) { return std::to_string(r.lo) + ".." + std::to_string(r.hi); }

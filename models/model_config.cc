@@ -117,8 +117,9 @@ DecodingDefaults parse_decoding(const JsonObject& o) {
   if (o.has("beam_rules")) {
     const std::string rules =
         o.choice("beam_rules", {std::begin(kBeamRulesNames), std::end(kBeamRulesNames)});
-    d.beam_rules =
-        rules == kBeamRulesNames[1] ? core::BeamRules::kCTranslate2 : core::BeamRules::kHuggingFace;
+    d.beam_rules = static_cast<core::BeamRules>(
+        std::find(std::begin(kBeamRulesNames), std::end(kBeamRulesNames), rules) -
+        std::begin(kBeamRulesNames));
   }
   if (std::floor(static_cast<double>(d.max_length_a) * kShortestSourceTokens + d.max_length_b) <
       static_cast<double>(kMaxLengthRange.lo)) {

@@ -74,12 +74,13 @@ SPM_SIZES = {"en": 180, "de": 220, "joint": 280}
 
 def marian_variant(config, tokens, decoding, sources, max_lens):
     """Native Marian semantics for the same weights: its sinusoids, LN eps 1e-6, <unk> banned after the
-    softmax (not renormalized), pad absent from its vocabulary (no probability mass), normalize 1.0."""
+    softmax (not renormalized), pad absent from its vocabulary (no probability mass), normalize 1.0,
+    marian-decoder's beam search."""
     overrides = {"positions": "sinusoidal-marian", "layer_norm_eps": 1e-6}
     opts = ref.SearchOptions(beam_size=1, n_best=1, length_penalty=1.0, renormalize=False,
                              eos_id=tokens["eos"], start_id=tokens["decoder_start"],
                              banned=sorted({tokens["pad"], tokens["decoder_start"], tokens["unk"]}),
-                             softmax_excluded=[tokens["pad"]])
+                             softmax_excluded=[tokens["pad"]], beam_rules="marian")
     return overrides, opts, sources, max_lens
 
 
@@ -148,7 +149,7 @@ def build_fixture(name, spec, out, spm_paths, log):
         mmodel = torch_model(config, tokens, t, overrides)
         note = ("native Marian: positions sinusoidal-marian, layer_norm_eps 1e-6; log_softmax over the "
                 "Marian vocabulary (pad excluded), then <unk> (and pad/start) -> -inf, no renormalization; "
-                "normalize 1.0")
+                "normalize 1.0; marian-decoder's beam search")
         mg = golden(mmodel, tok, texts, sources, max_lens, mopts, note)
         write_json(os.path.join(fdir, "marian", "golden.json"), mg)
         log(f"{name}/marian: {describe(mg)}")
@@ -192,7 +193,8 @@ uniform noise of +-1e-4 is added to the logits (no near-ties).
 | `<name>/golden.json` | reference outputs for that model |
 | `opus/hf/` | the opus model in Hugging Face MarianMT layout: `config.json`, `generation_config.json`, `tokenizer_config.json`, `model.safetensors` (F32; `model.shared.weight`, `final_logits_bias` [1,V], `model.{{encoder,decoder}}.layers.N...`; no position table, no lm_head), `vocab.json`, `source.spm`, `target.spm`. Same weights and semantics as `opus/model`: `opus/golden.json` applies. |
 | `opus/marian/` | the opus model as native Marian: `model.npz` (`Wemb` [V-1,d] without the pad row, [in,out] weights, [1,n] vectors, 1-based layers, `decoder_ff_logit_out_b` [1,V-1], `special:model.yml` int8 NUL-terminated), `decoder.yml`, `vocab.yml` (`piece: id`, no `<pad>`), `source.spm`, `target.spm` |
-| `opus/marian/golden.json` | reference outputs with native Marian semantics (see its `search.note`): positions sinusoidal-marian, LayerNorm eps 1e-6, log_softmax over the V-1 Marian entries (pad takes no probability mass), `<unk>` banned after the softmax without renormalization, length penalty 1.0 (`normalize: 1.0`); decoder start = an all-zero embedding (the appended pad row) |
+| `opus/marian/golden.json` | reference outputs with native Marian semantics (see its `search.note`): positions sinusoidal-marian, LayerNorm eps 1e-6, log_softmax over the V-1 Marian entries (pad takes no probability mass), `<unk>` banned after the softmax without renormalization, length penalty 1.0 (`normalize: 1.0`); decoder start = an all-zero embedding (the appended pad row); marian-decoder's beam search (docs/search.md) |
+| `opus/marian/marian-decoder-beam4.nbest` | marian-decoder's own 4-best lists (`-b 4 --n-best --normalize 1`, one sentence per batch, browsermt/marian-dev v1.9.56 on a CPU) for the golden sentences, read as the pieces of their golden ids: tests/marian_nbest_check.py |
 
 ## Models
 

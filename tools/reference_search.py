@@ -1,9 +1,11 @@
-"""Greedy and beam search of the reference (tools/reference.py), following Hugging Face `generate`:
-see SearchOptions / beam_search for the exact rules.
+"""Greedy and beam search of the reference (tools/reference.py), following Hugging Face `generate`, or
+marian-decoder for native Marian models: see SearchOptions, beam_search and marian_beam_search for the
+exact rules.
 """
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 import torch
 
 NEG_INF = float("-inf")
@@ -24,6 +26,7 @@ class SearchOptions:
     # Reference-only (not in checkpoint v1): ids removed *before* log_softmax, so they take no
     # probability mass. Native Marian has no pad entry in its vocabulary: pad is listed here.
     softmax_excluded: list = field(default_factory=list)
+    beam_rules: str = "hugging_face"   # or "marian": marian-decoder's beam search (marian_beam_search)
 
 
 @dataclass
@@ -227,7 +230,71 @@ def beam_search(decoder, max_lengths, opts):
     return results
 
 
+def marian_beam_search(decoder, max_lengths, opts):
+    """marian-decoder's beam search (translator/beam_search.cpp), each sentence on its own.
+
+    A sentence's width starts at K. Per step it takes the top `width` candidates of its rows (value desc,
+    lower index first) and keeps all of them: an EOS one finishes (score cum / len^lp in float32, len with
+    the EOS), the others run, and the width becomes their number. It is done when none runs. On its max
+    length the EOS is forced, and a hypothesis ended by it is scored by its length without it (Marian ends
+    hypotheses at its limit, one step earlier, without an EOS).
+    """
+    n = len(max_lengths)
+    decoder.start(n)
+    width = [opts.beam_size] * n
+    finished = [[] for _ in range(n)]               # (score, tokens), in the order they finished
+    results = [None] * n
+    row_sent = list(range(n))
+    row_tokens = [[] for _ in range(n)]
+    cum = torch.zeros(n, dtype=torch.float32)
+    feed = [opts.start_id] * n
+    t = 0
+    while row_sent:
+        logits = decoder.step(feed, row_sent, t)
+        forced = torch.tensor([t + 1 >= max_lengths[s] for s in row_sent])
+        lp = step_logprobs(logits, opts, forced)
+        vocab = lp.shape[1]
+        cand = cum[:, None] + lp
+        cur_len = t + 1
+        new_src, new_tokens, new_cum, new_sent = [], [], [], []
+        r0 = 0
+        while r0 < len(row_sent):
+            s = row_sent[r0]
+            rows = row_sent.count(s)
+            last = cur_len >= max_lengths[s]
+            idx, vals = top_candidates(cand[r0:r0 + rows].reshape(-1), width[s])
+            mine = []                               # (src row, tokens, cum)
+            for i, v in zip(idx, vals):
+                beam, tok = divmod(i, vocab)
+                if tok == opts.eos_id:
+                    length = cur_len - 1 if last else cur_len
+                    score = np.float32(v) / np.power(np.float32(length), np.float32(opts.length_penalty))
+                    finished[s].append((float(score), row_tokens[r0 + beam]))
+                else:
+                    mine.append((r0 + beam, row_tokens[r0 + beam] + [tok], v))
+            width[s] = len(mine)
+            if last or not mine:
+                kept = sorted((h for h in finished[s] if math.isfinite(h[0])), key=lambda h: -h[0])
+                results[s] = [Hypothesis(tokens, score) for score, tokens in kept[:opts.n_best]]
+            else:
+                for src, toks, v in mine:
+                    new_src.append(src)
+                    new_tokens.append(toks)
+                    new_cum.append(v)
+                    new_sent.append(s)
+            r0 += rows
+        if new_src:
+            decoder.select_rows(new_src)
+        row_sent, row_tokens = new_sent, new_tokens
+        cum = torch.tensor(new_cum, dtype=torch.float32)
+        feed = [toks[-1] for toks in new_tokens]
+        t += 1
+    return results
+
+
 def search(decoder, max_lengths, opts):
     if opts.beam_size <= 1:
         return greedy_search(decoder, max_lengths, opts)
+    if opts.beam_rules == "marian":
+        return marian_beam_search(decoder, max_lengths, opts)
     return beam_search(decoder, max_lengths, opts)

@@ -69,6 +69,7 @@ MarianDecoding read_decoding(const MarianRelease& release) {
   d.max_length = max_input;
   d.ban_unk = !dy.boolean("allow-unk", false);
   d.renormalize = false;
+  d.beam_rules = core::BeamRules::kMarian;  // as marian-decoder searches
   return out;
 }
 

@@ -248,9 +248,10 @@ TEST_CASE("model.json's decoding defaults are held to the options table's ranges
                m["decoding"]["max_length_b"] = 1;
              }),
              Contains("decoding.max_length_b"));
-  // Whose beam search: one of two names.
+  // Whose beam search: one of three names.
   CHECK(load_error([](json& m, std::string&) { m["decoding"]["beam_rules"] = "ctranslate2"; }) == "");
   CHECK(load_error([](json& m, std::string&) { m["decoding"]["beam_rules"] = "hugging_face"; }) == "");
-  CHECK_THAT(load_error([](json& m, std::string&) { m["decoding"]["beam_rules"] = "marian"; }),
+  CHECK(load_error([](json& m, std::string&) { m["decoding"]["beam_rules"] = "marian"; }) == "");
+  CHECK_THAT(load_error([](json& m, std::string&) { m["decoding"]["beam_rules"] = "fairseq"; }),
              Contains("decoding.beam_rules"));
 }
