@@ -162,6 +162,14 @@ def top_candidates_rows(cand, n):
     return out
 
 
+def expand(decoder, feed, row_sent, t, cum, max_lengths, opts):
+    """One decoder step of a beam search: every row's candidates, running score + log-probs [R, V] in
+    float32 (EOS forced on a sentence's last allowed step)."""
+    logits = decoder.step(feed, row_sent, t)
+    forced = torch.tensor([t + 1 >= max_lengths[s] for s in row_sent])
+    return cum[:, None] + step_logprobs(logits, opts, forced)
+
+
 def beam_search(decoder, max_lengths, opts):
     """Hugging Face beam search (num_beams K, early_stopping False), one start beam per sentence.
 
@@ -183,11 +191,8 @@ def beam_search(decoder, max_lengths, opts):
     nb = 1                                          # rows per active sentence
     t = 0
     while row_sent:
-        logits = decoder.step(feed, row_sent, t)
-        forced = torch.tensor([t + 1 >= max_lengths[s] for s in row_sent])
-        lp = step_logprobs(logits, opts, forced)
-        vocab = lp.shape[1]
-        cand = cum[:, None] + lp                    # [R, V] float32
+        cand = expand(decoder, feed, row_sent, t, cum, max_lengths, opts)
+        vocab = cand.shape[1]
         cur_len = t + 1
         new_src, new_tokens, new_cum, new_sent = [], [], [], []
         sents = row_sent[::nb]                      # every active sentence has nb rows (1 at t=0, else K)
@@ -250,11 +255,8 @@ def marian_beam_search(decoder, max_lengths, opts):
     feed = [opts.start_id] * n
     t = 0
     while row_sent:
-        logits = decoder.step(feed, row_sent, t)
-        forced = torch.tensor([t + 1 >= max_lengths[s] for s in row_sent])
-        lp = step_logprobs(logits, opts, forced)
-        vocab = lp.shape[1]
-        cand = cum[:, None] + lp
+        cand = expand(decoder, feed, row_sent, t, cum, max_lengths, opts)
+        vocab = cand.shape[1]
         cur_len = t + 1
         new_src, new_tokens, new_cum, new_sent = [], [], [], []
         r0 = 0

@@ -330,6 +330,33 @@ class TestFixtures(unittest.TestCase):
                     got = mf.run_search(model, s, m, o)
                     self.assertEqual([h.tokens for h in got], [e["ids"] for e in expected])
 
+    def test_marian_golden_reproduces(self):
+        """opus/marian/golden.json's beam lists are marian_beam_search's, and that search gives marian-decoder's
+        own 4-best lists (opus/marian/marian-decoder-beam4.nbest, at its length limit of 3 x the source)."""
+        _, meta, tok, _ = self.load("opus")
+        _, tensors = checkpoint.read_checkpoint(os.path.join(FIXTURES, "opus", "model"))
+        marian_dir = os.path.join(FIXTURES, "opus", "marian")
+        with open(os.path.join(marian_dir, "golden.json"), encoding="utf-8") as f:
+            g = json.load(f)
+        overrides, opts, _, _ = mf.marian_variant(meta["config"], meta["tokens"], meta["decoding"], g["sources"],
+                                                  g["max_lengths"])
+        self.assertEqual(opts.beam_rules, "marian")
+        model = mf.torch_model(meta["config"], meta["tokens"], tensors, overrides)
+        for b in g["beam"]:
+            o = mf.with_beam(opts, b)
+            for s, m, expected in zip(g["sources"], g["max_lengths"], b["results"]):
+                got = mf.run_search(model, s, m, o)
+                self.assertEqual([h.tokens for h in got], [e["ids"] for e in expected])
+        with open(os.path.join(marian_dir, "marian-decoder-beam4.nbest"), encoding="utf-8") as f:
+            marian = [line.rstrip("\n").split(" ||| ") for line in f]
+        o = mf.with_beam(opts, {"beam_size": 4, "length_penalty": 1.0, "n_best": 4})
+        got = [(i, h) for i, s in enumerate(g["sources"]) for h in mf.run_search(model, s, 3 * len(s) + 1, o)]
+        self.assertEqual(len(got), len(marian))
+        for (i, h), (index, pieces, _, score) in zip(got, marian):
+            self.assertEqual(i, int(index))
+            self.assertEqual(tok.decode(h.tokens), "".join(pieces.split(" ")).replace("\u2581", " ").strip())
+            self.assertAlmostEqual(h.score, float(score), delta=1e-4)
+
     def test_batching_does_not_change_results(self):
         for name in FIXTURE_NAMES:
             model, meta, tok, g = self.load(name)
