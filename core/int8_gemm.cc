@@ -125,19 +125,20 @@ void shift_to_u8(int8_t* row, size_t n) {
   for (size_t i = 0; i < n; ++i) row[i] = static_cast<int8_t>(static_cast<uint8_t>(row[i]) ^ 0x80u);
 }
 
-// y = fma(float(acc) + offset, u, bias): intgemm's shifted result float(acc + 127 colsum) * u + bias, with
-// the one rounding its compiled callback gives (GCC fuses the multiply and the add); the sum is exact while
-// |acc| and 127 |colsum| stay below 2^24. Inlined into the FMA-target copy it becomes FMA instructions; the
-// plain copy calls std::fma: the same bits, more slowly, for CPUs without FMA.
-using FinishShifted = void (*)(const int32_t*, const float*, const float*, const float*, int, float*);
+// y = fma(float(acc + offset), u, bias): intgemm's shifted result float(acc + 127 colsum) * u + bias. Its
+// accumulator holds acc + 127 colsum exactly (an int32: |x + 127| <= 254, so room for any layer width below
+// 66,000), converted once; and its compiled callback rounds once (GCC fuses the multiply and the add).
+// Inlined into the FMA-target copy this becomes FMA instructions; the plain copy calls std::fma: the same
+// bits, more slowly, for CPUs without FMA.
+using FinishShifted = void (*)(const int32_t*, const int32_t*, const float*, const float*, int, float*);
 
-inline void finish_shifted(const int32_t* acc, const float* offsets, const float* u, const float* bias, int n,
-                           float* y) {
+inline void finish_shifted(const int32_t* acc, const int32_t* offsets, const float* u, const float* bias,
+                           int n, float* y) {
 #pragma omp simd
-  for (int j = 0; j < n; ++j) y[j] = std::fma(static_cast<float>(acc[j]) + offsets[j], u[j], bias[j]);
+  for (int j = 0; j < n; ++j) y[j] = std::fma(static_cast<float>(acc[j] + offsets[j]), u[j], bias[j]);
 }
 
-__attribute__((target("fma"))) void finish_shifted_fma(const int32_t* acc, const float* offsets,
+__attribute__((target("fma"))) void finish_shifted_fma(const int32_t* acc, const int32_t* offsets,
                                                        const float* u, const float* bias, int n, float* y) {
   finish_shifted(acc, offsets, u, bias, n, y);
 }
@@ -240,17 +241,18 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
   const int16_t* wide = x.kernel_ == Int8Kernel::kAvx2 ? x.wide_.data() + first_row * lda : nullptr;
   const float* scales = x.scales_.data() + first_row;
   const float* w_scales = w.scales();
-  const float* offsets = nullptr;  // shifted: 127 * colsum per column, added to the products
+  const int32_t* offsets = nullptr;  // shifted: 127 * colsum per column, added to the products
   if (x.multiplier_ > 0.0f) {
     // intgemm's arithmetic (Int8InputScaling): one factor per column, u, times a row scale of 1.
-    thread_local std::vector<float> ones, columns, shifted_bias, column_offsets;
+    thread_local std::vector<float> ones, columns, shifted_bias;
+    thread_local std::vector<int32_t> column_offsets;
     ones.assign(static_cast<size_t>(rows), 1.0f);
     const size_t padded = static_cast<size_t>(w.panels()) * Int8Matrix::kPanel;
     columns.assign(padded, 0.0f);
     const float ma = x.multiplier_;
     if (x.shifted_) {
       shifted_bias.assign(padded, 0.0f);
-      column_offsets.assign(padded, 0.0f);
+      column_offsets.assign(padded, 0);
     }
     const int32_t* sums = w.column_sums();
     const float* multipliers = w.multipliers();
@@ -258,9 +260,11 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
       const float mb = multipliers ? multipliers[j] : 1.0f / w_scales[j];
       columns[j] = 1.0f / (ma * mb);
       if (!x.shifted_) continue;
-      const float taken = static_cast<float>(sums[j]) * (-((127.0f / ma) * (127.0f / mb)) / 127.0f);
-      shifted_bias[j] = bias ? taken + bias[j] : taken;
-      column_offsets[j] = static_cast<float>(127 * sums[j]);
+      // intgemm's PrepareBias: the same callback as the product's, so one rounding with a bias.
+      const float per_sum = -((127.0f / ma) * (127.0f / mb)) / 127.0f;
+      const float sum = static_cast<float>(sums[j]);
+      shifted_bias[j] = bias ? std::fma(sum, per_sum, bias[j]) : sum * per_sum;
+      column_offsets[j] = 127 * sums[j];
     }
     if (x.shifted_) {
       bias = shifted_bias.data();

@@ -352,10 +352,11 @@ TEST_CASE("intgemm's input scalings and arithmetic, plain and shifted, on every 
                 const float b = with_bias ? bias[j] : 0.0f;
                 float want;
                 if (shifted) {
-                  const float taken =
-                      static_cast<float>(colsum) * (-((127.0f / ma) * (127.0f / mb)) / 127.0f);
-                  // One rounding for the multiply-add, as intgemm's compiled shifted callback gives.
-                  want = std::fma(static_cast<float>(acc + 127 * colsum), u, with_bias ? taken + b : taken);
+                  // intgemm's PrepareBias and product callbacks: one rounding for each multiply-add.
+                  const float per_sum = -((127.0f / ma) * (127.0f / mb)) / 127.0f;
+                  const float prepared = with_bias ? std::fma(static_cast<float>(colsum), per_sum, b)
+                                                   : static_cast<float>(colsum) * per_sum;
+                  want = std::fma(static_cast<float>(acc + 127 * colsum), u, prepared);
                 } else {
                   want = with_bias ? static_cast<float>(acc) * u + b : static_cast<float>(acc) * u;
                 }
@@ -366,6 +367,41 @@ TEST_CASE("intgemm's input scalings and arithmetic, plain and shifted, on every 
         }
       }
     }
+  });
+}
+
+TEST_CASE("the shifted form adds 127 x the column sum in integers, as intgemm's accumulator holds it",
+          "[kernels][int8]") {
+  using Kind = core::Int8InputScaling::Kind;
+  // Wide rows of large inputs and positive weights: the accumulator passes 2^24, where a float sum of the
+  // product and the offset would round twice.
+  const int out = 16, in = 8192, rows = 2;
+  auto wf = test::random_values(static_cast<size_t>(out) * in, 21);
+  for (float& v : wf) v = 0.5f + std::fabs(v);
+  const std::vector<float> x(static_cast<size_t>(rows) * in, 100.0f / 30.0f);  // quantized to 100
+  for_each_int8_kernel([&](core::Int8Kernel kernel) {
+    CAPTURE(core::int8_kernel_name(kernel));
+    core::Int8Matrix m(out, in);
+    m.quantize_rows(0, out, wf.data());
+    m.set_input_scaling({Kind::kFixed, 30.0f, true});
+    std::vector<float> y(static_cast<size_t>(rows) * out);
+    core::int8_linear(x.data(), rows, m, nullptr, y.data());
+    int past_exact = 0;
+    for (int j = 0; j < out; ++j) {
+      int32_t acc = 0, colsum = 0;
+      for (int k = 0; k < in; ++k) {
+        acc += 100 * m.weight(j, k);
+        colsum += m.weight(j, k);
+      }
+      past_exact += acc > (1 << 24);
+      const float mb = 1.0f / m.scales()[j];
+      const float per_sum = -((127.0f / 30.0f) * (127.0f / mb)) / 127.0f;
+      const float want = std::fma(static_cast<float>(acc + 127 * colsum), 1.0f / (30.0f * mb),
+                                  static_cast<float>(colsum) * per_sum);
+      for (int r = 0; r < rows; ++r)
+        REQUIRE(std::memcmp(&want, &y[static_cast<size_t>(r) * out + j], sizeof want) == 0);
+    }
+    CHECK(past_exact == out);
   });
 }
 
@@ -420,9 +456,10 @@ TEST_CASE("intgemm's arithmetic uses the weight multiplier the model gives, not 
           colsum += exact.weight(j, k);
         }
         const float u = 1.0f / (ma * mb);
-        const float taken = static_cast<float>(colsum) * (-((127.0f / ma) * (127.0f / mb)) / 127.0f);
-        const float want = std::fma(static_cast<float>(acc + 127 * colsum), u, taken + bias[j]);
-        const float unfused = static_cast<float>(acc + 127 * colsum) * u + (taken + bias[j]);
+        const float per_sum = -((127.0f / ma) * (127.0f / mb)) / 127.0f;
+        const float prepared = std::fma(static_cast<float>(colsum), per_sum, bias[j]);
+        const float want = std::fma(static_cast<float>(acc + 127 * colsum), u, prepared);
+        const float unfused = static_cast<float>(acc + 127 * colsum) * u + prepared;
         const size_t at = static_cast<size_t>(r) * out + j;
         REQUIRE(std::memcmp(&want, &y_exact[at], sizeof want) == 0);
         differ += std::memcmp(&y_plain[at], &y_exact[at], sizeof want) != 0;
