@@ -4,7 +4,8 @@
 # Marian's binary lexical shortlist, on at least 99% of the lines: the float model (.npz), and marian-conv's
 # intgemm8 model with its alphas as marian-decoder ran it with gemm-precision float32 (int8 weights, a
 # float output layer) and int8shiftAlphaAll (Firefox's setting). Marian's decoding defaults come from the
-# conversion. marian-decoder read one sentence per batch: its int8 products quantize a whole batch by one
+# conversion. The float model's 4-best lists for the first 50 lines must equal marian-decoder's, scores
+# within 1e-4. marian-decoder read one sentence per batch: its int8 products quantize a whole batch by one
 # range, and a shortlist keeps the pieces of the whole batch's sources, so every run takes --batch-size 1.
 # nmt computes intgemm's products float for float (the file's weight multipliers, the shifted form's fused
 # multiply-add), and its log-probabilities equal marian-decoder's on almost every sentence; its float parts
@@ -54,4 +55,16 @@ for pair in f32:marian:99 float32:marian-int8:98 int8shiftAlphaAll:marian-alphas
     [ $((equal * 100)) -ge $((total * needed)) ] || { echo "FAIL: $model $name: under $needed% of the lines"; status=1; }
   done
 done
+# The float model's 4-best lists for the first 50 lines, scores included: every entry equals
+# marian-decoder's (marian-beam4.nbest: -b 4 --n-best, one sentence per batch), scores within 1e-4.
+head -n 50 "$work/test.en" | "$nmt" translate -q -m "$work/f32" -b 4 --n-best 4 --batch-size 1 --shortlist off \
+  > "$work/out.nbest"
+nbest_equal=$(paste -d '\n' "$work/out.nbest" "$fixture/marian-beam4.nbest" | awk -F ' [|][|][|] ' '
+  NR % 2 == 1 { index_ = $1; text = $2; score = $4; next }
+  { d = score - $4; if (d < 0) d = -d; if (index_ == $1 && text == $2 && d <= 1e-4) n++ }
+  END { print n + 0 }')
+nbest_total=$(wc -l < "$fixture/marian-beam4.nbest")
+echo "f32 beam4 4-best: $nbest_equal of $nbest_total entries equal marian-decoder's, scores within 1e-4"
+[ "$(wc -l < "$work/out.nbest")" -eq "$nbest_total" ] && [ "$nbest_equal" -eq "$nbest_total" ] ||
+  { echo "FAIL: f32 4-best lists differ from marian-decoder's"; status=1; }
 exit $status
