@@ -324,11 +324,7 @@ class BeamSearch {
         continue;
       }
       if (rank == 0) state.best_finished = true;
-      const int source_row = state.first_row + c.index / vocab_size_;
-      // The forced EOS of the last step stands for CTranslate2's limit, whose hypothesis has no EOS.
-      const int length = last_step ? generated_length - 1 : generated_length;
-      state.finished.push_back({rows_.node[source_row], ctranslate2_score(c.cum_logprob, length),
-                                c.cum_logprob, c.cum_logprob - rows_.cum_logprob[source_row], last_step});
+      finish_scored_in_float(state, c, generated_length, last_step);
       for (; !before_last && replacement < k; ++replacement) {
         if (top_[replacement].index % vocab_size_ != options_.eos_id) {
           push_row(s, top_[replacement++]);
@@ -360,20 +356,12 @@ class BeamSearch {
         push_row(s, c);
         continue;
       }
-      const int source_row = state.first_row + c.index / vocab_size_;
-      const int length = last_step ? generated_length - 1 : generated_length;
-      state.finished.push_back({rows_.node[source_row], marian_score(c.cum_logprob, length), c.cum_logprob,
-                                c.cum_logprob - rows_.cum_logprob[source_row], last_step});
+      finish_scored_in_float(state, c, generated_length, last_step);
     }
     // A forced prefix token is one candidate of one row: the beam keeps its width.
     if (!forced_step(s, generated_length))
       state.marian_width = static_cast<int>(next_.sentence.size() - next_first);
     return keep_rows(state, next_first, last_step || next_.sentence.size() == next_first);
-  }
-
-  // Marian's History::add score, in float as it computes it (no word penalty).
-  float marian_score(float cum_logprob, int length) const {
-    return cum_logprob / std::pow(static_cast<float>(length), options_.length_penalty);
   }
 
   // Drops a done sentence's new rows from the batch, else makes them its rows. Returns !done.
@@ -387,12 +375,16 @@ class BeamSearch {
     return true;
   }
 
-  // CTranslate2's finalize_hypothesis_score, in float as it computes it.
-  static double ctranslate2_score(float cum_logprob, int length, float length_penalty) {
-    return cum_logprob / std::pow(static_cast<float>(length), length_penalty);
-  }
-  double ctranslate2_score(float cum_logprob, int length) const {
-    return ctranslate2_score(cum_logprob, length, options_.length_penalty);
+  // EOS candidate `c` of sentence `s` finishes under CTranslate2's or Marian's rules: scored by its length
+  // with the EOS, in float as CTranslate2's finalize_hypothesis_score and Marian's History::add compute it.
+  // The forced EOS of the last step stands for their limit, whose hypothesis has no EOS: not counted.
+  void finish_scored_in_float(SentenceState& state, const Candidate& c, int generated_length,
+                              bool last_step) {
+    const int source_row = state.first_row + c.index / vocab_size_;
+    const int length = last_step ? generated_length - 1 : generated_length;
+    const float score = c.cum_logprob / std::pow(static_cast<float>(length), options_.length_penalty);
+    state.finished.push_back({rows_.node[source_row], score, c.cum_logprob,
+                              c.cum_logprob - rows_.cum_logprob[source_row], last_step});
   }
 
   double score(float cum_logprob, int length) const {

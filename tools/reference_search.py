@@ -170,6 +170,14 @@ def expand(decoder, feed, row_sent, t, cum, max_lengths, opts):
     return cum[:, None] + step_logprobs(logits, opts, forced)
 
 
+def continue_rows(decoder, new_src, new_tokens, new_cum):
+    """Keeps the decoder rows the next step continues (new_src: each one's row now); returns their running
+    scores and the tokens to feed."""
+    if new_src:
+        decoder.select_rows(new_src)
+    return torch.tensor(new_cum, dtype=torch.float32), [toks[-1] for toks in new_tokens]
+
+
 def beam_search(decoder, max_lengths, opts):
     """Hugging Face beam search (num_beams K, early_stopping False), one start beam per sentence.
 
@@ -225,11 +233,8 @@ def beam_search(decoder, max_lengths, opts):
                     new_tokens.append(toks)
                     new_cum.append(v)
                     new_sent.append(s)
-        if new_src:
-            decoder.select_rows(new_src)
         row_sent, row_tokens = new_sent, new_tokens
-        cum = torch.tensor(new_cum, dtype=torch.float32)
-        feed = [toks[-1] for toks in new_tokens]
+        cum, feed = continue_rows(decoder, new_src, new_tokens, new_cum)
         nb = k
         t += 1
     return results
@@ -285,11 +290,8 @@ def marian_beam_search(decoder, max_lengths, opts):
                     new_cum.append(v)
                     new_sent.append(s)
             r0 += rows
-        if new_src:
-            decoder.select_rows(new_src)
         row_sent, row_tokens = new_sent, new_tokens
-        cum = torch.tensor(new_cum, dtype=torch.float32)
-        feed = [toks[-1] for toks in new_tokens]
+        cum, feed = continue_rows(decoder, new_src, new_tokens, new_cum)
         t += 1
     return results
 

@@ -161,8 +161,10 @@ struct Script {
   }
 };
 
-inline SearchOptions make_options(int beam_size, int n_best, float length_penalty) {
+inline SearchOptions make_options(int beam_size, int n_best, float length_penalty,
+                                  core::BeamRules rules = core::BeamRules::kHuggingFace) {
   SearchOptions options;
+  options.beam_rules = rules;
   options.beam_size = beam_size;
   options.n_best = n_best;
   options.length_penalty = length_penalty;
@@ -171,12 +173,14 @@ inline SearchOptions make_options(int beam_size, int n_best, float length_penalt
   return options;
 }
 
+// One sentence's search; `steps` gets the decoder steps it took, `rows` the rows they computed.
 inline std::vector<Hypothesis> run_one(const Script& script, int max_length, const SearchOptions& options,
-                                       int* steps = nullptr) {
+                                       int* steps = nullptr, int* rows = nullptr) {
   CheckedDecoder decoder(kVocab, script, options.beam_size);
   auto result = core::search(decoder, {max_length}, options);
   REQUIRE(result.size() == 1);
   if (steps) *steps = decoder.steps_of_sentence[0];
+  if (rows) *rows = decoder.rows_stepped;
   return result[0];
 }
 

@@ -4,16 +4,6 @@
 
 using namespace search_test;
 
-namespace {
-
-SearchOptions ctranslate2_options(int beam_size, int n_best, float length_penalty) {
-  SearchOptions options = make_options(beam_size, n_best, length_penalty);
-  options.beam_rules = core::BeamRules::kCTranslate2;
-  return options;
-}
-
-}  // namespace
-
 TEST_CASE("CTranslate2's rules count the EOS in the length, but not at the length limit",
           "[search][ctranslate2]") {
   Script script;
@@ -32,7 +22,7 @@ TEST_CASE("CTranslate2's rules count the EOS in the length, but not at the lengt
   // Its limit, 2 tokens without the EOS, ends step 2's first two candidates as they are: [2 3] has no EOS
   // there, ln(.135)/2 = -1.001 (counting our forced EOS it would win, -0.667), and no beam comes from below
   // them.
-  result = run_one(script, 3, ctranslate2_options(2, 2, 1.0f));
+  result = run_one(script, 3, make_options(2, 2, 1.0f, core::BeamRules::kCTranslate2));
   REQUIRE(result.size() == 2);
   check_hypothesis(result[0], {1}, ln(0.25) / 2);
   check_hypothesis(result[1], {2, 3}, ln(0.45 * 0.3) / 2);
@@ -49,7 +39,7 @@ TEST_CASE("CTranslate2's rules stop once beam-size hypotheses finished", "[searc
   // [1] ln(.36)/2, then [] ln(.5). Hugging Face's rule takes a third step (test_search.cc, "length penalty
   // changes the winner").
   int steps = 0;
-  auto result = run_one(script, 10, ctranslate2_options(2, 2, 1.0f), &steps);
+  auto result = run_one(script, 10, make_options(2, 2, 1.0f, core::BeamRules::kCTranslate2), &steps);
   REQUIRE(result.size() == 2);
   check_hypothesis(result[0], {1}, ln(0.36) / 2);
   check_hypothesis(result[1], {}, ln(0.5));
@@ -57,7 +47,7 @@ TEST_CASE("CTranslate2's rules stop once beam-size hypotheses finished", "[searc
   run_one(script, 10, make_options(2, 2, 1.0f), &steps);
   CHECK(steps == 3);
   // lp 0: CTranslate2 exits once its best candidate was an EOS and n_best have finished: step 1 ([]).
-  result = run_one(script, 10, ctranslate2_options(2, 1, 0.0f), &steps);
+  result = run_one(script, 10, make_options(2, 1, 0.0f, core::BeamRules::kCTranslate2), &steps);
   REQUIRE(result.size() == 1);
   check_hypothesis(result[0], {}, ln(0.5));
   CHECK(steps == 1);

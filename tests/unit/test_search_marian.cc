@@ -5,26 +5,6 @@
 
 using namespace search_test;
 
-namespace {
-
-SearchOptions marian_options(int beam_size, int n_best, float length_penalty) {
-  SearchOptions options = make_options(beam_size, n_best, length_penalty);
-  options.beam_rules = core::BeamRules::kMarian;
-  return options;
-}
-
-// The search's result and the decoder rows it computed (the start row included).
-std::vector<Hypothesis> run_counting_rows(const Script& script, int max_length, const SearchOptions& options,
-                                          int* rows) {
-  CheckedDecoder decoder(kVocab, script, options.beam_size);
-  auto result = core::search(decoder, {max_length}, options);
-  REQUIRE(result.size() == 1);
-  *rows = decoder.rows_stepped;
-  return result[0];
-}
-
-}  // namespace
-
 TEST_CASE("Marian's beam narrows when a hypothesis finishes", "[search][marian]") {
   Script script;
   script.table[{}] = {0.32, 0.38, 0.30};
@@ -34,13 +14,13 @@ TEST_CASE("Marian's beam narrows when a hypothesis finishes", "[search][marian]"
   // Marian: the beam is now [1] alone; step 2's one candidate is [1 EOS], ln .19 / 2 = -0.830, and the
   // search ends with no hypothesis running: 2 rows computed in all.
   int rows = 0;
-  auto result = run_counting_rows(script, 10, marian_options(2, 2, 1.0f), &rows);
+  auto result = run_one(script, 10, make_options(2, 2, 1.0f, core::BeamRules::kMarian), nullptr, &rows);
   REQUIRE(result.size() == 2);
   check_hypothesis(result[0], {1}, ln(0.38 * 0.5) / 2);
   check_hypothesis(result[1], {}, ln(0.32));
   CHECK(rows == 2);
   // Hugging Face keeps two running beams, [1] and [2] (rank 2), and finds [2 EOS]: ln .297 / 2 = -0.607.
-  result = run_counting_rows(script, 10, make_options(2, 2, 1.0f), &rows);
+  result = run_one(script, 10, make_options(2, 2, 1.0f), nullptr, &rows);
   REQUIRE(result.size() == 2);
   check_hypothesis(result[0], {2}, ln(0.30 * 0.99) / 2);
   CHECK(rows > 3);
@@ -55,7 +35,7 @@ TEST_CASE("Marian's rules run until every hypothesis has finished", "[search][ma
   // Beam 2, lp 0. Step 1: [] finishes (ln .5); [1] runs alone. No later score can beat ln .5, yet Marian
   // follows [1] until its EOS at step 4, one row a step: 4 rows with the start row.
   int rows = 0;
-  auto result = run_counting_rows(script, 10, marian_options(2, 2, 0.0f), &rows);
+  auto result = run_one(script, 10, make_options(2, 2, 0.0f, core::BeamRules::kMarian), nullptr, &rows);
   REQUIRE(result.size() == 2);
   check_hypothesis(result[0], {}, ln(0.5));
   check_hypothesis(result[1], {1, 1, 1}, ln(0.4 * 0.9 * 0.9 * 0.9));
@@ -69,7 +49,7 @@ TEST_CASE("Marian's length limit scores a hypothesis without an EOS", "[search][
   script.table[{2}] = {0.1, 0.8, 0.1};
   // Beam 2, lp 1, at most 3 tokens (the third a forced EOS, Marian's limit of 2). Step 2: [2 1] .24 and
   // [1 2] .42 run; step 3 ends both, each scored by its 2 tokens: [1 2] ln .42 / 2.
-  auto result = run_one(script, 3, marian_options(2, 2, 1.0f));
+  auto result = run_one(script, 3, make_options(2, 2, 1.0f, core::BeamRules::kMarian));
   REQUIRE(result.size() == 2);
   check_hypothesis(result[0], {1, 2}, ln(0.6 * 0.7) / 2);
   check_hypothesis(result[1], {2, 1}, ln(0.3 * 0.8) / 2);
@@ -84,7 +64,7 @@ TEST_CASE("Marian's beam widens after a forced prefix", "[search][marian]") {
   script.table[{3, 2}] = {0.95, 0.0125, 0.0125, 0.0125, 0.0125};
   // Beam 2, lp 0, prefix [3] (the start's table is the fallback: p(3) = .025): the prefix step is one
   // candidate, after it two beams run ([3 1], [3 2]), and both finish at the next step.
-  SearchOptions options = marian_options(2, 2, 0.0f);
+  SearchOptions options = make_options(2, 2, 0.0f, core::BeamRules::kMarian);
   options.prefixes = {{3}};
   auto result = run_one(script, 10, options);
   REQUIRE(result.size() == 2);
