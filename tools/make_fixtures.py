@@ -84,9 +84,26 @@ def marian_variant(config, tokens, decoding, sources, max_lens):
     return overrides, opts, sources, max_lens
 
 
+# Files in a fixture's folder that other programs recorded (marian-decoder's lists cannot be remade
+# without Marian), kept across a rebuild. attention.json is remade by `make fixtures`.
+RECORDED = {"opus": ["marian/marian-decoder-beam4.nbest"]}
+
+
+def read_recorded(fdir, name):
+    """{relative path: bytes} of the fixture's recorded files that exist."""
+    kept = {}
+    for rel in RECORDED.get(name, []):
+        path = os.path.join(fdir, rel)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                kept[rel] = f.read()
+    return kept
+
+
 def build_fixture(name, spec, out, spm_paths, log):
     fdir = os.path.join(out, name)
     model_dir = os.path.join(fdir, "model")
+    recorded = read_recorded(fdir, name)
     if os.path.isdir(fdir):
         shutil.rmtree(fdir)
     os.makedirs(model_dir)
@@ -153,6 +170,10 @@ def build_fixture(name, spec, out, spm_paths, log):
         mg = golden(mmodel, tok, texts, sources, max_lens, mopts, note)
         write_json(os.path.join(fdir, "marian", "golden.json"), mg)
         log(f"{name}/marian: {describe(mg)}")
+    for rel, data in recorded.items():
+        with open(os.path.join(fdir, rel), "wb") as f:
+            f.write(data)
+        log(f"{name}: kept {rel} (recorded by another program)")
 
 
 def describe(g):
@@ -195,6 +216,7 @@ uniform noise of +-1e-4 is added to the logits (no near-ties).
 | `opus/marian/` | the opus model as native Marian: `model.npz` (`Wemb` [V-1,d] without the pad row, [in,out] weights, [1,n] vectors, 1-based layers, `decoder_ff_logit_out_b` [1,V-1], `special:model.yml` int8 NUL-terminated), `decoder.yml`, `vocab.yml` (`piece: id`, no `<pad>`), `source.spm`, `target.spm` |
 | `opus/marian/golden.json` | reference outputs with native Marian semantics (see its `search.note`): positions sinusoidal-marian, LayerNorm eps 1e-6, log_softmax over the V-1 Marian entries (pad takes no probability mass), `<unk>` banned after the softmax without renormalization, length penalty 1.0 (`normalize: 1.0`); decoder start = an all-zero embedding (the appended pad row); marian-decoder's beam search (docs/search.md) |
 | `opus/marian/marian-decoder-beam4.nbest` | marian-decoder's own 4-best lists (`-b 4 --n-best --normalize 1`, one sentence per batch, browsermt/marian-dev v1.9.56 on a CPU) for the golden sentences, read as the pieces of their golden ids: tests/marian_nbest_check.py |
+| `ct2/` | CTranslate2 model directories from the opus model, written by `tests/tools/make_ct2_fixtures.py` through CTranslate2's own TransformerSpec (not by make_fixtures.py): `marian/` (as ct2-transformers-converter writes a MarianMT model: pad row dropped, start_from_zero_embedding, Hugging Face's sinusoid stored, float32), `marian-int8/`, `prenorm/` (pre-norm + final norms, gelu, separate embeddings, untied projection without bias, CTranslate2's own sinusoid, float16, .txt vocabularies), `prenorm-int8/`; each with source.spm/target.spm copied in. `ct2/golden.json`: CTranslate2 4.8.1's output pieces (compute_type float32, greedy and beam 4, max_decoding_length 12) for the opus sentences |
 
 ## Models
 
