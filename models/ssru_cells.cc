@@ -2,23 +2,69 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
+#include "core/cpu.h"
+#include "core/fast_exp.h"
 #include "models/layers.h"
 
 namespace models {
 
 namespace {
 
-// Marian's form, which never overflows exp.
-float sigmoid(float x) {
-  if (x > 0.0f) return 1.0f / (1.0f + std::exp(-x));
-  const float e = std::exp(x);
-  return e / (1.0f + e);
+// Cephes' expf (core/fast_exp.h's constants) as Marian's vectorised CPU code computes it: x clamped to
+// +-88.376, n = floor(x log2 e + 1/2), r = x - n ln 2 in two parts, the polynomial, times 2^n built in the
+// exponent bits, every multiply-add fused as the compiler fused them.
+inline float marian_exp(float x) {
+  using namespace core::fast_exp;
+  x = std::max(std::min(x, 88.3762626647949f), -88.3762626647949f);
+  const float n = std::floor(std::fma(x, kLog2e, 0.5f));
+  const float r = std::fma(-n, kLn2Lo, std::fma(-n, kLn2Hi, x));
+  float y = std::fma(r, kP0, kP1);
+  y = std::fma(y, r, kP2);
+  y = std::fma(y, r, kP3);
+  y = std::fma(y, r, kP4);
+  y = std::fma(y, r, kP5);
+  y = std::fma(y, r * r, r) + 1.0f;
+  const uint32_t bits = static_cast<uint32_t>(static_cast<int32_t>(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return y * scale;
+}
+
+// Marian's vectorised sigmoid is e / (1 + e). From 80 up it is 1 (e + 1 rounds to e); past 88.03 its 2^n
+// overflows and it would give NaN, so the answer there is 1 as well.
+inline float marian_sigmoid(float x) {
+  if (x >= 80.0f) return 1.0f;
+  const float e = marian_exp(x);
+  return e / (e + 1.0f);
+}
+
+// One row's gates, cells and outputs in Marian's arithmetic, c = fma(1 - f, x, f c_prev): bit for bit
+// equal cells keep the next int8 product's inputs on the same side of their rounding steps as in
+// marian-decoder. The FMA-target copy computes it in vector instructions; the plain copy calls std::fma:
+// the same bits, more slowly, for CPUs without FMA.
+inline void update_row(const float* gate, const float* candidate, float* c, float* out, int d) {
+#pragma omp simd
+  for (int i = 0; i < d; ++i) {
+    const float f = marian_sigmoid(gate[i]);
+    c[i] = std::fma(1.0f - f, candidate[i], f * c[i]);
+    out[i] = std::max(c[i], 0.0f);
+  }
+}
+
+__attribute__((target("fma"))) void update_row_fma(const float* gate, const float* candidate, float* c,
+                                                   float* out, int d) {
+  update_row(gate, candidate, c, out, d);
 }
 
 }  // namespace
+
+void ssru_update_row(const float* gate, const float* candidate, float* c, float* out, int d) {
+  (core::cpu_isa() == core::CpuIsa::kPortable ? update_row : update_row_fma)(gate, candidate, c, out, d);
+}
 
 SsruCells::SsruCells(int max_rows, int layers, int d)
     : max_rows_(max_rows),
@@ -51,13 +97,8 @@ void SsruCells::step(int layer, const DecoderLayerWeights& weights, const float*
   project(weights.ssru_forget, in, rows, gate);
   core::split_range(rows, kRowsPerPart, [&](int begin, int end, int) {
     for (int r = begin; r < end; ++r) {
-      float* c = cells(cells_.data(), r, layer);
       const size_t at = static_cast<size_t>(r) * d_;
-      for (int i = 0; i < d_; ++i) {
-        const float f = sigmoid(gate[at + i]);
-        c[i] = f * c[i] + (1.0f - f) * candidate[at + i];
-        out[at + i] = std::max(c[i], 0.0f);
-      }
+      ssru_update_row(gate + at, candidate + at, cells(cells_.data(), r, layer), out + at, d_);
     }
   });
 }

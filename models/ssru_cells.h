@@ -32,4 +32,8 @@ class SsruCells {
   core::PooledBuffer cells_, spare_;  // [max_rows, layers, d]
 };
 
+// One row of a layer's step after its two products: f = sigmoid(gate), c = f c + (1 - f) candidate,
+// out = relu(c), all d values, in the arithmetic of Marian's CPU build (ssru_cells.cc).
+void ssru_update_row(const float* gate, const float* candidate, float* c, float* out, int d);
+
 }  // namespace models

@@ -1,7 +1,11 @@
 // The SSRU decoder (models/ssru_cells.h): model.json's decoder_recurrence, and the recurrent state
 // following its hypothesis as the search copies and reorders rows. Parity with Marian itself is
 // tests/marian_student_check.sh.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <vector>
 
 #include "models/convert/convert_common.h"
@@ -9,6 +13,7 @@
 #include "models/convert/marian_architecture.h"
 #include "models/decoder_state.h"
 #include "models/model_config.h"
+#include "models/ssru_cells.h"
 #include "models/transformer.h"
 #include "pipeline/attention_translation.h"
 #include "pipeline/translator.h"
@@ -106,4 +111,47 @@ TEST_CASE("an SSRU student's attention: cross-attention recorded, no decoder sel
   REQUIRE(t.attention.cross.size() == 2);
   CHECK(t.attention.cross[1].size() ==
         static_cast<size_t>(t.attention.n_heads) * t.attention.target_len * t.attention.source_len);
+}
+
+TEST_CASE("an SSRU cell update rounds as Marian's CPU build does, on every kernel level",
+          "[ssru][ssru_arithmetic]") {
+  // Expected bits from an exact rational transcription of marian-decoder's compiled code (Cephes' exp with
+  // fused multiply-adds, sigmoid e / (1 + e), c = fma(1 - f, x, f c_prev)); each group after the first
+  // five rounds differently with one of those steps done another way. ctest also runs this with
+  // NMT_CPU=portable.
+  struct Case {
+    float gate, candidate, c_prev;
+    uint32_t c_bits;
+  };
+  const Case cases[] = {
+      {-100.0f, 0.5f, 0.3f, 0x3f000000u},
+      {0.0f, -0.7f, 2.4f, 0x3f59999au},
+      {30.0f, 1.1f, 0.2f, 0x3e4ccccdu},
+      {85.0f, 6.5f, -0.8f, 0xbf4ccccdu},  // past Marian's NaN: f = 1
+      {-87.9f, 0.9f, 0.15f, 0x3f666666u},
+      {-0.550f, 0.047f, 0.524f, 0x3e62d571u},  // libm's exp rounds these differently
+      {-0.098f, -1.108f, 2.035f, 0x3ec5eaeeu},
+      {-3.693f, -0.161f, -2.238f, 0xbe5887bbu},
+      {-5.045f, 0.071f, 0.779f, 0x3d9ab031u},  // so does f c_prev + (1 - f) x unfused
+      {-6.606f, -1.004f, 2.784f, 0xbf7fb6e7u},
+      {-4.629f, -0.634f, 2.126f, 0xbf1b78b4u},
+      {2.463f, 0.693f, -2.055f, 0xbfeb6e38u},  // and 1 / (1 + exp(-x)), Marian's scalar form
+      {0.306f, 0.842f, -0.001f, 0x3eb68859u},
+      {7.329f, 2.084f, -2.997f, 0xc03f9842u},
+  };
+  const int n = static_cast<int>(std::size(cases));
+  std::vector<float> gate, candidate, c, out(n);
+  for (const Case& k : cases) {
+    gate.push_back(k.gate);
+    candidate.push_back(k.candidate);
+    c.push_back(k.c_prev);
+  }
+  models::ssru_update_row(gate.data(), candidate.data(), c.data(), out.data(), n);
+  for (int i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &c[i], sizeof bits);
+    INFO("case " << i << ": gate " << cases[i].gate);
+    CHECK(bits == cases[i].c_bits);
+    CHECK(out[i] == std::max(c[i], 0.0f));
+  }
 }
