@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/cpu.h"
 #include "core/fast_exp.h"
 #include "core/simd.h"
 
@@ -23,25 +24,80 @@ void activate(float* x, size_t n, Activation act) {
   }
 }
 
-NMT_SIMD_CLONES
-void layer_norm(const float* x, int rows, int d, const float* gamma, const float* beta, float eps, float* y) {
+namespace {
+
+// LayerNorm in the order and roundings of marian-decoder's CPU build (GCC, AVX-512): each sum over 16 lanes,
+// folded to 8 (plus an 8-wide tail), 4, 2 and 1, then the last values one by one; squares accumulated in
+// fused multiply-adds; mean and variance multiplied by 1/d; y = fma(x - mean, gamma / sigma, beta). Int8
+// students quantize these outputs, so Marian's bits keep their inputs on Marian's side of each rounding
+// step; a fixed order also gives the same bits on every CPU. kSquares: sum (x - mean)^2, else x.
+template <bool kSquares>
+NMT_INLINE float marian_order_sum(const float* x, int d, float mean) {
+  const auto add = [mean](float acc, float v) {
+    if constexpr (kSquares) {
+      return std::fma(v - mean, v - mean, acc);
+    } else {
+      return acc + v;
+    }
+  };
+  float lanes[16] = {};
+  int i = 0;
+  for (; i + 16 <= d; i += 16)
+    for (int l = 0; l < 16; ++l) lanes[l] = add(lanes[l], x[i + l]);
+  float half[8];
+  for (int l = 0; l < 8; ++l) half[l] = lanes[l + 8] + lanes[l];
+  if (d - i >= 8) {
+    for (int l = 0; l < 8; ++l) half[l] = add(half[l], x[i + l]);
+    i += 8;
+  }
+  float quarter[4];
+  for (int l = 0; l < 4; ++l) quarter[l] = half[l + 4] + half[l];
+  float sum = (quarter[0] + quarter[2]) + (quarter[1] + quarter[3]);
+  for (; i < d; ++i) sum = add(sum, x[i]);
+  return sum;
+}
+
+NMT_INLINE void layer_norm_rows(const float* x, int rows, int d, const float* gamma, const float* beta,
+                                float eps, float* y) {
+  const float inv_d = 1.0f / static_cast<float>(d);
   for (int r = 0; r < rows; ++r) {
     const float* xr = x + static_cast<size_t>(r) * d;
     float* yr = y + static_cast<size_t>(r) * d;
-    float mean = 0.0f;
-#pragma omp simd reduction(+ : mean)
-    for (int i = 0; i < d; ++i) mean += xr[i];
-    mean /= static_cast<float>(d);
-    float var = 0.0f;
-#pragma omp simd reduction(+ : var)
-    for (int i = 0; i < d; ++i) {
-      const float c = xr[i] - mean;
-      var += c * c;
-    }
-    var /= static_cast<float>(d);
-    const float inv = 1.0f / std::sqrt(var + eps);
-    for (int i = 0; i < d; ++i) yr[i] = (xr[i] - mean) * inv * gamma[i] + beta[i];
+    const float mean = marian_order_sum<false>(xr, d, 0.0f) * inv_d;
+    const float inv_sigma = 1.0f / std::sqrt(std::fma(marian_order_sum<true>(xr, d, mean), inv_d, eps));
+    for (int i = 0; i < d; ++i) yr[i] = std::fma(xr[i] - mean, gamma[i] * inv_sigma, beta[i]);
   }
+}
+
+// The FMA copies compile std::fma to instructions; the plain one calls libm's: the same bits, more slowly.
+__attribute__((target("avx512f,fma"))) void layer_norm_avx512(const float* x, int rows, int d,
+                                                              const float* gamma, const float* beta,
+                                                              float eps, float* y) {
+  layer_norm_rows(x, rows, d, gamma, beta, eps, y);
+}
+
+__attribute__((target("avx2,fma"))) void layer_norm_avx2(const float* x, int rows, int d, const float* gamma,
+                                                         const float* beta, float eps, float* y) {
+  layer_norm_rows(x, rows, d, gamma, beta, eps, y);
+}
+
+void layer_norm_plain(const float* x, int rows, int d, const float* gamma, const float* beta, float eps,
+                      float* y) {
+  layer_norm_rows(x, rows, d, gamma, beta, eps, y);
+}
+
+}  // namespace
+
+void layer_norm(const float* x, int rows, int d, const float* gamma, const float* beta, float eps, float* y) {
+  switch (cpu_isa()) {
+    case CpuIsa::kAvx512:
+      return layer_norm_avx512(x, rows, d, gamma, beta, eps, y);
+    case CpuIsa::kAvx2:
+      return layer_norm_avx2(x, rows, d, gamma, beta, eps, y);
+    case CpuIsa::kPortable:
+      break;
+  }
+  layer_norm_plain(x, rows, d, gamma, beta, eps, y);
 }
 
 NMT_SIMD_CLONES

@@ -1,6 +1,8 @@
 // Each kernel against a naive loop.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -70,6 +72,47 @@ TEST_CASE("layer_norm normalises each row then scales and shifts", "[kernels]") 
       const double expected = (x[r * d + i] - mean) / std::sqrt(var + 1e-5) * g[i] + b[i];
       REQUIRE(y[r * d + i] == Approx(expected).margin(1e-5));
     }
+  }
+}
+
+TEST_CASE("layer_norm rounds as marian-decoder's CPU build does, on every kernel level",
+          "[kernels][layer_norm_bits]") {
+  // 45 values: two 16-lane blocks, the 8-wide tail and five single ones. Expected bits from an exact
+  // rational transcription of Marian's compiled LayerNorm (core/kernels.cc), for values on which a
+  // sequential sum, another fold, the mean by division, unfused squares or an unfused output each give
+  // other bits. ctest also runs this with NMT_CPU=avx2 and NMT_CPU=portable.
+  const std::vector<float> x = {
+      7.2561f,  5.4556f, -6.4006f, 10.1211f, 16.8520f, 7.3191f,  7.3196f, 16.7736f, 9.0954f,
+      19.6674f, 7.0472f, 7.3240f,  7.3281f,  7.3040f,  8.8410f,  5.2533f, 7.3170f,  8.3534f,
+      5.0987f,  6.3896f, 9.5703f,  7.3122f,  4.3558f,  18.2273f, 5.6035f, 7.3044f,  7.2732f,
+      4.6839f,  7.7692f, -1.1517f, 4.9191f,  6.1886f,  8.3861f,  8.0965f, 6.2833f,  6.2677f,
+      10.3601f, 7.3018f, 14.7706f, 7.1441f,  -6.6150f, 0.4197f,  7.2850f, 0.7244f,  10.7375f};
+  const std::vector<float> gamma = {1.479f, 0.828f, 1.251f, 0.970f, 0.520f, 1.295f, 0.864f, 0.644f, 1.108f,
+                                    1.060f, 0.678f, 1.051f, 0.738f, 1.197f, 0.561f, 0.777f, 1.222f, 0.689f,
+                                    1.372f, 0.546f, 1.452f, 1.183f, 0.763f, 1.445f, 1.261f, 1.356f, 1.301f,
+                                    0.549f, 0.814f, 1.467f, 0.513f, 1.095f, 0.664f, 1.326f, 0.712f, 0.940f,
+                                    0.599f, 1.111f, 0.859f, 0.598f, 0.535f, 0.574f, 1.283f, 1.374f, 1.004f};
+  const std::vector<float> beta = {0.437f,  -0.370f, -0.104f, -0.093f, -0.013f, 0.353f,  -0.442f, -0.403f,
+                                   -0.444f, -0.055f, -0.141f, 0.036f,  0.064f,  -0.114f, 0.075f,  -0.146f,
+                                   0.312f,  0.145f,  0.376f,  0.081f,  0.456f,  0.207f,  -0.147f, 0.231f,
+                                   0.041f,  -0.275f, -0.193f, -0.256f, 0.217f,  -0.429f, -0.087f, 0.265f,
+                                   -0.101f, 0.305f,  -0.289f, -0.408f, -0.096f, 0.125f,  -0.191f, -0.230f,
+                                   0.445f,  0.162f,  -0.347f, 0.308f,  0.308f};
+  const std::vector<uint32_t> want = {
+      0x3ede6014u, 0xbf2b0df8u, 0xc0606627u, 0x3eeaa69eu, 0x3f7aa583u, 0x3ebbd9b6u, 0xbedd836au, 0x3f50cc26u,
+      0xbd259dd1u, 0x4023eb5cu, 0xbe2e8076u, 0x3d45d878u, 0x3d95ff30u, 0xbdd688d4u, 0x3e8079f6u, 0xbeea08a3u,
+      0x3ea63228u, 0x3e96a31fu, 0xbe5cb5abu, 0xbc67aaa1u, 0x3f8fa09bu, 0x3e5f4d8au, 0xbf16b9bcu, 0x405888d9u,
+      0xbec08304u, 0xbe8761a8u, 0xbe4381a1u, 0xbf09bbb3u, 0x3e98e84fu, 0xc038b8bcu, 0xbea72d01u, 0x3cf902c7u,
+      0x3d410109u, 0x3f063d4fu, 0xbedb337du, 0xbf183788u, 0x3e8bbdf6u, 0x3e084a54u, 0x3f8bc7ffu, 0xbe7a4688u,
+      0xbf84336eu, 0xbf1eb626u, 0xbeaf12c5u, 0xbfbd8104u, 0x3f803a86u};
+  const int d = static_cast<int>(x.size());
+  std::vector<float> y(d);
+  core::layer_norm(x.data(), 1, d, gamma.data(), beta.data(), 1e-6f, y.data());
+  for (int i = 0; i < d; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &y[i], sizeof bits);
+    INFO("value " << i);
+    CHECK(bits == want[i]);
   }
 }
 
