@@ -69,15 +69,10 @@ NMT_INLINE void layer_norm_rows(const float* x, int rows, int d, const float* ga
   }
 }
 
-// The FMA copies compile std::fma to instructions; the plain one calls libm's: the same bits, more slowly.
-__attribute__((target("avx512f,fma"))) void layer_norm_avx512(const float* x, int rows, int d,
-                                                              const float* gamma, const float* beta,
-                                                              float eps, float* y) {
-  layer_norm_rows(x, rows, d, gamma, beta, eps, y);
-}
-
-__attribute__((target("avx2,fma"))) void layer_norm_avx2(const float* x, int rows, int d, const float* gamma,
-                                                         const float* beta, float eps, float* y) {
+// The FMA copy compiles std::fma to instructions (wider vectors buy nothing here: rows are short); the plain
+// one calls libm's: the same bits, more slowly, for CPUs without FMA.
+__attribute__((target("fma"))) void layer_norm_fma(const float* x, int rows, int d, const float* gamma,
+                                                   const float* beta, float eps, float* y) {
   layer_norm_rows(x, rows, d, gamma, beta, eps, y);
 }
 
@@ -89,15 +84,7 @@ void layer_norm_plain(const float* x, int rows, int d, const float* gamma, const
 }  // namespace
 
 void layer_norm(const float* x, int rows, int d, const float* gamma, const float* beta, float eps, float* y) {
-  switch (cpu_isa()) {
-    case CpuIsa::kAvx512:
-      return layer_norm_avx512(x, rows, d, gamma, beta, eps, y);
-    case CpuIsa::kAvx2:
-      return layer_norm_avx2(x, rows, d, gamma, beta, eps, y);
-    case CpuIsa::kPortable:
-      break;
-  }
-  layer_norm_plain(x, rows, d, gamma, beta, eps, y);
+  (cpu_isa() == CpuIsa::kPortable ? layer_norm_plain : layer_norm_fma)(x, rows, d, gamma, beta, eps, y);
 }
 
 NMT_SIMD_CLONES
