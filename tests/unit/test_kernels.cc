@@ -77,10 +77,10 @@ TEST_CASE("layer_norm normalises each row then scales and shifts", "[kernels]") 
 
 TEST_CASE("layer_norm rounds as marian-decoder's CPU build does, on every kernel level",
           "[kernels][layer_norm_bits]") {
-  // 45 values: two 16-lane blocks, the 8-wide tail and five single ones. Expected bits from an exact
-  // rational transcription of Marian's compiled LayerNorm (core/kernels.cc), for values on which a
-  // sequential sum, another fold, the mean by division, unfused squares or an unfused output each give
-  // other bits. ctest also runs this with NMT_CPU=avx2 and NMT_CPU=portable.
+  // 45 values: two 16-lane blocks, the 8-wide tail and five single ones. Expected bits from
+  // tools/marian_rounding.py, an exact transcription of Marian's compiled LayerNorm (core/kernels.cc), for
+  // values on which a sequential sum, another fold, the mean by division, unfused squares or an unfused
+  // output each give other bits. ctest also runs this with NMT_CPU=avx2 and NMT_CPU=portable.
   const std::vector<float> x = {
       7.2561f,  5.4556f, -6.4006f, 10.1211f, 16.8520f, 7.3191f,  7.3196f, 16.7736f, 9.0954f,
       19.6674f, 7.0472f, 7.3240f,  7.3281f,  7.3040f,  8.8410f,  5.2533f, 7.3170f,  8.3534f,

@@ -115,10 +115,10 @@ TEST_CASE("an SSRU student's attention: cross-attention recorded, no decoder sel
 
 TEST_CASE("an SSRU cell update rounds as Marian's CPU build does, on every kernel level",
           "[ssru][ssru_arithmetic]") {
-  // Expected bits from an exact rational transcription of marian-decoder's compiled code (Cephes' exp with
-  // fused multiply-adds, sigmoid e / (1 + e), c = fma(1 - f, x, f c_prev)); each group after the first
-  // five rounds differently with one of those steps done another way. ctest also runs this with
-  // NMT_CPU=portable.
+  // Expected bits from tools/marian_rounding.py, an exact transcription of marian-decoder's compiled code
+  // (Cephes' exp with fused multiply-adds, sigmoid e / (1 + e), c = fma(1 - f, x, f c_prev)); each group
+  // after the first five rounds differently with one of those steps done another way. ctest also runs this
+  // with NMT_CPU=avx2 and portable.
   struct Case {
     float gate, candidate, c_prev;
     uint32_t c_bits;
