@@ -36,6 +36,9 @@ const CpuFeatures& cpu_features();
 // UsageError on every call.
 const CpuChoice& cpu_choice();
 inline CpuIsa cpu_isa() { return cpu_choice().isa; }
+// Whether FMA-target copies may run: every level above portable implies FMA, and portable means none of
+// our vector code, so the plain copies (std::fma, the same bits) run there.
+inline bool fma_copies() { return cpu_isa() != CpuIsa::kPortable; }
 
 // The pure rule behind cpu_choice, for tests: `nmt_cpu` is NMT_CPU's value or null.
 CpuChoice choose_cpu(const CpuFeatures& features, const char* nmt_cpu);

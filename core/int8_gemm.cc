@@ -274,7 +274,7 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
     w_scales = columns.data();
   }
   // The shifted form has no fused kernel epilogue: the tiles' exact products are finished below.
-  const FinishShifted finish_shifted_rows = cpu_features().fma ? finish_shifted_fma : finish_shifted;
+  const FinishShifted finish_shifted_rows = fma_copies() ? finish_shifted_fma : finish_shifted;
   const Dequantize dq{y, scales, w_scales, bias};
   const Dequantize* fused = offsets ? nullptr : &dq;
   split_range(plan.blocks * plan.tiles, 1, [&](int begin, int end, int) {

@@ -84,7 +84,7 @@ void layer_norm_plain(const float* x, int rows, int d, const float* gamma, const
 }  // namespace
 
 void layer_norm(const float* x, int rows, int d, const float* gamma, const float* beta, float eps, float* y) {
-  (cpu_isa() == CpuIsa::kPortable ? layer_norm_plain : layer_norm_fma)(x, rows, d, gamma, beta, eps, y);
+  (fma_copies() ? layer_norm_fma : layer_norm_plain)(x, rows, d, gamma, beta, eps, y);
 }
 
 NMT_SIMD_CLONES

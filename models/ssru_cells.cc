@@ -63,7 +63,7 @@ __attribute__((target("fma"))) void update_row_fma(const float* gate, const floa
 }  // namespace
 
 void ssru_update_row(const float* gate, const float* candidate, float* c, float* out, int d) {
-  (core::cpu_isa() == core::CpuIsa::kPortable ? update_row : update_row_fma)(gate, candidate, c, out, d);
+  (core::fma_copies() ? update_row_fma : update_row)(gate, candidate, c, out, d);
 }
 
 SsruCells::SsruCells(int max_rows, int layers, int d)
