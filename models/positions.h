@@ -1,4 +1,5 @@
-// Position tables: sinusoids in the three layouts of docs/checkpoint.md (computed in double, stored f32).
+// Position tables: sinusoids in the three layouts of docs/checkpoint.md (the paper's computed in double,
+// Marian's in float as marian-decoder computes it; stored f32).
 #pragma once
 
 #include <vector>
