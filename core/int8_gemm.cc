@@ -125,22 +125,22 @@ void shift_to_u8(int8_t* row, size_t n) {
   for (size_t i = 0; i < n; ++i) row[i] = static_cast<int8_t>(static_cast<uint8_t>(row[i]) ^ 0x80u);
 }
 
-// y = fma(float(acc + offset), u, bias): intgemm's shifted result float(acc + 127 colsum) * u + bias. Its
-// accumulator holds acc + 127 colsum exactly (an int32: |x + 127| <= 254, so room for any layer width below
-// 66,000), converted once; and its compiled callback rounds once (GCC fuses the multiply and the add).
-// Inlined into the FMA-target copy this becomes FMA instructions; the plain copy calls std::fma: the same
-// bits, more slowly, for CPUs without FMA.
-using FinishShifted = void (*)(const int32_t*, const int32_t*, const float*, const float*, int, float*);
+// y = fma(float(acc + offset), u, bias): intgemm's result with a bias, float(acc) * u + bias, or shifted
+// float(acc + 127 colsum) * u + bias. Its accumulator holds acc + 127 colsum exactly (an int32: |x + 127| <=
+// 254, so room for any layer width below 66,000), converted once; and its compiled callback (one for both
+// forms) rounds once: GCC fuses the multiply and the add. Inlined into the FMA-target copy this becomes FMA
+// instructions; the plain copy calls std::fma: the same bits, more slowly, for CPUs without FMA.
+using FinishIntgemm = void (*)(const int32_t*, const int32_t*, const float*, const float*, int, float*);
 
-inline void finish_shifted(const int32_t* acc, const int32_t* offsets, const float* u, const float* bias,
+inline void finish_intgemm(const int32_t* acc, const int32_t* offsets, const float* u, const float* bias,
                            int n, float* y) {
 #pragma omp simd
   for (int j = 0; j < n; ++j) y[j] = std::fma(static_cast<float>(acc[j] + offsets[j]), u[j], bias[j]);
 }
 
-__attribute__((target("fma"))) void finish_shifted_fma(const int32_t* acc, const int32_t* offsets,
+__attribute__((target("fma"))) void finish_intgemm_fma(const int32_t* acc, const int32_t* offsets,
                                                        const float* u, const float* bias, int n, float* y) {
-  finish_shifted(acc, offsets, u, bias, n, y);
+  finish_intgemm(acc, offsets, u, bias, n, y);
 }
 
 size_t padded_row_bytes(int in) {
@@ -241,7 +241,9 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
   const int16_t* wide = x.kernel_ == Int8Kernel::kAvx2 ? x.wide_.data() + first_row * lda : nullptr;
   const float* scales = x.scales_.data() + first_row;
   const float* w_scales = w.scales();
-  const int32_t* offsets = nullptr;  // shifted: 127 * colsum per column, added to the products
+  // intgemm with a bias: added to the products before the fused finish, 127 * colsum per column when
+  // shifted, else 0.
+  const int32_t* offsets = nullptr;
   if (x.multiplier_ > 0.0f) {
     // intgemm's arithmetic (Int8InputScaling): one factor per column, u, times a row scale of 1.
     thread_local std::vector<float> ones, columns, shifted_bias;
@@ -250,10 +252,8 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
     const size_t padded = static_cast<size_t>(w.panels()) * Int8Matrix::kPanel;
     columns.assign(padded, 0.0f);
     const float ma = x.multiplier_;
-    if (x.shifted_) {
-      shifted_bias.assign(padded, 0.0f);
-      column_offsets.assign(padded, 0);
-    }
+    if (x.shifted_) shifted_bias.assign(padded, 0.0f);
+    if (x.shifted_ || bias) column_offsets.assign(padded, 0);
     const int32_t* sums = w.column_sums();
     const float* multipliers = w.multipliers();
     for (int j = 0; j < out; ++j) {
@@ -266,15 +266,13 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
       shifted_bias[j] = bias ? std::fma(sum, per_sum, bias[j]) : sum * per_sum;
       column_offsets[j] = 127 * sums[j];
     }
-    if (x.shifted_) {
-      bias = shifted_bias.data();
-      offsets = column_offsets.data();
-    }
+    if (x.shifted_) bias = shifted_bias.data();
+    if (x.shifted_ || bias) offsets = column_offsets.data();
     scales = ones.data();
     w_scales = columns.data();
   }
-  // The shifted form has no fused kernel epilogue: the tiles' exact products are finished below.
-  const FinishShifted finish_shifted_rows = fma_copies() ? finish_shifted_fma : finish_shifted;
+  // intgemm's finish with a bias is no kernel epilogue: the tiles' exact products are finished below.
+  const FinishIntgemm finish_intgemm_rows = fma_copies() ? finish_intgemm_fma : finish_intgemm;
   const Dequantize dq{y, scales, w_scales, bias};
   const Dequantize* fused = offsets ? nullptr : &dq;
   split_range(plan.blocks * plan.tiles, 1, [&](int begin, int end, int) {
@@ -285,7 +283,7 @@ void int8_linear(const QuantizedRows& x, int first_row, int rows, const Int8Matr
                   float* yr = y + static_cast<size_t>(r0 + r) * out + col;
                   const int32_t* ar = acc + r * stride;
                   if (offsets) {
-                    finish_shifted_rows(ar, offsets + col, w_scales + col, bias + col, cols, yr);
+                    finish_intgemm_rows(ar, offsets + col, w_scales + col, bias + col, cols, yr);
                   } else if (bias) {
 #pragma omp simd
                     for (int j = 0; j < cols; ++j)

@@ -41,10 +41,10 @@ void quantize_row_by(const float* x, int n, float multiplier, int8_t* q);
 // on the other rows. The other two are intgemm's, as Marian runs its int8 models: per matrix, every row of
 // one product by the multiplier mA = 127 / max|x| over all of them; fixed, by a multiplier the model
 // prescribes (Marian's precomputed "alphas"), values past its range clamped to +-127. Their results are
-// then intgemm's, float for float: y = float(acc) * u + bias with u = 1 / (mA * mB) (mB = 1 / the
-// weight's scale); shifted (intgemm's Int8Shift, which adds 127 to the input and takes it back through the
-// bias), y = float(acc + 127 * colsum) * u + (float(colsum) * u' + bias), u' = -(127 / mA) * (127 / mB) /
-// 127.
+// then intgemm's, float for float: y = fma(float(acc), u, bias) (float(acc) * u without a bias) with
+// u = 1 / (mA * mB) (mB = 1 / the weight's scale); shifted (intgemm's Int8Shift, which adds 127 to the input
+// and takes it back through the bias), y = fma(float(acc + 127 * colsum), u, fma(float(colsum), u', bias)),
+// u' = -(127 / mA) * (127 / mB) / 127.
 struct Int8InputScaling {
   enum class Kind { kPerRow, kPerMatrix, kFixed };
   Kind kind = Kind::kPerRow;
