@@ -317,7 +317,8 @@ TEST_CASE("rows quantized once give int8_linear's products for any run of them",
   }
 }
 
-TEST_CASE("intgemm's input scalings and arithmetic, plain and shifted, on every kernel", "[kernels][int8]") {
+TEST_CASE("intgemm's input scalings and arithmetic, plain and shifted, on every kernel",
+          "[kernels][int8][intgemm_arithmetic]") {
   using Kind = core::Int8InputScaling::Kind;
   const int out = 40, in = 37;
   auto wf = test::random_values(static_cast<size_t>(out) * in, 5);
@@ -372,7 +373,7 @@ TEST_CASE("intgemm's input scalings and arithmetic, plain and shifted, on every 
 }
 
 TEST_CASE("the shifted form adds 127 x the column sum in integers, as intgemm's accumulator holds it",
-          "[kernels][int8]") {
+          "[kernels][int8][intgemm_arithmetic]") {
   using Kind = core::Int8InputScaling::Kind;
   // Wide rows of large inputs and positive weights: the accumulator passes 2^24, where a float sum of the
   // product and the offset would round twice.
@@ -418,7 +419,7 @@ TEST_CASE("quantize_row_by rounds to even and clamps far values of either sign",
 }
 
 TEST_CASE("intgemm's arithmetic uses the weight multiplier the model gives, not 1 / scale",
-          "[kernels][int8]") {
+          "[kernels][int8][intgemm_arithmetic]") {
   using Kind = core::Int8InputScaling::Kind;
   const int out = 48, in = 64, rows = 4;
   // 245.37358 is not 1 / (1 / itself) in float, as a Marian weight's multiplier can be.
