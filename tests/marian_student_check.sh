@@ -7,10 +7,10 @@
 # conversion. The float model's 4-best lists for the first 50 lines must equal marian-decoder's, scores
 # within 1e-4. marian-decoder read one sentence per batch: its int8 products quantize a whole batch by one
 # range, and a shortlist keeps the pieces of the whole batch's sources, so every run takes --batch-size 1.
-# nmt computes intgemm's products float for float (the file's weight multipliers, the shifted form's fused
-# multiply-add), and the position table, LayerNorm and the SSRU round as marian-decoder's build does; its
-# attention rounds a few values differently (Marian multiplies with OpenBLAS and sums its softmax in 8
-# lanes), which on a few lines moves an activation across a quantization step. Firefox's setting
+# nmt computes intgemm's products float for float (the file's weight multipliers, one rounding for each
+# product with a bias), and the position table, LayerNorm and the SSRU round as marian-decoder's build
+# does; its attention rounds a few values differently (Marian multiplies with OpenBLAS and sums its softmax
+# in 8 lanes), which on a few lines moves an activation across a quantization step. Firefox's setting
 # (int8shiftAlphaAll) needs 99%. gemm-precision float32 quantizes each product's inputs by their largest
 # value, which makes it more sensitive to such rounding (not traced line by line): its beam 4 with the
 # shortlist differs on 3 of the 300 lines, and those runs need 98%.
