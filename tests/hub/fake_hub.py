@@ -79,13 +79,15 @@ def make_handler(state, server_name):
             pass
 
         def send(self, status, body=b"", headers=()):
+            # Noted before the client can read the answer: a client that gives up at once exits, and the
+            # check reads the log, before a note written after the body would land.
+            self.note(status)
             self.send_response(status)
             for k, v in headers:
                 self.send_header(k, v)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
-            self.note(status)
 
         def note(self, status):
             state.record({"server": server_name, "path": self.path, "status": status,
