@@ -38,6 +38,8 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   used_entries_.reserve(n_entries);
   referenced_.assign(n_entries, 0);
   project_cross(model, encoded, caches);
+  // Marian's products need the keys and values as floats.
+  marian_cross_attention_ = c.attention_rounding == AttentionRounding::kMarian && caches == CacheType::kF32;
   const size_t rows_d = static_cast<size_t>(max_rows) * d_;
   for (auto* b : {&x_, &normed_, &q_, &ctx_, &tmp_}) *b = core::PooledBuffer(rows_d);
   if (model.weights().output.int8) output_rows_.reserve(max_rows, d_);
@@ -190,9 +192,15 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
     for (int r = begin; r < end; ++r) {
       const int s = sentence_of_row[r];
       const size_t first = static_cast<size_t>(encoded_.offsets[s]);
-      attend_cached(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer], cross_v_[layer], first, nullptr,
-                    encoded_.lengths[s], d_, c.n_heads, scores(part),
-                    ctx_.data() + static_cast<size_t>(r) * d_);
+      const float* q = q_.data() + static_cast<size_t>(r) * d_;
+      float* ctx = ctx_.data() + static_cast<size_t>(r) * d_;
+      if (marian_cross_attention_) {
+        attend(q, cross_k_[layer].floats(first), cross_v_[layer].floats(first), 1, encoded_.lengths[s], d_,
+               d_, c.n_heads, AttentionRounding::kMarian, scores(part), ctx);
+      } else {
+        attend_cached(q, cross_k_[layer], cross_v_[layer], first, nullptr, encoded_.lengths[s], d_, c.n_heads,
+                      scores(part), ctx);
+      }
       if (capture_ && capture_->records_cross(layer)) {
         const int32_t entry = entries_[static_cast<size_t>(r) * max_steps_ + position];
         attention_weights(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer], first, nullptr,

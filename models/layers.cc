@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/gemm.h"
+#include "core/marian_math.h"
 #include "core/simd.h"
 
 namespace models {
@@ -31,17 +32,16 @@ QkvRows project_qkv(const AttentionWeights& a, const float* in, int rows, int d,
 }
 
 void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int ld, int n_heads,
-            float* scores, float* ctx, float* weights) {
+            AttentionRounding rounding, float* scores, float* ctx, float* weights) {
   const int dh = d / n_heads;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  void (*const softmax)(float*, int) =
+      rounding == AttentionRounding::kMarian ? core::marian_softmax : core::softmax;
   for (int h = 0; h < n_heads; ++h) {
     const int col = h * dh;
     // scores[q_len, k_len] = (Q_h * scale) K_h^T
     core::gemm(false, true, q_len, k_len, dh, scale, q + col, ld, k + col, ld, 0.0f, scores, k_len);
-    for (int i = 0; i < q_len; ++i) {
-      float* row = scores + static_cast<size_t>(i) * k_len;
-      core::softmax(row, k_len);
-    }
+    for (int i = 0; i < q_len; ++i) softmax(scores + static_cast<size_t>(i) * k_len, k_len);
     if (weights) std::copy(scores, scores + static_cast<size_t>(q_len) * k_len, weights + h * q_len * k_len);
     // ctx_h[q_len, dh] = P V_h
     core::gemm(false, false, q_len, dh, k_len, 1.0f, scores, k_len, v + col, ld, 0.0f, ctx + col, d);

@@ -22,13 +22,14 @@ struct QkvRows {
 // rows * d.
 QkvRows project_qkv(const AttentionWeights& a, const float* in, int rows, int d, float* out, size_t block);
 
-// Scaled dot-product attention of one sentence, all heads (the decoder's per-step attention of one row is
-// core::attend_one, core/attend_kernels.h).
+// Scaled dot-product attention of one sentence, all heads, each head's two products by core::gemm and its
+// softmax as `rounding` says (the decoder's per-step attention of one row is core::attend_one,
+// core/attend_kernels.h, unless the model rounds as Marian).
 // q: [q_len rows, stride ld], k/v: [k_len rows, stride ld] (head h = columns [h*dh, (h+1)*dh)).
 // ctx: [q_len rows, stride d]. scores: scratch of q_len*k_len floats. Every query sees every key.
 // weights, when given, receives the attention weights [n_heads, q_len, k_len].
 void attend(const float* q, const float* k, const float* v, int q_len, int k_len, int d, int ld, int n_heads,
-            float* scores, float* ctx, float* weights = nullptr);
+            AttentionRounding rounding, float* scores, float* ctx, float* weights = nullptr);
 
 // Embeds ids: out[i] = E[ids[i]] * scale + positions[i * position_stride .. + d).
 // position_stride = d walks the table (a whole sequence), 0 repeats one position (one decoder step).

@@ -19,6 +19,8 @@ constexpr int64_t kMaxDim = 1 << 20;  // generous upper bounds that still reject
 constexpr int64_t kMaxVocab = 1 << 24;
 // config.int8_scheme's words, indexed by Int8Scheme.
 constexpr const char* kInt8SchemeNames[] = {"nmt", "intgemm", "intgemm-shifted"};
+// config.attention_rounding's words, indexed by AttentionRounding.
+constexpr const char* kAttentionRoundingNames[] = {"nmt", "marian"};
 
 core::Activation parse_activation(const std::string& s) {
   if (s == "relu") return core::Activation::kRelu;
@@ -37,7 +39,7 @@ ModelConfig parse_config(const JsonObject& o) {
   o.expect_keys({"d_model", "n_heads", "encoder_layers", "decoder_layers", "ffn_dim", "activation", "norm",
                  "final_norm", "layer_norm_eps", "positions", "max_positions", "scale_embedding",
                  "shared_embeddings", "tied_output", "output_bias", "src_vocab_size", "tgt_vocab_size"},
-                {"decoder_recurrence", "int8_scheme"});
+                {"decoder_recurrence", "int8_scheme", "attention_rounding"});
   ModelConfig c;
   c.d_model = static_cast<int>(o.integer("d_model", 1, kMaxDim));
   c.n_heads = static_cast<int>(o.integer("n_heads", 1, c.d_model));
@@ -59,6 +61,13 @@ ModelConfig parse_config(const JsonObject& o) {
     c.int8_scheme =
         static_cast<Int8Scheme>(std::find(std::begin(kInt8SchemeNames), std::end(kInt8SchemeNames), scheme) -
                                 std::begin(kInt8SchemeNames));
+  }
+  if (o.has("attention_rounding")) {
+    const std::string rounding = o.choice(
+        "attention_rounding", {std::begin(kAttentionRoundingNames), std::end(kAttentionRoundingNames)});
+    c.attention_rounding = static_cast<AttentionRounding>(
+        std::find(std::begin(kAttentionRoundingNames), std::end(kAttentionRoundingNames), rounding) -
+        std::begin(kAttentionRoundingNames));
   }
   c.layer_norm_eps = static_cast<float>(o.number("layer_norm_eps", 1e-12, 1.0));
   c.positions = parse_positions(
@@ -217,6 +226,10 @@ const char* decoder_recurrence_name(DecoderRecurrence r) {
 
 const char* int8_scheme_name(Int8Scheme s) { return kInt8SchemeNames[static_cast<int>(s)]; }
 
+const char* attention_rounding_name(AttentionRounding r) {
+  return kAttentionRoundingNames[static_cast<int>(r)];
+}
+
 const char* positions_name(Positions p) {
   switch (p) {
     case Positions::kSinusoidalInterleaved:
@@ -284,6 +297,8 @@ nlohmann::json description_to_json(const ModelDescription& d) {
   if (c.decoder_recurrence != DecoderRecurrence::kSelfAttention)
     j["config"]["decoder_recurrence"] = decoder_recurrence_name(c.decoder_recurrence);
   if (c.int8_scheme != Int8Scheme::kNmt) j["config"]["int8_scheme"] = int8_scheme_name(c.int8_scheme);
+  if (c.attention_rounding != AttentionRounding::kNmt)
+    j["config"]["attention_rounding"] = attention_rounding_name(c.attention_rounding);
   j["tokens"] = {{"pad", d.tokens.pad},
                  {"unk", d.tokens.unk},
                  {"eos", d.tokens.eos},

@@ -24,6 +24,12 @@ enum class DecoderRecurrence { kSelfAttention, kSsru };
 // gives, with f32 attention caches, plain or shifted (intgemm's Int8Shift: gemm-precision int8shift*).
 enum class Int8Scheme { kNmt, kIntgemm, kIntgemmShifted };
 
+// How attention rounds: nmt's kernels; or as marian-decoder's CPU build, for models read from Marian's
+// files: each head's products by OpenBLAS's sgemm (the scale as its alpha, a decoder step's query one row)
+// and core::marian_softmax, so the weights the next int8 product quantizes hold the same bits. Marian's
+// rounding covers the encoder and the cross-attention; a decoder's self-attention keeps nmt's kernel.
+enum class AttentionRounding { kNmt, kMarian };
+
 struct ModelConfig {
   int d_model = 0;
   int n_heads = 0;
@@ -35,6 +41,7 @@ struct ModelConfig {
   bool final_norm = false;
   DecoderRecurrence decoder_recurrence = DecoderRecurrence::kSelfAttention;
   Int8Scheme int8_scheme = Int8Scheme::kNmt;
+  AttentionRounding attention_rounding = AttentionRounding::kNmt;
   float layer_norm_eps = 1e-5f;
   Positions positions = Positions::kSinusoidalInterleaved;
   int max_positions = 0;
@@ -106,5 +113,6 @@ const char* positions_name(Positions p);
 const char* activation_name(core::Activation a);
 const char* decoder_recurrence_name(DecoderRecurrence r);
 const char* int8_scheme_name(Int8Scheme s);
+const char* attention_rounding_name(AttentionRounding r);
 
 }  // namespace models

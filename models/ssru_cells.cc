@@ -7,38 +7,18 @@
 #include <stdexcept>
 
 #include "core/cpu.h"
-#include "core/fast_exp.h"
+#include "core/marian_math.h"
 #include "models/layers.h"
 
 namespace models {
 
 namespace {
 
-// Cephes' expf (core/fast_exp.h's constants) as Marian's vectorised CPU code computes it: x clamped to
-// +-88.376, n = floor(x log2 e + 1/2), r = x - n ln 2 in two parts, the polynomial, times 2^n built in the
-// exponent bits, every multiply-add fused as the compiler fused them.
-inline float marian_exp(float x) {
-  using namespace core::fast_exp;
-  x = std::max(std::min(x, 88.3762626647949f), -88.3762626647949f);
-  const float n = std::floor(std::fma(x, kLog2e, 0.5f));
-  const float r = std::fma(-n, kLn2Lo, std::fma(-n, kLn2Hi, x));
-  float y = std::fma(r, kP0, kP1);
-  y = std::fma(y, r, kP2);
-  y = std::fma(y, r, kP3);
-  y = std::fma(y, r, kP4);
-  y = std::fma(y, r, kP5);
-  y = std::fma(y, r * r, r) + 1.0f;
-  const uint32_t bits = static_cast<uint32_t>(static_cast<int32_t>(n) + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &bits, sizeof scale);
-  return y * scale;
-}
-
 // Marian's vectorised sigmoid is e / (1 + e). From 80 up it is 1 (e + 1 rounds to e); past 88.03 its 2^n
 // overflows and it would give NaN, so the answer there is 1 as well.
 inline float marian_sigmoid(float x) {
   if (x >= 80.0f) return 1.0f;
-  const float e = marian_exp(x);
+  const float e = core::marian_exp(x);
   return e / (e + 1.0f);
 }
 

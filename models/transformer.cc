@@ -70,7 +70,7 @@ EncodedBatch Transformer::encode(const std::vector<std::vector<int32_t>>& source
                  for (int i = begin; i < end; ++i) {
                    const size_t off = static_cast<size_t>(out.offsets[i]) * p.stride;
                    attend(p.q + off, p.k + off, p.v + off, out.lengths[i], out.lengths[i], d, p.stride,
-                          c.n_heads, scores.data() + scores_stride * part,
+                          c.n_heads, c.attention_rounding, scores.data() + scores_stride * part,
                           ctx.data() + static_cast<size_t>(out.offsets[i]) * d,
                           record_attention ? out.attention[i][l].data() : nullptr);
                  }

@@ -5,15 +5,12 @@
 # intgemm8 model with its alphas as marian-decoder ran it with gemm-precision float32 (int8 weights, a
 # float output layer) and int8shiftAlphaAll (Firefox's setting). Marian's decoding defaults come from the
 # conversion. The float model's 4-best lists for the first 50 lines must equal marian-decoder's, scores
-# within 1e-4. marian-decoder read one sentence per batch: its int8 products quantize a whole batch by one
+# as printed. marian-decoder read one sentence per batch: its int8 products quantize a whole batch by one
 # range, and a shortlist keeps the pieces of the whole batch's sources, so every run takes --batch-size 1.
 # nmt computes intgemm's products float for float (the file's weight multipliers, one rounding for each
-# product with a bias), and the position table, LayerNorm and the SSRU round as marian-decoder's build
-# does; its attention rounds a few values differently (Marian multiplies with OpenBLAS and sums its softmax
-# in 8 lanes), which on a few lines moves an activation across a quantization step. Firefox's setting
-# (int8shiftAlphaAll) needs 99%. gemm-precision float32 quantizes each product's inputs by their largest
-# value, which makes it more sensitive to such rounding (not traced line by line): its beam 4 with the
-# shortlist differs on 3 of the 300 lines, and those runs need 98%.
+# product with a bias), and the position table, LayerNorm, the SSRU and attention (OpenBLAS's products,
+# Marian's softmax: config.attention_rounding) round as marian-decoder's build does. The outputs come
+# from a run on an AVX-512 CPU; where OpenBLAS picks another kernel, its sums may round otherwise.
 # Usage: marian_student_check.sh NMT_BINARY FIXTURE_DIR TEST_SET_GZ
 set -eu
 nmt=$1 fixture=$2 input=$3
@@ -40,7 +37,7 @@ for precision in float32 int8shiftAlphaAll; do
 done
 status=0
 # model:golden prefix
-for pair in f32:marian:99 float32:marian-int8:98 int8shiftAlphaAll:marian-alphas:99; do
+for pair in f32:marian:99 float32:marian-int8:99 int8shiftAlphaAll:marian-alphas:99; do
   model=${pair%%:*} rest=${pair#*:}
   golden=${rest%%:*} needed=${rest#*:}
   for run in greedy:1:off beam4:4:off greedy-shortlist:1:on beam4-shortlist:4:on; do
@@ -57,15 +54,18 @@ for pair in f32:marian:99 float32:marian-int8:98 int8shiftAlphaAll:marian-alphas
   done
 done
 # The float model's 4-best lists for the first 50 lines, scores included: every entry equals
-# marian-decoder's (marian-beam4.nbest: -b 4 --n-best, one sentence per batch), scores within 1e-4.
+# marian-decoder's (marian-beam4.nbest: -b 4 --n-best, one sentence per batch), scores within 1e-4 of
+# the score marian-decoder printed, beyond the half unit its six significant digits leave unsaid.
 head -n 50 "$work/test.en" | "$nmt" translate -q -m "$work/f32" -b 4 --n-best 4 --batch-size 1 --shortlist off \
   > "$work/out.nbest"
 nbest_equal=$(paste -d '\n' "$work/out.nbest" "$fixture/marian-beam4.nbest" | awk -F ' [|][|][|] ' '
   NR % 2 == 1 { index_ = $1; text = $2; score = $4; next }
-  { d = score - $4; if (d < 0) d = -d; if (index_ == $1 && text == $2 && d <= 1e-4) n++ }
+  { d = score - $4; if (d < 0) d = -d
+    printed = $4; sub(/^[^.]*[.]?/, "", printed)
+    if (index_ == $1 && text == $2 && d <= 1e-4 + 0.5 * 10 ^ -length(printed)) n++ }
   END { print n + 0 }')
 nbest_total=$(wc -l < "$fixture/marian-beam4.nbest")
-echo "f32 beam4 4-best: $nbest_equal of $nbest_total entries equal marian-decoder's, scores within 1e-4"
+echo "f32 beam4 4-best: $nbest_equal of $nbest_total entries equal marian-decoder's, scores as printed"
 [ "$(wc -l < "$work/out.nbest")" -eq "$nbest_total" ] && [ "$nbest_equal" -eq "$nbest_total" ] ||
   { echo "FAIL: f32 4-best lists differ from marian-decoder's"; status=1; }
 exit $status

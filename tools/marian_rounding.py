@@ -3,7 +3,7 @@
 marian-decoder's CPU arithmetic (GCC, AVX-512 build): each float32 operation computed in rationals and rounded
 once to float32. Reads the tests' inputs and expectations, prints every value it computes differently.
 
-  python3 tools/marian_rounding.py    # test_ssru.cc's cell updates, test_kernels.cc's LayerNorm row
+  python3 tools/marian_rounding.py    # test_ssru.cc's cell updates, test_kernels.cc's LayerNorm and softmax rows
 """
 import math
 import os
@@ -44,7 +44,7 @@ def bits(v):
     return struct.unpack("<I", struct.pack("<f", float(v)))[0]
 
 
-# Cephes' expf as Marian's vectorised code computes it (models/ssru_cells.cc), and its e / (1 + e) sigmoid.
+# Cephes' expf as Marian's vectorised code computes it (core/marian_math.h), and its e / (1 + e) sigmoid.
 EXP_CLAMP, LOG2E = lit("88.3762626647949"), lit("1.44269504088896341")
 LN2_HI, LN2_LO = lit("0.693359375"), lit("-2.12194440e-4")
 POLY = [lit(p) for p in ("1.9875691500e-4", "1.3981999507e-3", "8.3334519073e-3", "4.1665795894e-2",
@@ -103,6 +103,21 @@ def layer_norm(x, gamma, beta, eps):
     return [fma(f32(v - mean), f32(g * inv_sigma), b) for v, g, b in zip(x, gamma, beta)]
 
 
+def softmax(x):
+    """Marian's Softmax (core/marian_math.h) of a row of a multiple of 8 or 4 values: lane sums, added in
+    lane order, each exp divided by the total."""
+    lanes = 8 if len(x) % 8 == 0 else 4
+    top = max(x)
+    e = [marian_exp(f32(v - top)) for v in x]
+    sums = [F(0)] * lanes
+    for i, v in enumerate(e):
+        sums[i % lanes] = f32(sums[i % lanes] + v)
+    total = F(0)
+    for s in sums:
+        total = f32(total + s)
+    return [f32(v / total) for v in e]
+
+
 TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "unit")
 NUMBER = r"-?[0-9.]+(?:e-?[0-9]+)?"
 
@@ -139,6 +154,15 @@ def main():
         if bits(y) != want:
             wrong += 1
             print(f"test_kernels.cc: value {i}: 0x{bits(y):08x}u, the test says 0x{want:08x}u")
+    body = test_body("test_kernels.cc", "marian_softmax rounds as marian-decoder's")
+    for lanes in ("8", "4"):
+        block = re.search(r"\bwant" + lanes + r" = \{(.*?)\};", body, re.S).group(1)
+        wants = [int(w, 16) for w in re.findall(r"0x([0-9a-f]+)u", block)]
+        for i, (y, want) in enumerate(zip(softmax(literals(body, "x" + lanes)), wants)):
+            total += 1
+            if bits(y) != want:
+                wrong += 1
+                print(f"test_kernels.cc: softmax x{lanes} value {i}: 0x{bits(y):08x}u, the test says 0x{want:08x}u")
     print(f"{total - wrong} of {total} expected values recomputed alike")
     return 1 if wrong or total == 0 else 0
 

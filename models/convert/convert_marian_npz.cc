@@ -102,6 +102,7 @@ ModelDescription describe(const MarianModel& model, const MarianDecoding& decodi
   mc.layer_norm_eps = 1e-6f;
   if (c.ssru) mc.decoder_recurrence = DecoderRecurrence::kSsru;
   mc.positions = Positions::kSinusoidalMarian;
+  mc.attention_rounding = AttentionRounding::kMarian;
   mc.max_positions = decoding.max_input;
   mc.scale_embedding = true;
   mc.shared_embeddings = model.shared;

@@ -253,6 +253,7 @@ TEST_CASE("an intgemm8 model.bin keeps marian-conv's int8 values and Marian's in
   CHECK(report.dtype == models::DType::kI8);
   const json model = json::parse(test::read_file(out + "/model.json"));
   CHECK(model["config"]["int8_scheme"] == "intgemm");
+  CHECK(model["config"]["attention_rounding"] == "marian");
 
   // encoder_l1_ffn_W1 [32, 64] is stored [64, 32]: our layout, value for value; one scale, 1 / m.
   std::vector<BinItem> items = intgemm8_items();

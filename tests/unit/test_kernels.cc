@@ -11,6 +11,7 @@
 #include "core/gemm.h"
 #include "core/half.h"
 #include "core/kernels.h"
+#include "core/marian_math.h"
 #include "test_support.h"
 
 using test::random_values;
@@ -114,6 +115,42 @@ TEST_CASE("layer_norm rounds as marian-decoder's CPU build does, on every kernel
     INFO("value " << i);
     CHECK(bits == want[i]);
   }
+}
+
+TEST_CASE("marian_softmax rounds as marian-decoder's CPU Softmax does, on every kernel level",
+          "[kernels][marian_softmax]") {
+  // Rows of 16 (8 lanes) and 12 values (4 lanes). Expected bits from tools/marian_rounding.py, an exact
+  // transcription of Marian's compiled Softmax (core/marian_math.h); on each row a running sum in order,
+  // a multiplication by 1 / sum or libm's exp give other bits. ctest also runs this with NMT_CPU=avx2 and
+  // NMT_CPU=portable.
+  const std::vector<float> x8 = {-4.791f, 1.627f,  0.874f, -3.704f, -1.541f, -1.955f, -0.136f, 1.099f,
+                                 -5.155f, -5.745f, 1.522f, -2.105f, 0.861f,  -5.981f, -1.992f, 0.494f};
+  const std::vector<uint32_t> want8 = {
+      0x39d35084u, 0x3e7ce841u, 0x3dee36d1u, 0x3a9ca7f8u, 0x3c2a4efau, 0x3be125eeu, 0x3d2d8633u, 0x3e152915u,
+      0x3992d72fu, 0x3922cba6u, 0x3e63b2d7u, 0x3bc1c96eu, 0x3deb232cu, 0x3900929fu, 0x3bd8f84cu, 0x3da2e7cbu};
+  const std::vector<float> x4 = {2.604f, 2.530f,  -5.491f, -5.236f, 1.519f,  0.624f,
+                                 0.028f, -3.227f, -0.547f, -0.539f, -0.769f, -4.575f};
+  const std::vector<uint32_t> want4 = {0x3ec4847cu, 0x3eb6800fu, 0x38f58ddcu, 0x391e706au,
+                                       0x3e04cea7u, 0x3d59106fu, 0x3cef35aau, 0x3a93a994u,
+                                       0x3c869abcu, 0x3c87af81u, 0x3c579d0cu, 0x39996d41u};
+  for (const auto& [x, want] : {std::pair{x8, want8}, std::pair{x4, want4}}) {
+    std::vector<float> y = x;
+    core::marian_softmax(y.data(), static_cast<int>(y.size()));
+    for (size_t i = 0; i < y.size(); ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, &y[i], sizeof bits);
+      INFO(x.size() << " values, value " << i);
+      CHECK(bits == want[i]);
+    }
+  }
+  // Other lengths: libm's expf, one running sum in order, a division.
+  const std::vector<float> x7 = {0.3f, -1.2f, 2.5f, -0.7f, 1.1f, -3.0f, 0.0f};
+  std::vector<float> y = x7;
+  core::marian_softmax(y.data(), 7);
+  float sum = 0.0f;
+  std::vector<float> e;
+  for (float v : x7) sum += e.emplace_back(expf(v - 2.5f));
+  for (int i = 0; i < 7; ++i) CHECK(y[i] == e[i] / sum);
 }
 
 TEST_CASE("softmax and log_softmax agree with the definitions, masked entries get zero", "[kernels]") {

@@ -43,6 +43,20 @@ TEST_CASE("model.json's decoder_recurrence: ssru round-trips, an unknown value n
                       Catch::Contains("model.json") && Catch::Contains("config.decoder_recurrence"));
 }
 
+TEST_CASE("model.json's attention_rounding: marian round-trips, an unknown value names the field", "[ssru]") {
+  models::ModelDescription d = ssru_description();
+  d.config.attention_rounding = models::AttentionRounding::kMarian;
+  nlohmann::json j = models::description_to_json(d);
+  REQUIRE(j["config"]["attention_rounding"] == "marian");
+  REQUIRE(models::parse_description(j, "model.json").config.attention_rounding ==
+          models::AttentionRounding::kMarian);
+  // nmt's rounding, the default, is not written.
+  REQUIRE(!models::description_to_json(ssru_description())["config"].contains("attention_rounding"));
+  j["config"]["attention_rounding"] = "ctranslate2";
+  REQUIRE_THROWS_WITH(models::parse_description(j, "model.json"),
+                      Catch::Contains("model.json") && Catch::Contains("config.attention_rounding"));
+}
+
 TEST_CASE("an SSRU decoder's rows carry their own state through copies and reorders", "[ssru]") {
   test::TempDir dir;
   const models::ModelDescription d = ssru_description();

@@ -36,6 +36,10 @@ std::vector<models::ModelDescription> variants() {
   swish.config.encoder_layers = 3;
   swish.config.decoder_layers = 1;
   out.push_back(swish);
+  auto marian = base;  // attention as marian-decoder rounds it
+  marian.config.positions = models::Positions::kSinusoidalMarian;
+  marian.config.attention_rounding = models::AttentionRounding::kMarian;
+  out.push_back(marian);
   auto table = base;
   table.config.positions = models::Positions::kTable;
   table.config.tied_output = false;
@@ -196,4 +200,41 @@ TEST_CASE("decoding with shared, reordered caches equals each row decoded alone"
       state.select_rows(src);
     }
   }
+}
+
+TEST_CASE("attention_rounding marian reaches the encoder and the decoder's cross-attention",
+          "[transformer]") {
+  // The same weights read as nmt's and as Marian's rounding: the encodings differ in their last bits, and
+  // so do the decoder's logits over one and the same encoding, which only its cross-attention reads.
+  auto d = test::small_description();
+  test::TempDir nmt_dir, marian_dir;
+  test::write_random_model(nmt_dir.path(), d, 13);
+  d.config.attention_rounding = models::AttentionRounding::kMarian;
+  test::write_random_model(marian_dir.path(), d, 13);
+  models::Transformer nmt_model(nmt_dir.path()), marian_model(marian_dir.path());
+  std::mt19937 rng(7);
+  const std::vector<std::vector<int32_t>> sources = {
+      random_ids(rng, 11, d.config.src_vocab_size, d.tokens.eos)};
+  const auto encoded = nmt_model.encode(sources);
+  const auto marian_encoded = marian_model.encode(sources);
+  REQUIRE(encoded.memory.size() == marian_encoded.memory.size());
+  CHECK(encoded.memory != marian_encoded.memory);
+  for (size_t i = 0; i < encoded.memory.size(); ++i)
+    REQUIRE(marian_encoded.memory[i] == Approx(encoded.memory[i]).margin(1e-4));
+  const int vocab = d.config.tgt_vocab_size;
+  std::vector<std::vector<float>> logits;
+  for (const models::Transformer* model : {&nmt_model, &marian_model}) {
+    models::DecoderState state(*model, encoded, 1, 4);
+    state.start(1);
+    std::vector<int32_t> token = {d.tokens.decoder_start};
+    std::vector<float> step_logits(vocab);
+    for (int t = 0; t < 3; ++t) {
+      state.step(token, {0}, t);
+      state.logits(0, 1, step_logits.data());
+      token = {static_cast<int32_t>(4 + t)};
+    }
+    logits.push_back(step_logits);
+  }
+  CHECK(logits[0] != logits[1]);
+  for (int v = 0; v < vocab; ++v) REQUIRE(logits[1][v] == Approx(logits[0][v]).margin(1e-4));
 }
