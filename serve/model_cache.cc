@@ -101,6 +101,7 @@ void ModelCache::release(const std::vector<std::string>& dirs) {
     auto found = residents_.find(dir);
     if (found != residents_.end()) --found->second.in_use;
   }
+  unload_over_budget();  // what a request held past the budget goes when it is let go
 }
 
 uint64_t ModelCache::loaded_bytes() const {

@@ -1,6 +1,6 @@
 // Installed models for `nmt serve`: each loaded on the first request of a pair that needs it, and the
 // least recently used unloaded when the loaded ones pass the memory budget (--max-models-memory). A model a
-// request holds is never unloaded.
+// request holds is never unloaded; when the request lets it go, it goes if the budget is still passed.
 #pragma once
 
 #include <cstdint>

@@ -15,9 +15,11 @@
 #include "serve/file_translation.h"
 #include "serve/idle_memory.h"
 #include "serve/libretranslate_api.h"
+#include "serve/model_cache.h"
 #include "serve/model_set.h"
 #include "serve/source_detection.h"
 #include "serve/translation_service.h"
+#include "test_support.h"
 
 namespace {
 
@@ -222,4 +224,29 @@ TEST_CASE("serve IdleMemory: trims when the last request ends after enough bytes
     some.count(serve::kTrimAfterBytes / 2);
   }
   CHECK(memory.trims() == 2);  // small requests add up
+}
+
+TEST_CASE("the model cache unloads a model held past the budget once its request lets it go", "[serve]") {
+  // A budget of one byte: every model is over it, so each goes as soon as no request holds it.
+  const std::string opus = test::fixtures_dir() + "/opus/model";
+  const std::string paper = test::fixtures_dir() + "/paper/model";
+  const auto route = [](const std::string& dir) {
+    return front::ModelRoute{{models::StoredModel{dir, dir, "", "", false}}};
+  };
+  const auto bytes_of = [&](const std::string& dir) {
+    serve::ModelCache unbounded(UINT64_MAX);
+    const serve::ModelCache::Loaded loaded = unbounded.use(0, route(dir));
+    return unbounded.loaded_bytes();
+  };
+  const uint64_t opus_bytes = bytes_of(opus), paper_bytes = bytes_of(paper);
+  REQUIRE(opus_bytes > 0);
+  REQUIRE(paper_bytes > 0);
+  serve::ModelCache cache(1);
+  serve::ModelCache::Loaded first = cache.use(0, route(opus));
+  serve::ModelCache::Loaded second = cache.use(1, route(paper));
+  CHECK(cache.loaded_bytes() == opus_bytes + paper_bytes);  // both held: over the budget meanwhile
+  first.lease.reset();
+  CHECK(cache.loaded_bytes() == paper_bytes);
+  second.lease.reset();
+  CHECK(cache.loaded_bytes() == 0);
 }
