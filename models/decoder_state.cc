@@ -203,9 +203,8 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
       }
       if (capture_ && capture_->records_cross(layer)) {
         const int32_t entry = entries_[static_cast<size_t>(r) * max_steps_ + position];
-        attention_weights(q_.data() + static_cast<size_t>(r) * d_, cross_k_[layer], first, nullptr,
-                          encoded_.lengths[s], d_, c.n_heads, capture_->cross_stride(),
-                          capture_->cross_slot(layer, entry));
+        attention_weights(q, cross_k_[layer], first, nullptr, encoded_.lengths[s], d_, c.n_heads,
+                          capture_->cross_stride(), capture_->cross_slot(layer, entry));
       }
     }
   });
