@@ -38,8 +38,6 @@ DecoderState::DecoderState(const Transformer& model, const EncodedBatch& encoded
   used_entries_.reserve(n_entries);
   referenced_.assign(n_entries, 0);
   project_cross(model, encoded, caches);
-  // Marian's products need the keys and values as floats.
-  marian_cross_attention_ = c.attention_rounding == AttentionRounding::kMarian && caches == CacheType::kF32;
   const size_t rows_d = static_cast<size_t>(max_rows) * d_;
   for (auto* b : {&x_, &normed_, &q_, &ctx_, &tmp_}) *b = core::PooledBuffer(rows_d);
   if (model.weights().output.int8) output_rows_.reserve(max_rows, d_);
@@ -187,6 +185,9 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
   const ModelConfig& c = model_.config();
   const AttentionWeights& a = model_.weights().decoder[layer].cross_attn;
   const int rows = n_rows_;
+  // Marian's products need the keys and values as floats.
+  const bool marian_rounding =
+      c.attention_rounding == AttentionRounding::kMarian && cross_k_[layer].type() == CacheType::kF32;
   project(a.q, in, rows, q_.data());
   core::split_range(rows, kRowsPerPart, [&](int begin, int end, int part) {
     for (int r = begin; r < end; ++r) {
@@ -194,7 +195,7 @@ void DecoderState::cross_attention(int layer, const float* in, const std::vector
       const size_t first = static_cast<size_t>(encoded_.offsets[s]);
       const float* q = q_.data() + static_cast<size_t>(r) * d_;
       float* ctx = ctx_.data() + static_cast<size_t>(r) * d_;
-      if (marian_cross_attention_) {
+      if (marian_rounding) {
         attend(q, cross_k_[layer].floats(first), cross_v_[layer].floats(first), 1, encoded_.lengths[s], d_,
                d_, c.n_heads, AttentionRounding::kMarian, scores(part), ctx);
       } else {

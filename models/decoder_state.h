@@ -102,7 +102,6 @@ class DecoderState : public core::DecoderStep {
   core::PooledBuffer scores_;
   size_t scores_stride_ = 0;
   int team_size_ = 1;
-  bool marian_cross_attention_ = false;  // cross-attention by attend() in Marian's rounding (model_config.h)
   std::unique_ptr<AttentionCapture> capture_;  // null unless attention is recorded
   std::unique_ptr<SsruCells> ssru_;            // an SSRU decoder's state (self_k_ and self_v_ then empty)
 };

@@ -22,6 +22,13 @@ constexpr const char* kInt8SchemeNames[] = {"nmt", "intgemm", "intgemm-shifted"}
 // config.attention_rounding's words, indexed by AttentionRounding.
 constexpr const char* kAttentionRoundingNames[] = {"nmt", "marian"};
 
+// The enum value whose word, from `names` (indexed by the enum), field `key` holds; other words are refused.
+template <typename Enum, size_t N>
+Enum named_choice(const JsonObject& o, const std::string& key, const char* const (&names)[N]) {
+  const std::string word = o.choice(key, {std::begin(names), std::end(names)});
+  return static_cast<Enum>(std::find(std::begin(names), std::end(names), word) - std::begin(names));
+}
+
 core::Activation parse_activation(const std::string& s) {
   if (s == "relu") return core::Activation::kRelu;
   if (s == "gelu") return core::Activation::kGelu;
@@ -55,20 +62,9 @@ ModelConfig parse_config(const JsonObject& o) {
                                ? DecoderRecurrence::kSsru
                                : DecoderRecurrence::kSelfAttention;
   }
-  if (o.has("int8_scheme")) {
-    const std::string scheme =
-        o.choice("int8_scheme", {std::begin(kInt8SchemeNames), std::end(kInt8SchemeNames)});
-    c.int8_scheme =
-        static_cast<Int8Scheme>(std::find(std::begin(kInt8SchemeNames), std::end(kInt8SchemeNames), scheme) -
-                                std::begin(kInt8SchemeNames));
-  }
-  if (o.has("attention_rounding")) {
-    const std::string rounding = o.choice(
-        "attention_rounding", {std::begin(kAttentionRoundingNames), std::end(kAttentionRoundingNames)});
-    c.attention_rounding = static_cast<AttentionRounding>(
-        std::find(std::begin(kAttentionRoundingNames), std::end(kAttentionRoundingNames), rounding) -
-        std::begin(kAttentionRoundingNames));
-  }
+  if (o.has("int8_scheme")) c.int8_scheme = named_choice<Int8Scheme>(o, "int8_scheme", kInt8SchemeNames);
+  if (o.has("attention_rounding"))
+    c.attention_rounding = named_choice<AttentionRounding>(o, "attention_rounding", kAttentionRoundingNames);
   c.layer_norm_eps = static_cast<float>(o.number("layer_norm_eps", 1e-12, 1.0));
   c.positions = parse_positions(
       o.choice("positions", {"sinusoidal-interleaved", "sinusoidal-concat", "sinusoidal-marian", "table"}));
@@ -123,13 +119,7 @@ DecodingDefaults parse_decoding(const JsonObject& o) {
   if (o.has("no_repeat_ngram_size"))
     d.no_repeat_ngram_size = static_cast<int>(
         o.integer("no_repeat_ngram_size", kNoRepeatNgramSizeRange.lo, kNoRepeatNgramSizeRange.hi));
-  if (o.has("beam_rules")) {
-    const std::string rules =
-        o.choice("beam_rules", {std::begin(kBeamRulesNames), std::end(kBeamRulesNames)});
-    d.beam_rules = static_cast<core::BeamRules>(
-        std::find(std::begin(kBeamRulesNames), std::end(kBeamRulesNames), rules) -
-        std::begin(kBeamRulesNames));
-  }
+  if (o.has("beam_rules")) d.beam_rules = named_choice<core::BeamRules>(o, "beam_rules", kBeamRulesNames);
   if (std::floor(static_cast<double>(d.max_length_a) * kShortestSourceTokens + d.max_length_b) <
       static_cast<double>(kMaxLengthRange.lo)) {
     o.fail("max_length_b", "max_length_a * " + std::to_string(kShortestSourceTokens) +

@@ -2,9 +2,8 @@
 # A Marian SSRU student (tests/fixtures/marian-ssru): converted, it translates the first 300 lines of
 # Multi30k's test set as marian-decoder did (the checked-in outputs), greedy and beam 4, without and with
 # Marian's binary lexical shortlist, on at least 99% of the lines (98% in one case, below): the float
-# model (.npz), and marian-conv's
-# intgemm8 model with its alphas as marian-decoder ran it with gemm-precision float32 (int8 weights, a
-# float output layer) and int8shiftAlphaAll (Firefox's setting). Marian's decoding defaults come from the
+# model (.npz), and marian-conv's intgemm8 model with its alphas as marian-decoder ran it with
+# gemm-precision float32 (int8 weights, a float output layer) and int8shiftAlphaAll (Firefox's setting). Marian's decoding defaults come from the
 # conversion. The float model's 4-best lists for the first 50 lines must equal marian-decoder's, scores
 # as printed. marian-decoder read one sentence per batch: its int8 products quantize a whole batch by one
 # range, and a shortlist keeps the pieces of the whole batch's sources, so every run takes --batch-size 1.

@@ -129,6 +129,12 @@ def test_body(file, title):
     return text[start:text.index("\n}\n", start)]
 
 
+def hex_words(body, name):
+    """The 0x...u literals of `const std::vector<uint32_t> name = {...};` in body."""
+    block = re.search(r"\b" + name + r" = \{(.*?)\};", body, re.S).group(1)
+    return [int(w, 16) for w in re.findall(r"0x([0-9a-f]+)u", block)]
+
+
 def literals(body, name):
     """The float literals of `const std::vector<...> name = {...};` in body, as the compiler reads them."""
     block = re.search(r"\b" + name + r" = \{(.*?)\};", body, re.S).group(1)
@@ -146,8 +152,7 @@ def main():
             wrong += 1
             print(f"test_ssru.cc: gate {g}: 0x{got:08x}u, the test says 0x{want}u")
     body = test_body("test_kernels.cc", "layer_norm rounds as marian-decoder's")
-    block = re.search(r"\bwant = \{(.*?)\};", body, re.S).group(1)
-    wants = [int(w, 16) for w in re.findall(r"0x([0-9a-f]+)u", block)]
+    wants = hex_words(body, "want")
     ys = layer_norm(literals(body, "x"), literals(body, "gamma"), literals(body, "beta"), lit("1e-6"))
     for i, (y, want) in enumerate(zip(ys, wants)):
         total += 1
@@ -156,9 +161,7 @@ def main():
             print(f"test_kernels.cc: value {i}: 0x{bits(y):08x}u, the test says 0x{want:08x}u")
     body = test_body("test_kernels.cc", "marian_softmax rounds as marian-decoder's")
     for lanes in ("8", "4"):
-        block = re.search(r"\bwant" + lanes + r" = \{(.*?)\};", body, re.S).group(1)
-        wants = [int(w, 16) for w in re.findall(r"0x([0-9a-f]+)u", block)]
-        for i, (y, want) in enumerate(zip(softmax(literals(body, "x" + lanes)), wants)):
+        for i, (y, want) in enumerate(zip(softmax(literals(body, "x" + lanes)), hex_words(body, "want" + lanes))):
             total += 1
             if bits(y) != want:
                 wrong += 1
