@@ -125,7 +125,9 @@ model: $(GENERAL_STAGE3)/model.json
 # The German->English model data/general-de-en (its card: data/general-de-en/README.md): the general pairs
 # reversed, the teacher's translations reversed (its German as the source) and back-translations of mono.en by
 # the English->German model DE_EN_FROM (tools/synth_data.py, resumable chunks cached under DE_EN_WORK/bt-en),
-# starting from that model's weights and vocabulary (tools/import_checkpoint.py). DE_EN_FROM is stage 3 of
+# starting from that model's weights and vocabulary (tools/import_checkpoint.py); then one more epoch from those
+# weights (DE_EN_MORE_INIT) with fresh back-translations of mono.en by the English->German default
+# (DE_EN_BT_MORE_MODEL, cached under DE_EN_WORK/bt-en-more) at a higher weight. DE_EN_FROM is stage 3 of
 # `make model`, which runs first where it is missing. Resumable as `make model`.
 DE_EN_FROM ?= $(GENERAL_STAGE3)
 DE_EN_WORK ?= build/train-de-en
@@ -133,6 +135,10 @@ DE_EN_OUT ?= data/general-de-en
 DE_EN_BT_ARGS ?= --beam 1
 DE_EN_TRAIN_ARGS ?= --mix multi30k=0.5,tatoeba=1,news=1,kd=0.5,bt=0.25 --dropout 0.2 --label-smoothing 0.1 --lr 1e-3 \
 	--warmup 400 --max-tokens 2500 --epochs 3 --cooldown 1.0 --average 1 --bleu-every 0
+DE_EN_BT_MORE_MODEL ?= $(GENERAL_OUT)
+DE_EN_MORE_INIT ?= $(DE_EN_WORK)/train/avg.pt
+DE_EN_MORE_ARGS ?= --mix multi30k=1,tatoeba=1,news=0.5,kd=0.5,bt=0.6 --dropout 0.2 --label-smoothing 0.1 --lr 5e-4 \
+	--warmup 200 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
 DE_EN_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 model-de-en: $(DE_EN_FROM)/model.json | $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
@@ -142,7 +148,11 @@ model-de-en: $(DE_EN_FROM)/model.json | $(BUILD)/CMakeCache.txt
 		--input $(dir $(GENERAL_DATA))general-en-de-extra/mono.en.gz --out $(DE_EN_WORK)/bt-en $(DE_EN_BT_ARGS)
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/train --init-from $(DE_EN_WORK)/init/model.pt \
 		--synthetic bt=$(DE_EN_WORK)/bt-en $(DE_EN_TRAIN_ARGS)
-	$(PYTHON) tools/export.py $(DE_EN_WORK)/train/avg.pt --out $(DE_EN_WORK)/f32 --dtype f32 --source-lang de \
+	nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt --model $(DE_EN_BT_MORE_MODEL) \
+		--input $(dir $(GENERAL_DATA))general-en-de-extra/mono.en.gz --out $(DE_EN_WORK)/bt-en-more $(DE_EN_BT_ARGS)
+	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/more --init-from $(DE_EN_MORE_INIT) \
+		--synthetic bt=$(DE_EN_WORK)/bt-en-more $(DE_EN_MORE_ARGS)
+	$(PYTHON) tools/export.py $(DE_EN_WORK)/more/avg.pt --out $(DE_EN_WORK)/f32 --dtype f32 --source-lang de \
 		--target-lang en $(DE_EN_EXPORT_ARGS)
 	$(BUILD)/nmt convert --from nmt $(DE_EN_WORK)/f32 -o $(DE_EN_OUT) --dtype int8 --force
 	du -sh $(DE_EN_OUT)
@@ -156,6 +166,8 @@ model-de-en-smoke:
 	$(MAKE) model-de-en DE_EN_FROM=$(GENERAL_OUT) DE_EN_WORK=build/de-en-smoke DE_EN_OUT=build/de-en-smoke/model \
 		DE_EN_BT_ARGS="--beam 1 --limit 2000" \
 		DE_EN_TRAIN_ARGS="--mix multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2 --lr 1e-4 --warmup 20 \
+		--epochs 1 --cooldown 1.0 --average 1 --bleu-every 0" \
+		DE_EN_MORE_ARGS="--mix multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2 --lr 1e-4 --warmup 20 \
 		--epochs 1 --cooldown 1.0 --average 1 --bleu-every 0"
 
 # The whole general recipe at toy scale (a tiny model, a few hundred updates on a sample of each source) into
