@@ -97,6 +97,10 @@ GENERAL_BT_ARGS ?= --beam 1
 GENERAL_BACKTRANS_ARGS ?= --mix kd=0.5,tatoeba=1,multi30k=0.25,news=0.25,bt=0.3 --dropout 0.2 --label-smoothing 0.1 \
 	--lr 3e-4 --warmup 100 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
+# Monolingual text and the teacher's translations (../shared/data/general-en-de-extra), and the command that
+# translates it into synthetic pairs (tools/synth_data.py: --model, --input, --out).
+GENERAL_EXTRA = $(dir $(GENERAL_DATA))general-en-de-extra
+SYNTH_DATA = nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt
 GENERAL_TRAIN = nice -n 19 $(PYTHON) tools/train.py --corpus general --data $(GENERAL_DATA) --resume \
 	--time-budget-min $(GENERAL_BUDGET_MIN) --checkpoint-every-min 10 $(GENERAL_MODEL_ARGS)
 # Stages 1-3, exported as shipped (int8). The export marks them done: delete GENERAL_STAGE3 to run them again
@@ -111,8 +115,8 @@ $(GENERAL_STAGE3)/model.json: | $(BUILD)/CMakeCache.txt
 	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/distill-f32 -o $(GENERAL_STAGE3) --dtype int8 --force
 model: $(GENERAL_STAGE3)/model.json
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
-	nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt --model $(GENERAL_BT_MODEL) \
-		--input $(dir $(GENERAL_DATA))general-en-de-extra/mono.de.gz --out $(GENERAL_WORK)/bt-de $(GENERAL_BT_ARGS)
+	$(SYNTH_DATA) --model $(GENERAL_BT_MODEL) --input $(GENERAL_EXTRA)/mono.de.gz --out $(GENERAL_WORK)/bt-de \
+		$(GENERAL_BT_ARGS)
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/backtrans --init-from $(GENERAL_WORK)/distill/avg.pt \
 		--synthetic bt=$(GENERAL_WORK)/bt-de $(GENERAL_BACKTRANS_ARGS)
 	$(PYTHON) tools/export.py $(GENERAL_WORK)/backtrans/avg.pt --out $(GENERAL_WORK)/f32 --dtype f32 \
@@ -144,12 +148,11 @@ model-de-en: $(DE_EN_FROM)/model.json | $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
 	$(BUILD)/nmt convert --from nmt $(DE_EN_FROM) -o $(DE_EN_WORK)/en-de-f32 --dtype f32 --force
 	$(PYTHON) tools/import_checkpoint.py $(DE_EN_WORK)/en-de-f32 --out $(DE_EN_WORK)/init/model.pt
-	nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt --model $(DE_EN_FROM) \
-		--input $(dir $(GENERAL_DATA))general-en-de-extra/mono.en.gz --out $(DE_EN_WORK)/bt-en $(DE_EN_BT_ARGS)
+	$(SYNTH_DATA) --model $(DE_EN_FROM) --input $(GENERAL_EXTRA)/mono.en.gz --out $(DE_EN_WORK)/bt-en $(DE_EN_BT_ARGS)
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/train --init-from $(DE_EN_WORK)/init/model.pt \
 		--synthetic bt=$(DE_EN_WORK)/bt-en $(DE_EN_TRAIN_ARGS)
-	nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt --model $(DE_EN_BT_MORE_MODEL) \
-		--input $(dir $(GENERAL_DATA))general-en-de-extra/mono.en.gz --out $(DE_EN_WORK)/bt-en-more $(DE_EN_BT_ARGS)
+	$(SYNTH_DATA) --model $(DE_EN_BT_MORE_MODEL) --input $(GENERAL_EXTRA)/mono.en.gz --out $(DE_EN_WORK)/bt-en-more \
+		$(DE_EN_BT_ARGS)
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/more --init-from $(DE_EN_MORE_INIT) \
 		--synthetic bt=$(DE_EN_WORK)/bt-en-more $(DE_EN_MORE_ARGS)
 	$(PYTHON) tools/export.py $(DE_EN_WORK)/more/avg.pt --out $(DE_EN_WORK)/f32 --dtype f32 --source-lang de \
@@ -162,13 +165,11 @@ model-de-en: $(DE_EN_FROM)/model.json | $(BUILD)/CMakeCache.txt
 # The German->English recipe on a sample (2,000 back-translated lines, a few hundred updates) into
 # build/de-en-smoke/model, starting from the bundled English->German model: checks the pipeline end to end, not
 # the quality.
+DE_EN_SMOKE_ARGS = --mix multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2 --lr 1e-4 --warmup 20 --epochs 1 \
+	--cooldown 1.0 --average 1 --bleu-every 0
 model-de-en-smoke:
 	$(MAKE) model-de-en DE_EN_FROM=$(GENERAL_OUT) DE_EN_WORK=build/de-en-smoke DE_EN_OUT=build/de-en-smoke/model \
-		DE_EN_BT_ARGS="--beam 1 --limit 2000" \
-		DE_EN_TRAIN_ARGS="--mix multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2 --lr 1e-4 --warmup 20 \
-		--epochs 1 --cooldown 1.0 --average 1 --bleu-every 0" \
-		DE_EN_MORE_ARGS="--mix multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2 --lr 1e-4 --warmup 20 \
-		--epochs 1 --cooldown 1.0 --average 1 --bleu-every 0"
+		DE_EN_BT_ARGS="--beam 1 --limit 2000" DE_EN_TRAIN_ARGS="$(DE_EN_SMOKE_ARGS)" DE_EN_MORE_ARGS="$(DE_EN_SMOKE_ARGS)"
 
 # The whole general recipe at toy scale (a tiny model, a few hundred updates on a sample of each source) into
 # build/general-smoke/model: checks the pipeline end to end, not the quality.

@@ -1,18 +1,19 @@
 #!/bin/sh
 # A Marian SSRU student (tests/fixtures/marian-ssru): converted, it translates the first 300 lines of
 # Multi30k's test set as marian-decoder did (the checked-in outputs), greedy and beam 4, without and with
-# Marian's binary lexical shortlist, on at least 99% of the lines (98% in one case, below): the float
-# model (.npz), and marian-conv's intgemm8 model with its alphas as marian-decoder ran it with
-# gemm-precision float32 (int8 weights, a float output layer) and int8shiftAlphaAll (Firefox's setting). Marian's decoding defaults come from the
-# conversion. The float model's 4-best lists for the first 50 lines must equal marian-decoder's, scores
-# as printed. marian-decoder read one sentence per batch: its int8 products quantize a whole batch by one
-# range, and a shortlist keeps the pieces of the whole batch's sources, so every run takes --batch-size 1.
-# nmt computes intgemm's products float for float (the file's weight multipliers, one rounding for each
-# product with a bias), and the position table, LayerNorm, the SSRU and attention (OpenBLAS's products,
-# Marian's softmax: config.attention_rounding) round as marian-decoder's build does: on the AVX-512 CPU
-# that made the outputs, every run gives 300 of 300. OpenBLAS's kernels for other CPUs sum in another
-# order (OPENBLAS_CORETYPE=Haswell: gemm-precision float32, which quantizes each product's inputs by
-# their largest value, then differs on 3 lines of beam 4 with the shortlist), so its runs need 98%.
+# Marian's binary lexical shortlist, on at least 99% of the lines (98% in one case, below): the float model
+# (.npz), and marian-conv's intgemm8 model with its alphas as marian-decoder ran it with gemm-precision
+# float32 (int8 weights, a float output layer) and int8shiftAlphaAll (Firefox's setting). Marian's decoding
+# defaults come from the conversion. The float model's 4-best lists for the first 50 lines must equal
+# marian-decoder's, scores as printed. marian-decoder read one sentence per batch: its int8 products
+# quantize a whole batch by one range, and a shortlist keeps the pieces of the whole batch's sources, so
+# every run takes --batch-size 1. nmt computes intgemm's products float for float (the file's weight
+# multipliers, one rounding for each product with a bias), and the position table, LayerNorm, the SSRU and
+# attention (OpenBLAS's products, Marian's softmax: config.attention_rounding) round as marian-decoder's
+# build does: on the AVX-512 CPU that made the outputs, every run gives 300 of 300. OpenBLAS's kernels for
+# other CPUs sum in another order (OPENBLAS_CORETYPE=Haswell: gemm-precision float32, which quantizes each
+# product's inputs by their largest value, then differs on 3 lines of beam 4 with the shortlist), so its
+# runs need 98%.
 # Usage: marian_student_check.sh NMT_BINARY FIXTURE_DIR TEST_SET_GZ
 set -eu
 nmt=$1 fixture=$2 input=$3

@@ -129,16 +129,19 @@ def test_body(file, title):
     return text[start:text.index("\n}\n", start)]
 
 
+def initializer(body, name):
+    """The text between the braces of `const std::vector<...> name = {...};` in body."""
+    return re.search(r"\b" + name + r" = \{(.*?)\};", body, re.S).group(1)
+
+
 def hex_words(body, name):
-    """The 0x...u literals of `const std::vector<uint32_t> name = {...};` in body."""
-    block = re.search(r"\b" + name + r" = \{(.*?)\};", body, re.S).group(1)
-    return [int(w, 16) for w in re.findall(r"0x([0-9a-f]+)u", block)]
+    """The 0x...u literals of vector `name` in body."""
+    return [int(w, 16) for w in re.findall(r"0x([0-9a-f]+)u", initializer(body, name))]
 
 
 def literals(body, name):
-    """The float literals of `const std::vector<...> name = {...};` in body, as the compiler reads them."""
-    block = re.search(r"\b" + name + r" = \{(.*?)\};", body, re.S).group(1)
-    return [lit(v) for v in re.findall(NUMBER + r"(?=f)", block)]
+    """The float literals of vector `name` in body, as the compiler reads them."""
+    return [lit(v) for v in re.findall(NUMBER + r"(?=f)", initializer(body, name))]
 
 
 def main():
