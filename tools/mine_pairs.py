@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""Human translation pairs mined from two monolingual files, matched through the models' translations.
+
+  /usr/bin/python3 tools/mine_pairs.py --en-side build/synth/en-de --de-side build/synth/de-en \
+      --exclude tests/everyday/everyday --out build/synth/mined
+
+mono.en and mono.de are drawn from the same collections (mostly Tatoeba), so many English lines have a German
+line that translates them. --en-side is tools/synth_data.py's output for the English lines (PREFIX.en.gz human,
+PREFIX.de.gz an English->German model's), --de-side the same for the German lines. A German line g and an
+English line e pair when each is the other's best match by score(g, e), the lower of two word overlaps: e
+against g's English translation, and g against e's German translation. Overlap is the IDF-weighted Dice
+coefficient of the lower-cased word sets; each German line scores the CANDIDATES English lines nearest its
+translation. A pair needs score >= --min-score, the same numbers on both sides, and no side in an --exclude
+file (PREFIX.en / PREFIX.de, compared lower-cased without punctuation), so that a judged set stays unseen.
+Pairs the models could not have matched, those with words they do not know, are not found.
+OUT.en.gz / OUT.de.gz hold the pairs, human on both sides, for tools/train.py --synthetic NAME=OUT.
+"""
+import argparse
+import collections
+import gzip
+import math
+import os
+import re
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from train_data import read_lines  # noqa: E402
+
+WORD = re.compile(r"\w+")
+NUMBER = re.compile(r"\d+")
+CANDIDATES = 10         # English lines nearest a German line's translation that get the two-sided score
+MAX_POSTINGS = 20000    # a word on more English lines than this is too common to look lines up by
+
+
+def words(line):
+    return frozenset(WORD.findall(line.lower()))
+
+
+def plain(line):
+    return " ".join(WORD.findall(line.lower()))
+
+
+def weight(word_set, idf):
+    """The IDF weights' sum, exact whatever the set's order (string hashing varies between runs)."""
+    return math.fsum(idf.get(w, 1.0) for w in word_set)
+
+
+def idf_table(sets):
+    df = collections.Counter(w for s in sets for w in s)
+    return {w: math.log(len(sets) / c) + 1.0 for w, c in df.items()}
+
+
+def dice(a, b, idf):
+    """IDF-weighted Dice of two word sets: 1 when equal, 0 when disjoint."""
+    total = weight(a, idf) + weight(b, idf)
+    return 2.0 * weight(a & b, idf) / total if total else 0.0
+
+
+def nearest_english(queries, en_words, idf_en):
+    """For each query word set, the CANDIDATES English lines of highest IDF-weighted Dice.
+
+    Words on more than MAX_POSTINGS lines are left out of the lookup, not of the lines' weights."""
+    postings = collections.defaultdict(list)
+    for j, s in enumerate(en_words):
+        for w in s:
+            postings[w].append(j)
+    postings = {w: np.array(js, dtype=np.int32) for w, js in postings.items() if len(js) <= MAX_POSTINGS}
+    en_weight = np.array([weight(s, idf_en) for s in en_words], dtype=np.float64)
+    found = []
+    for query in queries:
+        looked_up = sorted(w for w in query if w in postings)  # one summation order in bincount
+        if not looked_up:
+            found.append([])
+            continue
+        lines = np.concatenate([postings[w] for w in looked_up])
+        weights = np.concatenate([np.full(len(postings[w]), idf_en[w]) for w in looked_up])
+        unique, index = np.unique(lines, return_inverse=True)
+        shared = np.bincount(index, weights)
+        query_weight = weight(query, idf_en)
+        approx_dice = 2.0 * shared / (query_weight + en_weight[unique])
+        found.append(unique[np.argsort(-approx_dice, kind="stable")[:CANDIDATES]].tolist())
+    return found
+
+
+def mine(en_pairs, de_pairs, min_score):
+    """[(score, english, german)] of mutual best matches; en_pairs (human en, MT de), de_pairs (human de, MT en)."""
+    en_words = [words(e) for e, _ in en_pairs]
+    en_mt_words = [words(d) for _, d in en_pairs]
+    de_words = [words(g) for g, _ in de_pairs]
+    de_mt_words = [words(e) for _, e in de_pairs]
+    idf_en = idf_table(en_words)
+    idf_de = idf_table(de_words)
+
+    best_for_de, best_for_en = {}, {}
+    for i, ranked in enumerate(nearest_english(de_mt_words, en_words, idf_en)):
+        for j in ranked:
+            score = min(dice(de_mt_words[i], en_words[j], idf_en), dice(de_words[i], en_mt_words[j], idf_de))
+            if score > best_for_de.get(i, (0.0, -1))[0]:
+                best_for_de[i] = (score, j)
+            if score > best_for_en.get(j, (0.0, -1))[0]:
+                best_for_en[j] = (score, i)
+
+    mined = []
+    for i, (score, j) in best_for_de.items():
+        if best_for_en[j][1] != i or score < min_score:
+            continue
+        english, german = en_pairs[j][0], de_pairs[i][0]
+        if sorted(NUMBER.findall(english)) != sorted(NUMBER.findall(german)):
+            continue
+        mined.append((score, english, german))
+    return mined
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--en-side", required=True, help="PREFIX: human English PREFIX.en.gz, its German PREFIX.de.gz")
+    ap.add_argument("--de-side", required=True, help="PREFIX: human German PREFIX.de.gz, its English PREFIX.en.gz")
+    ap.add_argument("--exclude", action="append", default=[], metavar="PREFIX",
+                    help="PREFIX.en / PREFIX.de: sentences no mined pair may contain")
+    ap.add_argument("--min-score", type=float, default=0.75)
+    ap.add_argument("--out", required=True, help="OUT.en.gz and OUT.de.gz are the pairs")
+    args = ap.parse_args()
+
+    en_pairs = list(zip(read_lines(args.en_side + ".en.gz"), read_lines(args.en_side + ".de.gz")))
+    de_pairs = list(zip(read_lines(args.de_side + ".de.gz"), read_lines(args.de_side + ".en.gz")))
+    excluded = {plain(line) for prefix in args.exclude for lang in ("en", "de")
+                for line in read_lines(f"{prefix}.{lang}")}
+    mined = [m for m in mine(en_pairs, de_pairs, args.min_score)
+             if plain(m[1]) not in excluded and plain(m[2]) not in excluded]
+    mined.sort(key=lambda m: -m[0])
+    for lang, side in (("en", 1), ("de", 2)):
+        with gzip.open(f"{args.out}.{lang}.gz.tmp", "wt", encoding="utf-8") as f:
+            f.write("".join(m[side] + "\n" for m in mined))
+        os.replace(f"{args.out}.{lang}.gz.tmp", f"{args.out}.{lang}.gz")
+    print(f"mine_pairs: {len(mined)} pairs from {len(en_pairs)} English and {len(de_pairs)} German lines "
+          f"(score >= {args.min_score}) in {args.out}.{{en,de}}.gz")
+
+
+if __name__ == "__main__":
+    main()
