@@ -74,8 +74,8 @@ fixtures:
 # shipped as int8. Four stages: the main run; one epoch that starts from its weights with Multi30k weighted up;
 # distillation, from those weights, on the teacher's translations (kd.* in ../shared/data/general-en-de-extra)
 # beside the original pairs; then one epoch from stage 3 that adds back-translations of mono.de by the German->
-# English model (GENERAL_BT_MODEL; cached under GENERAL_WORK/bt-de). Stage 3 is also exported on its own
-# (GENERAL_STAGE3): data/general-de-en starts from it. GENERAL_DISTILL_INIT starts stage 3 from other weights
+# English model (SYNTH_WORK/de-en, below). Stage 3 is also exported on its own (GENERAL_STAGE3):
+# data/general-de-en starts from it. GENERAL_DISTILL_INIT starts stage 3 from other weights
 # (tools/import_checkpoint.py turns a shipped model back into them). Resumable: each stage stops after
 # GENERAL_BUDGET_MIN minutes with its state saved (exit status 75) and the same command continues it; the
 # export runs once every stage is done.
@@ -83,7 +83,6 @@ GENERAL_BUDGET_MIN ?= 120
 GENERAL_WORK ?= build/train-general
 GENERAL_OUT ?= data/general-en-de
 GENERAL_STAGE3 ?= $(GENERAL_WORK)/stage3
-GENERAL_BT_MODEL ?= $(DE_EN_OUT)
 GENERAL_DATA ?= ../shared/data/multi30k
 GENERAL_MODEL_ARGS ?= --vocab 8000 --d-model 256 --heads 4 --enc-layers 3 --dec-layers 3 --ffn 1024 --bf16
 GENERAL_TRAIN_ARGS ?= --mix multi30k=1,tatoeba=2,news=0.5 --dropout 0.2 --label-smoothing 0.1 --lr 2e-3 \
@@ -93,7 +92,6 @@ GENERAL_FINETUNE_ARGS ?= --mix multi30k=3,tatoeba=2,news=0.5 --dropout 0.2 --lab
 GENERAL_DISTILL_ARGS ?= --mix kd=1,multi30k=0.5,tatoeba=1,news=1 --dropout 0.2 --label-smoothing 0.1 --lr 1e-3 \
 	--warmup 200 --max-tokens 2500 --epochs 4 --cooldown 1.0 --average 1 --bleu-every 0
 GENERAL_DISTILL_INIT ?= $(GENERAL_WORK)/finetune/avg.pt
-GENERAL_BT_ARGS ?= --beam 1
 GENERAL_BACKTRANS_ARGS ?= --mix kd=0.5,tatoeba=1,multi30k=0.25,news=0.25,bt=0.3 --dropout 0.2 --label-smoothing 0.1 \
 	--lr 3e-4 --warmup 100 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
@@ -101,6 +99,26 @@ GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --
 # translates it into synthetic pairs (tools/synth_data.py: --model, --input, --out).
 GENERAL_EXTRA = $(dir $(GENERAL_DATA))general-en-de-extra
 SYNTH_DATA = nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt
+# Pairs made by the bundled models, for both recipes, cached under SYNTH_WORK: mono.de translated by the
+# German->English model (SYNTH_WORK/de-en: back-translations for English->German), mono.en by the
+# English->German one (SYNTH_WORK/en-de: back-translations for German->English), and the human pairs mined from
+# the two files through those translations (SYNTH_WORK/mined, tools/mine_pairs.py), none of them an everyday
+# sentence the cards judge. Delete SYNTH_WORK to make them again with newer bundled models.
+SYNTH_WORK ?= build/synth
+SYNTH_DE_EN_MODEL ?= $(DE_EN_OUT)
+SYNTH_EN_DE_MODEL ?= $(GENERAL_OUT)
+SYNTH_ARGS ?= --beam 1
+$(SYNTH_WORK)/de-en.en.gz: | $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS) --target nmt
+	$(SYNTH_DATA) --model $(SYNTH_DE_EN_MODEL) --input $(GENERAL_EXTRA)/mono.de.gz --out $(SYNTH_WORK)/de-en \
+		$(SYNTH_ARGS)
+$(SYNTH_WORK)/en-de.en.gz: | $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS) --target nmt
+	$(SYNTH_DATA) --model $(SYNTH_EN_DE_MODEL) --input $(GENERAL_EXTRA)/mono.en.gz --out $(SYNTH_WORK)/en-de \
+		$(SYNTH_ARGS)
+$(SYNTH_WORK)/mined.en.gz: $(SYNTH_WORK)/de-en.en.gz $(SYNTH_WORK)/en-de.en.gz
+	nice -n 19 $(PYTHON) tools/mine_pairs.py --en-side $(SYNTH_WORK)/en-de --de-side $(SYNTH_WORK)/de-en \
+		--exclude tests/everyday/everyday --out $(SYNTH_WORK)/mined
 GENERAL_TRAIN = nice -n 19 $(PYTHON) tools/train.py --corpus general --data $(GENERAL_DATA) --resume \
 	--time-budget-min $(GENERAL_BUDGET_MIN) --checkpoint-every-min 10 $(GENERAL_MODEL_ARGS)
 # Stages 1-3, exported as shipped (int8). The export marks them done: delete GENERAL_STAGE3 to run them again
@@ -113,12 +131,10 @@ $(GENERAL_STAGE3)/model.json: | $(BUILD)/CMakeCache.txt
 	$(PYTHON) tools/export.py $(GENERAL_WORK)/distill/avg.pt --out $(GENERAL_WORK)/distill-f32 --dtype f32 \
 		$(GENERAL_EXPORT_ARGS)
 	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/distill-f32 -o $(GENERAL_STAGE3) --dtype int8 --force
-model: $(GENERAL_STAGE3)/model.json
+model: $(GENERAL_STAGE3)/model.json $(SYNTH_WORK)/de-en.en.gz
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
-	$(SYNTH_DATA) --model $(GENERAL_BT_MODEL) --input $(GENERAL_EXTRA)/mono.de.gz --out $(GENERAL_WORK)/bt-de \
-		$(GENERAL_BT_ARGS)
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/backtrans --init-from $(GENERAL_WORK)/distill/avg.pt \
-		--synthetic bt=$(GENERAL_WORK)/bt-de $(GENERAL_BACKTRANS_ARGS)
+		--synthetic bt=$(SYNTH_WORK)/de-en $(GENERAL_BACKTRANS_ARGS)
 	$(PYTHON) tools/export.py $(GENERAL_WORK)/backtrans/avg.pt --out $(GENERAL_WORK)/f32 --dtype f32 \
 		$(GENERAL_EXPORT_ARGS)
 	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/f32 -o $(GENERAL_OUT) --dtype int8 --force
@@ -131,45 +147,50 @@ model: $(GENERAL_STAGE3)/model.json
 # the English->German model DE_EN_FROM (tools/synth_data.py, resumable chunks cached under DE_EN_WORK/bt-en),
 # starting from that model's weights and vocabulary (tools/import_checkpoint.py); then one more epoch from those
 # weights (DE_EN_MORE_INIT) with fresh back-translations of mono.en by the English->German default
-# (DE_EN_BT_MORE_MODEL, cached under DE_EN_WORK/bt-en-more) at a higher weight. DE_EN_FROM is stage 3 of
-# `make model`, which runs first where it is missing. Resumable as `make model`.
+# (SYNTH_WORK/en-de) at a higher weight; then two epochs from stage 2 that add the mined human pairs
+# (SYNTH_WORK/mined). DE_EN_FROM is stage 3 of `make model`, which runs first where it is missing. Resumable as
+# `make model`.
 DE_EN_FROM ?= $(GENERAL_STAGE3)
 DE_EN_WORK ?= build/train-de-en
 DE_EN_OUT ?= data/general-de-en
 DE_EN_BT_ARGS ?= --beam 1
 DE_EN_TRAIN_ARGS ?= --mix multi30k=0.5,tatoeba=1,news=1,kd=0.5,bt=0.25 --dropout 0.2 --label-smoothing 0.1 --lr 1e-3 \
 	--warmup 400 --max-tokens 2500 --epochs 3 --cooldown 1.0 --average 1 --bleu-every 0
-DE_EN_BT_MORE_MODEL ?= $(GENERAL_OUT)
 DE_EN_MORE_INIT ?= $(DE_EN_WORK)/train/avg.pt
 DE_EN_MORE_ARGS ?= --mix multi30k=1,tatoeba=1,news=0.5,kd=0.5,bt=0.6 --dropout 0.2 --label-smoothing 0.1 --lr 5e-4 \
 	--warmup 200 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
+DE_EN_MINED_ARGS ?= --mix mined=2,tatoeba=1,kd=0.5,bt=0.15,multi30k=0.25,news=0.25 --dropout 0.2 \
+	--label-smoothing 0.1 --lr 5e-4 --warmup 200 --max-tokens 2500 --epochs 2 --cooldown 1.0 --average 1 --bleu-every 0
 DE_EN_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
-model-de-en: $(DE_EN_FROM)/model.json | $(BUILD)/CMakeCache.txt
+model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
 	$(BUILD)/nmt convert --from nmt $(DE_EN_FROM) -o $(DE_EN_WORK)/en-de-f32 --dtype f32 --force
 	$(PYTHON) tools/import_checkpoint.py $(DE_EN_WORK)/en-de-f32 --out $(DE_EN_WORK)/init/model.pt
 	$(SYNTH_DATA) --model $(DE_EN_FROM) --input $(GENERAL_EXTRA)/mono.en.gz --out $(DE_EN_WORK)/bt-en $(DE_EN_BT_ARGS)
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/train --init-from $(DE_EN_WORK)/init/model.pt \
 		--synthetic bt=$(DE_EN_WORK)/bt-en $(DE_EN_TRAIN_ARGS)
-	$(SYNTH_DATA) --model $(DE_EN_BT_MORE_MODEL) --input $(GENERAL_EXTRA)/mono.en.gz --out $(DE_EN_WORK)/bt-en-more \
-		$(DE_EN_BT_ARGS)
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/more --init-from $(DE_EN_MORE_INIT) \
-		--synthetic bt=$(DE_EN_WORK)/bt-en-more $(DE_EN_MORE_ARGS)
-	$(PYTHON) tools/export.py $(DE_EN_WORK)/more/avg.pt --out $(DE_EN_WORK)/f32 --dtype f32 --source-lang de \
+		--synthetic bt=$(SYNTH_WORK)/en-de $(DE_EN_MORE_ARGS)
+	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/mined --init-from $(DE_EN_WORK)/more/avg.pt \
+		--synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_MINED_ARGS)
+	$(PYTHON) tools/export.py $(DE_EN_WORK)/mined/avg.pt --out $(DE_EN_WORK)/f32 --dtype f32 --source-lang de \
 		--target-lang en $(DE_EN_EXPORT_ARGS)
 	$(BUILD)/nmt convert --from nmt $(DE_EN_WORK)/f32 -o $(DE_EN_OUT) --dtype int8 --force
 	du -sh $(DE_EN_OUT)
 	$(PYTHON) tools/eval_general.py --model $(DE_EN_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(DE_EN_WORK)/eval
 
-# The German->English recipe on a sample (2,000 back-translated lines, a few hundred updates) into
+# The German->English recipe on a sample (2,000 lines of each monolingual file, a few hundred updates) into
 # build/de-en-smoke/model, starting from the bundled English->German model: checks the pipeline end to end, not
 # the quality.
-DE_EN_SMOKE_ARGS = --mix multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2 --lr 1e-4 --warmup 20 --epochs 1 \
-	--cooldown 1.0 --average 1 --bleu-every 0
+DE_EN_SMOKE_MIX = multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2
+DE_EN_SMOKE_ARGS = --lr 1e-4 --warmup 20 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
 model-de-en-smoke:
 	$(MAKE) model-de-en DE_EN_FROM=$(GENERAL_OUT) DE_EN_WORK=build/de-en-smoke DE_EN_OUT=build/de-en-smoke/model \
-		DE_EN_BT_ARGS="--beam 1 --limit 2000" DE_EN_TRAIN_ARGS="$(DE_EN_SMOKE_ARGS)" DE_EN_MORE_ARGS="$(DE_EN_SMOKE_ARGS)"
+		SYNTH_WORK=build/de-en-smoke/synth SYNTH_DE_EN_MODEL=$(DE_EN_OUT) SYNTH_ARGS="--beam 1 --limit 2000" \
+		DE_EN_BT_ARGS="--beam 1 --limit 2000" DE_EN_TRAIN_ARGS="--mix $(DE_EN_SMOKE_MIX) $(DE_EN_SMOKE_ARGS)" \
+		DE_EN_MORE_ARGS="--mix $(DE_EN_SMOKE_MIX) $(DE_EN_SMOKE_ARGS)" \
+		DE_EN_MINED_ARGS="--mix $(DE_EN_SMOKE_MIX),mined=1 $(DE_EN_SMOKE_ARGS)"
 
 # The whole general recipe at toy scale (a tiny model, a few hundred updates on a sample of each source) into
 # build/general-smoke/model: checks the pipeline end to end, not the quality.
@@ -182,7 +203,7 @@ model-smoke:
 		--cooldown 1.0 --average 1 --bleu-every 0" \
 		GENERAL_DISTILL_ARGS="--mix kd=0.05,multi30k=0.05,tatoeba=0.1,news=0.05 --lr 1e-3 --warmup 20 --epochs 1 \
 		--cooldown 1.0 --average 1 --bleu-every 0" \
-		GENERAL_BT_ARGS="--beam 1 --limit 2000" \
+		SYNTH_WORK=build/general-smoke/synth SYNTH_ARGS="--beam 1 --limit 2000" \
 		GENERAL_BACKTRANS_ARGS="--mix kd=0.02,tatoeba=0.05,multi30k=0.02,news=0.02,bt=0.3 --lr 1e-3 --warmup 20 \
 		--epochs 1 --cooldown 1.0 --average 1 --bleu-every 0" \
 		GENERAL_EXPORT_ARGS="--beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 0"
