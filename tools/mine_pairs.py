@@ -17,7 +17,6 @@ OUT.en.gz / OUT.de.gz hold the pairs, human on both sides, for tools/train.py --
 """
 import argparse
 import collections
-import gzip
 import math
 import os
 import re
@@ -26,7 +25,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_data import read_lines  # noqa: E402
+from train_data import read_lines, read_pairs, write_pairs  # noqa: E402
 
 WORD = re.compile(r"\w+")
 NUMBER = re.compile(r"\d+")
@@ -123,17 +122,14 @@ def main():
     ap.add_argument("--out", required=True, help="OUT.en.gz and OUT.de.gz are the pairs")
     args = ap.parse_args()
 
-    en_pairs = list(zip(read_lines(args.en_side + ".en.gz"), read_lines(args.en_side + ".de.gz")))
-    de_pairs = list(zip(read_lines(args.de_side + ".de.gz"), read_lines(args.de_side + ".en.gz")))
+    en_pairs = read_pairs(args.en_side)
+    de_pairs = [(german, english) for english, german in read_pairs(args.de_side)]
     excluded = {plain(line) for prefix in args.exclude for lang in ("en", "de")
                 for line in read_lines(f"{prefix}.{lang}")}
     mined = [m for m in mine(en_pairs, de_pairs, args.min_score)
              if plain(m[1]) not in excluded and plain(m[2]) not in excluded]
     mined.sort(key=lambda m: -m[0])
-    for lang, side in (("en", 1), ("de", 2)):
-        with gzip.open(f"{args.out}.{lang}.gz.tmp", "wt", encoding="utf-8") as f:
-            f.write("".join(m[side] + "\n" for m in mined))
-        os.replace(f"{args.out}.{lang}.gz.tmp", f"{args.out}.{lang}.gz")
+    write_pairs(args.out, {"en": [m[1] for m in mined], "de": [m[2] for m in mined]})
     print(f"mine_pairs: {len(mined)} pairs from {len(en_pairs)} English and {len(de_pairs)} German lines "
           f"(score >= {args.min_score}) in {args.out}.{{en,de}}.gz")
 

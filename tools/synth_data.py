@@ -11,14 +11,13 @@ and translation on the sides the model's languages say), one pair per input line
 --synthetic NAME=OUT. Lines the engine leaves empty are dropped from the pairs.
 """
 import argparse
-import gzip
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoint import model_languages  # noqa: E402
-from train_data import read_lines  # noqa: E402
+from train_data import read_lines, write_pairs  # noqa: E402
 
 CHUNK_LINES = 5000
 
@@ -72,10 +71,7 @@ def main():
             if s.strip() and h.strip():
                 sources.append(s)
                 targets.append(h)
-    for lang, side in ((src_lang, sources), (tgt_lang, targets)):
-        with gzip.open(f"{args.out}.{lang}.gz.tmp", "wt", encoding="utf-8") as f:
-            f.write("".join(line + "\n" for line in side))
-        os.replace(f"{args.out}.{lang}.gz.tmp", f"{args.out}.{lang}.gz")
+    write_pairs(args.out, {src_lang: sources, tgt_lang: targets})
     print(f"synth_data: {len(sources)} pairs ({src_lang} -> {tgt_lang}) in {args.out}.{{{src_lang},{tgt_lang}}}.gz")
 
 

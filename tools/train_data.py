@@ -39,6 +39,14 @@ def read_pairs(prefix):
     return list(zip(read_lines(prefix + ".en.gz"), read_lines(prefix + ".de.gz")))
 
 
+def write_pairs(prefix, sides):
+    """PREFIX.<lang>.gz for each lang -> lines of sides (read_pairs' files), each replaced whole or not at all."""
+    for lang, lines in sides.items():
+        with gzip.open(f"{prefix}.{lang}.gz.tmp", "wt", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+        os.replace(f"{prefix}.{lang}.gz.tmp", f"{prefix}.{lang}.gz")
+
+
 def split_tatoeba(pairs):
     """(train, dev): a seeded draw for dev; training pairs sharing a side with a dev pair are dropped."""
     dev_idx = sorted(random.Random(SPLIT_SEED).sample(range(len(pairs)), TATOEBA_DEV_PAIRS))
