@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """tools/mine_pairs.py on a handful of lines: it pairs translations, only mutual best matches, never lines
-whose numbers differ, never an excluded sentence, and nothing below the score (the trains: each the
-other's best, both halves wrong)."""
+whose numbers differ or where one side says "not", never an excluded sentence, and nothing below the scores
+(the trains: each the other's best, both halves wrong). A pair whose word the German->English model copied
+("Akku") is found through the dictionary's entry and not without it."""
 import gzip
 import os
 import subprocess
@@ -18,6 +19,8 @@ ENGLISH = [
     ("She reads a green book in the garden.", "Sie liest ein grünes Buch im Garten."),
     ("Tom bought bread.", "Tom kaufte Brot."),
     ("The train is late.", "Der Zug ist spät."),
+    ("My battery is flat.", "Mein Batteriemann ist flach."),
+    ("Tom is not hungry.", "Tom ist nicht hungrig."),
 ]
 # (human German, a German->English model's English)
 GERMAN = [
@@ -27,14 +30,49 @@ GERMAN = [
     ("Sie liest im Garten ein grünes Buch.", "She reads a green book in the garden."),
     ("Sie liest ein Buch.", "She reads a book."),
     ("Der Zug fährt um acht.", "The train leaves at eight."),
+    ("Mein Akku ist leer.", "My akku is empty."),
+    ("Tom ist hungrig.", "Tom is hungry."),
 ]
 WANT = {("Where is the dog?", "Wo ist denn der Hund?"),
-        ("She reads a green book in the garden.", "Sie liest im Garten ein grünes Buch.")}
+        ("She reads a green book in the garden.", "Sie liest im Garten ein grünes Buch."),
+        ("My battery is flat.", "Mein Akku ist leer.")}
+BATTERY = ("My battery is flat.", "Mein Akku ist leer.")
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
 def write(path, lines):
     with gzip.open(path, "wt", encoding="utf-8") as f:
         f.write("".join(line + "\n" for line in lines))
+
+
+def b64(n):
+    digits = ""
+    while True:
+        digits = B64[n % 64] + digits
+        n //= 64
+        if not n:
+            return digits
+
+
+def write_dictionary(prefix, entries):
+    """A dictd dictionary in FreeDict's layout: a headword line, then the translations."""
+    data, index = "", []
+    for english, german in entries:
+        entry = f"{english} /ipa/\n{german}\n"
+        offset, size = len(data.encode()), len(entry.encode())
+        data += entry
+        index.append(f"{english}\t{b64(offset)}\t{b64(size)}\n")
+    with gzip.open(prefix + ".dict.dz", "wt", encoding="utf-8") as f:
+        f.write(data)
+    with open(prefix + ".index", "w", encoding="utf-8") as f:
+        f.write("".join(index))
+
+
+def mine(tmp, dictionary):
+    subprocess.run([sys.executable, TOOL, "--en-side", f"{tmp}/ft", "--de-side", f"{tmp}/bt",
+                    "--exclude", f"{tmp}/judged", "--dictionary", dictionary, "--min-overlap", "0.6",
+                    "--out", f"{tmp}/mined"], check=True)
+    return set(zip(read(f"{tmp}/mined.en.gz"), read(f"{tmp}/mined.de.gz")))
 
 
 def read(path):
@@ -51,11 +89,13 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("the weather is nice today\n")
     with open(f"{tmp}/judged.de", "w", encoding="utf-8") as f:
         f.write("Ein anderer Satz.\n")
-    subprocess.run([sys.executable, TOOL, "--en-side", f"{tmp}/ft", "--de-side", f"{tmp}/bt",
-                    "--exclude", f"{tmp}/judged", "--min-score", "0.6", "--out", f"{tmp}/mined"], check=True)
-    got = set(zip(read(f"{tmp}/mined.en.gz"), read(f"{tmp}/mined.de.gz")))
+    write_dictionary(f"{tmp}/dict", [("battery", "Akkumulator <masc>, Akku <masc> [electr.]"),
+                                     ("flat", "flach, leer [electr.]")])
+    write_dictionary(f"{tmp}/no-battery", [("flat", "flach, leer [electr.]")])
+    got = mine(tmp, f"{tmp}/dict")
+    without = mine(tmp, f"{tmp}/no-battery")
 
-if got != WANT:
-    print(f"mined {sorted(got)}\nwant  {sorted(WANT)}")
+if got != WANT or without != WANT - {BATTERY}:
+    print(f"mined {sorted(got)}\nwant  {sorted(WANT)}\nwithout the entry {sorted(without)}")
     sys.exit(1)
-print(f"ok: {len(got)} pairs as expected")
+print(f"ok: {len(got)} pairs as expected, {len(without)} without the dictionary's entry")

@@ -16,7 +16,6 @@ Usage: tools/bench_glossary.py [--nmt build/nmt] [--limit 300] [--work DIR]
 Needs dict-freedict-eng-deu (make deps-tools) and ../shared/data (the dev splits).
 """
 import argparse
-import gzip
 import json
 import os
 import re
@@ -26,35 +25,22 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import freedict  # noqa: E402
 import train_data  # noqa: E402  (the fixed dev splits)
 
-DICT = "/usr/share/dictd/freedict-eng-deu"
-B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 STOP = set("this that with have from they them their there were what when where which would could should "
            "about your into some many much very just more most only also then than been being does done "
            "here like over such each other the and for are was you but not all can her his one our out has "
            "him how now who did its let put say she too use yes any may off own why".split())
 
 
-def b64(s):
-    v = 0
-    for ch in s:
-        v = v * 64 + B64.index(ch)
-    return v
-
-
 def noun_dictionary():
     """English headword -> German nouns (single words), in the dictionary's order."""
-    data = gzip.open(DICT + ".dict.dz").read()
     nouns = {}
-    for line in open(DICT + ".index", encoding="utf-8"):
-        word, off, length = line.rstrip("\n").split("\t")
-        if not re.fullmatch(r"[a-z]{3,}", word) or word in STOP:
+    for word, headword, line in freedict.entries():
+        if not re.fullmatch(r"[a-z]{3,}", word) or word in STOP or "<v>" in headword:
             continue
-        entry = data[b64(off):b64(off) + b64(length)].decode("utf-8").split("\n")
-        if len(entry) < 2 or "<v>" in entry[0]:
-            continue
-        for item in entry[1].split(","):
+        for item in line.split(","):
             if not re.search(r"<(masc|fem|neut)>", item):
                 continue
             german = re.sub(r"<[^>]*>|\[[^\]]*\]|\{[^}]*\}", "", item).strip()

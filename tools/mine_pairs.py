@@ -7,13 +7,18 @@
 mono.en and mono.de are drawn from the same collections (mostly Tatoeba), so many English lines have a German
 line that translates them. --en-side is tools/synth_data.py's output for the English lines (PREFIX.en.gz human,
 PREFIX.de.gz an English->German model's), --de-side the same for the German lines. A German line g and an
-English line e pair when each is the other's best match by score(g, e), the lower of two word overlaps: e
-against g's English translation, and g against e's German translation. Overlap is the IDF-weighted Dice
-coefficient of the lower-cased word sets; each German line scores the CANDIDATES English lines nearest its
-translation. A pair needs score >= --min-score, the same numbers on both sides, and no side in an --exclude
-file (PREFIX.en / PREFIX.de, compared lower-cased without punctuation), so that a judged set stays unseen.
-Pairs the models could not have matched, those with words they do not know, are not found.
-OUT.en.gz / OUT.de.gz hold the pairs, human on both sides, for tools/train.py --synthetic NAME=OUT.
+English line e pair when each is the other's best match by the higher of two scores, each the lower of its
+values for the two sides:
+- overlap: the IDF-weighted Dice coefficient of the lower-cased word sets, e against g's English translation
+  and g against e's German translation;
+- coverage: the IDF-weighted share of e's words found in g's English translation or among the dictionary's
+  English words for g's words, and the same for g through e. The dictionary (--dictionary, Debian's
+  dict-freedict-eng-deu) finds the pairs whose words a model does not know ("Akku" for "battery").
+Each German line scores the CANDIDATES English lines nearest its translation. A pair needs overlap >=
+--min-overlap or coverage >= --min-coverage, the same numbers on both sides, a negation on both sides or on
+neither, and no side in an --exclude file (PREFIX.en / PREFIX.de, compared lower-cased without punctuation),
+so that a judged set stays unseen. OUT.en.gz / OUT.de.gz hold the pairs, human on both sides, for
+tools/train.py --synthetic NAME=OUT.
 """
 import argparse
 import collections
@@ -25,10 +30,15 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import freedict  # noqa: E402
 from train_data import read_lines, read_pairs, write_pairs  # noqa: E402
 
 WORD = re.compile(r"\w+")
 NUMBER = re.compile(r"\d+")
+# A sentence says "not" when it holds one of these; English tag questions ("isn't it?") do not count.
+NEGATION_EN = re.compile(r"\b(not|never|no|nobody|nothing|none|neither|nor|nowhere)\b|n't\b", re.I)
+TAG_QUESTION_EN = re.compile(r"\b\w+n't (i|you|he|she|it|we|they|there)\s*\?", re.I)
+NEGATION_DE = re.compile(r"\b(nicht|nie|niemals|niemand\w*|nichts|kein\w*|weder|nirgends|nirgendwo)\b", re.I)
 CANDIDATES = 10         # English lines nearest a German line's translation that get the two-sided score
 MAX_POSTINGS = 20000    # a word on more English lines than this is too common to look lines up by
 
@@ -57,6 +67,28 @@ def dice(a, b, idf):
     return 2.0 * weight(a & b, idf) / total if total else 0.0
 
 
+def coverage(human, found, idf):
+    """The IDF-weighted share of a line's words that another line's translations hold."""
+    total = weight(human, idf)
+    return weight(human & found, idf) / total if total else 0.0
+
+
+def glosses(word_set, table):
+    """Every dictionary translation of the set's words."""
+    found = set()
+    for w in word_set:
+        found |= table.get(w, set())
+    return found
+
+
+def negated_en(line):
+    return NEGATION_EN.search(TAG_QUESTION_EN.sub("", line)) is not None
+
+
+def negated_de(line):
+    return NEGATION_DE.search(line) is not None
+
+
 def nearest_english(queries, en_words, idf_en):
     """For each query word set, the CANDIDATES English lines of highest IDF-weighted Dice.
 
@@ -83,19 +115,31 @@ def nearest_english(queries, en_words, idf_en):
     return found
 
 
-def mine(en_pairs, de_pairs, min_score):
-    """[(score, english, german)] of mutual best matches; en_pairs (human en, MT de), de_pairs (human de, MT en)."""
+def mine(en_pairs, de_pairs, en_to_de, min_overlap, min_coverage):
+    """[(score, english, german)] of mutual best matches; en_pairs (human en, MT de), de_pairs (human de, MT en),
+    en_to_de the dictionary (English word -> German words)."""
     en_words = [words(e) for e, _ in en_pairs]
     en_mt_words = [words(d) for _, d in en_pairs]
     de_words = [words(g) for g, _ in de_pairs]
     de_mt_words = [words(e) for _, e in de_pairs]
     idf_en = idf_table(en_words)
     idf_de = idf_table(de_words)
+    de_to_en = collections.defaultdict(set)
+    for english, germans in en_to_de.items():
+        for german in germans:
+            de_to_en[german].add(english)
+    en_glosses = {}
 
-    best_for_de, best_for_en = {}, {}
+    best_for_de, best_for_en, scores = {}, {}, {}
     for i, ranked in enumerate(nearest_english(de_mt_words, en_words, idf_en)):
+        de_found = de_mt_words[i] | glosses(de_words[i], de_to_en)
         for j in ranked:
-            score = min(dice(de_mt_words[i], en_words[j], idf_en), dice(de_words[i], en_mt_words[j], idf_de))
+            if j not in en_glosses:
+                en_glosses[j] = en_mt_words[j] | glosses(en_words[j], en_to_de)
+            overlap = min(dice(de_mt_words[i], en_words[j], idf_en), dice(de_words[i], en_mt_words[j], idf_de))
+            covered = min(coverage(en_words[j], de_found, idf_en), coverage(de_words[i], en_glosses[j], idf_de))
+            score = max(overlap, covered)
+            scores[i, j] = (overlap, covered)
             if score > best_for_de.get(i, (0.0, -1))[0]:
                 best_for_de[i] = (score, j)
             if score > best_for_en.get(j, (0.0, -1))[0]:
@@ -103,10 +147,13 @@ def mine(en_pairs, de_pairs, min_score):
 
     mined = []
     for i, (score, j) in best_for_de.items():
-        if best_for_en[j][1] != i or score < min_score:
+        overlap, covered = scores[i, j]
+        if best_for_en[j][1] != i or (overlap < min_overlap and covered < min_coverage):
             continue
         english, german = en_pairs[j][0], de_pairs[i][0]
         if sorted(NUMBER.findall(english)) != sorted(NUMBER.findall(german)):
+            continue
+        if negated_en(english) != negated_de(german):
             continue
         mined.append((score, english, german))
     return mined
@@ -118,7 +165,10 @@ def main():
     ap.add_argument("--de-side", required=True, help="PREFIX: human German PREFIX.de.gz, its English PREFIX.en.gz")
     ap.add_argument("--exclude", action="append", default=[], metavar="PREFIX",
                     help="PREFIX.en / PREFIX.de: sentences no mined pair may contain")
-    ap.add_argument("--min-score", type=float, default=0.75)
+    ap.add_argument("--dictionary", default=freedict.DICT,
+                    help="an English-German dictd dictionary: PREFIX.index and PREFIX.dict.dz (default %(default)s)")
+    ap.add_argument("--min-overlap", type=float, default=0.75)
+    ap.add_argument("--min-coverage", type=float, default=0.8)
     ap.add_argument("--out", required=True, help="OUT.en.gz and OUT.de.gz are the pairs")
     args = ap.parse_args()
 
@@ -126,12 +176,15 @@ def main():
     de_pairs = [(german, english) for english, german in read_pairs(args.de_side)]
     excluded = {plain(line) for prefix in args.exclude for lang in ("en", "de")
                 for line in read_lines(f"{prefix}.{lang}")}
-    mined = [m for m in mine(en_pairs, de_pairs, args.min_score)
+    if not os.path.exists(args.dictionary + ".index"):
+        sys.exit(f"mine_pairs: {args.dictionary}.index: no such dictionary (apt-get install dict-freedict-eng-deu)")
+    en_to_de = freedict.word_pairs(args.dictionary)
+    mined = [m for m in mine(en_pairs, de_pairs, en_to_de, args.min_overlap, args.min_coverage)
              if plain(m[1]) not in excluded and plain(m[2]) not in excluded]
     mined.sort(key=lambda m: -m[0])
     write_pairs(args.out, {"en": [m[1] for m in mined], "de": [m[2] for m in mined]})
     print(f"mine_pairs: {len(mined)} pairs from {len(en_pairs)} English and {len(de_pairs)} German lines "
-          f"(score >= {args.min_score}) in {args.out}.{{en,de}}.gz")
+          f"(overlap >= {args.min_overlap} or coverage >= {args.min_coverage}) in {args.out}.{{en,de}}.gz")
 
 
 if __name__ == "__main__":
