@@ -9,7 +9,10 @@ import subprocess
 import sys
 import tempfile
 
-TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "mine_pairs.py")
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools")
+TOOL = os.path.join(TOOLS, "mine_pairs.py")
+sys.path.insert(0, TOOLS)
+from freedict import B64  # noqa: E402  (the index's number alphabet)
 
 # (human English, an English->German model's German)
 ENGLISH = [
@@ -37,7 +40,6 @@ WANT = {("Where is the dog?", "Wo ist denn der Hund?"),
         ("She reads a green book in the garden.", "Sie liest im Garten ein grünes Buch."),
         ("My battery is flat.", "Mein Akku ist leer.")}
 BATTERY = ("My battery is flat.", "Mein Akku ist leer.")
-B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
 def write(path, lines):

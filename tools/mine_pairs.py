@@ -130,7 +130,9 @@ def mine(en_pairs, de_pairs, en_to_de, min_overlap, min_coverage):
             de_to_en[german].add(english)
     en_glosses = {}
 
-    best_for_de, best_for_en, scores = {}, {}, {}
+    # Each German line's best match as (score, English line, overlap, coverage); each English line's as
+    # (score, German line).
+    best_for_de, best_for_en = {}, {}
     for i, ranked in enumerate(nearest_english(de_mt_words, en_words, idf_en)):
         de_found = de_mt_words[i] | glosses(de_words[i], de_to_en)
         for j in ranked:
@@ -139,15 +141,13 @@ def mine(en_pairs, de_pairs, en_to_de, min_overlap, min_coverage):
             overlap = min(dice(de_mt_words[i], en_words[j], idf_en), dice(de_words[i], en_mt_words[j], idf_de))
             covered = min(coverage(en_words[j], de_found, idf_en), coverage(de_words[i], en_glosses[j], idf_de))
             score = max(overlap, covered)
-            scores[i, j] = (overlap, covered)
-            if score > best_for_de.get(i, (0.0, -1))[0]:
-                best_for_de[i] = (score, j)
+            if score > best_for_de.get(i, (0.0,))[0]:
+                best_for_de[i] = (score, j, overlap, covered)
             if score > best_for_en.get(j, (0.0, -1))[0]:
                 best_for_en[j] = (score, i)
 
     mined = []
-    for i, (score, j) in best_for_de.items():
-        overlap, covered = scores[i, j]
+    for i, (score, j, overlap, covered) in best_for_de.items():
         if best_for_en[j][1] != i or (overlap < min_overlap and covered < min_coverage):
             continue
         english, german = en_pairs[j][0], de_pairs[i][0]
@@ -172,13 +172,13 @@ def main():
     ap.add_argument("--out", required=True, help="OUT.en.gz and OUT.de.gz are the pairs")
     args = ap.parse_args()
 
+    if not os.path.exists(args.dictionary + ".index"):
+        sys.exit(f"mine_pairs: {args.dictionary}.index: no such dictionary (apt-get install dict-freedict-eng-deu)")
+    en_to_de = freedict.word_pairs(args.dictionary)
     en_pairs = read_pairs(args.en_side)
     de_pairs = [(german, english) for english, german in read_pairs(args.de_side)]
     excluded = {plain(line) for prefix in args.exclude for lang in ("en", "de")
                 for line in read_lines(f"{prefix}.{lang}")}
-    if not os.path.exists(args.dictionary + ".index"):
-        sys.exit(f"mine_pairs: {args.dictionary}.index: no such dictionary (apt-get install dict-freedict-eng-deu)")
-    en_to_de = freedict.word_pairs(args.dictionary)
     mined = [m for m in mine(en_pairs, de_pairs, en_to_de, args.min_overlap, args.min_coverage)
              if plain(m[1]) not in excluded and plain(m[2]) not in excluded]
     mined.sort(key=lambda m: -m[0])
