@@ -16,6 +16,11 @@ its whole state (state.pt, tools/train_state.py) every --checkpoint-every-min mi
 --resume continues from there with the same batches, dropout masks and lr. Exit status 75 means the budget
 ran out before the planned run ended: run the same command again.
 
+--steps N makes a run N updates long whatever its epoch count (the cooldown ends there); --steps-from-minutes M
+plans that count from the run's own speed so that it ends after about M minutes, for a machine lent for a set
+time, and logs it ("planned_steps N") for a rerun with --steps. --device cuda trains on a GPU: the same batches,
+other dropout masks and rounding.
+
 --init-from CHECKPOINT starts a second stage from an earlier run's weights and vocabulary (spm.model beside
 the checkpoint) with a fresh optimizer and schedule: `make model` fine-tunes the general model this way.
 
@@ -90,6 +95,13 @@ def parse_args():
                     help="greedy dev BLEU on the first N sentences of each dev set (0: all)")
     ap.add_argument("--log-every", type=int, default=50, help="log the loss every N updates")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu", help="where to train: cpu, or cuda on a machine with a GPU")
+    ap.add_argument("--steps", type=int, default=0,
+                    help="the run's length in updates, whatever the epoch count (0: --epochs epochs); "
+                         "the cooldown ends there")
+    ap.add_argument("--steps-from-minutes", type=float, default=0.0,
+                    help="set --steps from this run's own speed so that it ends after about this many minutes "
+                         "(for a lent GPU; the log gives the count for a rerun with --steps)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-steps", type=int, default=0, help="stop (saving the state) after N updates")
     ap.add_argument("--bf16", action="store_true",
@@ -102,6 +114,8 @@ def parse_args():
     args = ap.parse_args()
     if args.ema > 0 and args.resume:
         ap.error("--ema is not part of the saved state: it cannot be combined with --resume")
+    if args.steps and args.steps_from_minutes:
+        ap.error("--steps and --steps-from-minutes both set the run's length: give one")
     return args
 
 
@@ -117,7 +131,8 @@ def cpu_has_bf16():
 
 def main():
     args = parse_args()
-    if args.bf16 and not cpu_has_bf16():
+    device = torch.device(args.device)
+    if args.bf16 and device.type == "cpu" and not cpu_has_bf16():
         print("train.py: --bf16 ignored: this CPU has neither AVX512-BF16 nor AMX, fp32 is faster", flush=True)
         args.bf16 = False
     torch.manual_seed(args.seed)
@@ -149,21 +164,23 @@ def main():
                   enc_layers=args.enc_layers, dec_layers=args.dec_layers, ffn=args.ffn,
                   activation=args.activation)
     model = TrainModel(config["vocab"], args.d_model, args.heads, args.enc_layers, args.dec_layers,
-                       args.ffn, args.dropout, args.activation)
+                       args.ffn, args.dropout, args.activation).to(device)
     n_params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.98), eps=1e-9,
-                            weight_decay=args.weight_decay)
+                            weight_decay=args.weight_decay,
+                            **({"fused": True} if device.type == "cuda" else {}))  # one kernel for all weights
     # Batch counts barely vary between epochs (same pairs, same token budget), so one epoch's count
     # plans the run's length for the cooldown.
     plan_rng = random.Random(args.seed)
-    planned_steps = args.epochs * len(make_batches(epoch_pairs(sources, weights, plan_rng), args.max_tokens,
-                                                   plan_rng))
-    cooldown_steps = args.cooldown * planned_steps
+    # With --steps-from-minutes the length is unknown until the run has measured its speed: no cooldown before.
+    plan = dict(steps=args.steps or (0 if args.steps_from_minutes else args.epochs * len(
+        make_batches(epoch_pairs(sources, weights, plan_rng), args.max_tokens, plan_rng))))
 
     def lr_scale(s):
         scale = min((s + 1) / args.warmup, math.sqrt(args.warmup / (s + 1)))
+        cooldown_steps = args.cooldown * plan["steps"]
         if cooldown_steps > 0:
-            scale *= min(1.0, max(0.0, planned_steps - s) / cooldown_steps)
+            scale *= min(1.0, max(0.0, plan["steps"] - s) / cooldown_steps)
         return scale
 
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_scale)
@@ -180,12 +197,13 @@ def main():
     resumed = load_state(args.out, model, opt, sched, config) if args.resume else None
     if resumed:
         progress, epoch_rng_state = resumed
+        plan["steps"] = progress.get("planned_steps", plan["steps"])
         say(f"resumed from {args.out}/state.pt: epoch {progress['epoch']} batch {progress['batch']} "
             f"step {progress['step']} after {progress['minutes']:.1f} min")
     elif args.resume:
         say(f"no {args.out}/state.pt: starting afresh")
     if args.init_from and not resumed:
-        init = torch.load(args.init_from)
+        init = torch.load(args.init_from, map_location="cpu")
         if init["config"] != config:
             raise SystemExit(f"{args.init_from}: saved with model {init['config']}, this run asks for {config}")
         model.load_state_dict(init["model"])
@@ -193,7 +211,7 @@ def main():
                                                                bool(args.bleu_every)))
     counts = {name: (len(p), sum(len(s) for s, _ in p), sum(len(t) + 1 for _, t in p))
               for name, p in sources.items()}
-    say(f"config {json.dumps(config)} params {n_params} planned_steps {planned_steps} "
+    say(f"config {json.dumps(config)} params {n_params} planned_steps {plan['steps'] or 'from speed'} "
         f"train pairs/src tokens/tgt tokens {json.dumps(counts)} args {json.dumps(vars(args))}")
     # The EMA copy of the parameters (buffers are fixed tables); saved beside each epoch's weights.
     ema = [p.detach().clone() for p in model.parameters()] if args.ema > 0 else None
@@ -213,9 +231,36 @@ def main():
 
     def save(epoch_rng):
         progress["minutes"] = minutes_before + run_minutes()
+        progress["planned_steps"] = plan["steps"]
         save_state(args.out, model, opt, sched, config, progress, epoch_rng)
 
-    while progress["epoch"] <= args.epochs and not (args.stop_after and progress["epoch"] > args.stop_after):
+    speed_mark = []  # (step, minutes) where --steps-from-minutes starts timing
+
+    def plan_from_speed(step):
+        """Set the run's length from its speed since 30% of the minutes (once every run sharing the machine is
+        past its start-up), again at each update until the cooldown begins, keeping 3% in reserve."""
+        minutes, budget = run_minutes(), args.steps_from_minutes
+        if minutes < 0.3 * budget:
+            return
+        if not speed_mark:
+            speed_mark.append((step, minutes))
+            return
+        if plan["steps"] and step >= (1 - args.cooldown) * plan["steps"]:
+            if not plan.get("fixed"):
+                plan["fixed"] = True
+                say(f"planned_steps {plan['steps']} ({plan['rate']:.1f} updates/min when the cooldown began)")
+            return
+        if minutes - speed_mark[0][1] < 0.1 * budget:
+            return
+        plan["rate"] = (step - speed_mark[0][0]) / (minutes - speed_mark[0][1])
+        plan["steps"] = step + int(0.97 * plan["rate"] * (budget - minutes))
+
+    def run_done():
+        if args.steps or args.steps_from_minutes:
+            return bool(plan["steps"]) and progress["step"] >= plan["steps"]
+        return progress["epoch"] > args.epochs or bool(args.stop_after and progress["epoch"] > args.stop_after)
+
+    while not run_done():
         epoch = progress["epoch"]
         rng.setstate(epoch_rng_state)
         pairs = epoch_pairs(sources, weights, rng)
@@ -227,8 +272,8 @@ def main():
                 save(epoch_rng_state)
                 say(f"stopped at step {progress['step']} (--max-steps); this run: {throughput()}")
                 return 0
-            src, tin, tout = collate(pairs, batches[progress["batch"]])
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
+            src, tin, tout = (t.to(device, non_blocking=True) for t in collate(pairs, batches[progress["batch"]]))
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
                 logits = model(src, tin)
             loss = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), tout.reshape(-1),
                                    ignore_index=PAD, label_smoothing=args.label_smoothing, reduction="sum")
@@ -249,6 +294,8 @@ def main():
             progress["tokens"] += ntok
             run_tokens[0] += ntok
             progress["epoch_seconds"] = time.time() - t0
+            if args.steps_from_minutes:
+                plan_from_speed(step)
             if step % args.log_every == 0:
                 say(f"epoch {epoch} step {step} loss {progress['loss'] / progress['tokens']:.3f} "
                     f"batch_loss {loss.item() / ntok:.6f} "
@@ -262,6 +309,8 @@ def main():
             if time.time() - last_save >= 60 * args.checkpoint_every_min:
                 save(epoch_rng_state)
                 last_save = time.time()
+            if run_done():
+                break
         end_epoch(args, model, sp, config, progress, dev, dev_refs, ema, corpus_bleu, say)
         progress.update(epoch=epoch + 1, batch=0, loss=0.0, tokens=0.0, epoch_seconds=0.0)
         epoch_rng_state = rng.getstate()
@@ -295,6 +344,11 @@ def dev_report(model, sp, dev, dev_refs, args, corpus_bleu, with_bleu, prefix=""
     return msg
 
 
+def cpu_state(model):
+    """The weights as CPU tensors, so that a checkpoint saved on a GPU loads anywhere."""
+    return {k: v.cpu() for k, v in model.state_dict().items()}
+
+
 def end_epoch(args, model, sp, config, progress, dev, dev_refs, ema, corpus_bleu, say):
     epoch = progress["epoch"]
     model.eval()
@@ -302,12 +356,12 @@ def end_epoch(args, model, sp, config, progress, dev, dev_refs, ema, corpus_bleu
     msg = (f"END epoch {epoch} step {progress['step']} train_loss {progress['loss'] / progress['tokens']:.3f}"
            + dev_report(model, sp, dev, dev_refs, args, corpus_bleu, with_bleu)
            + f" epoch_min {progress['epoch_seconds'] / 60:.1f}")
-    torch.save({"config": config, "model": model.state_dict(), "epoch": epoch},
+    torch.save({"config": config, "model": cpu_state(model), "epoch": epoch},
                os.path.join(args.out, f"epoch{epoch}.pt"))
     if ema is not None:
         with swapped_in(model, ema):
             msg += dev_report(model, sp, dev, dev_refs, args, corpus_bleu, with_bleu, "ema_")
-            torch.save({"config": config, "model": model.state_dict(), "epoch": epoch, "ema": args.ema},
+            torch.save({"config": config, "model": cpu_state(model), "epoch": epoch, "ema": args.ema},
                        os.path.join(args.out, f"ema{epoch}.pt"))
     say(msg)
 
@@ -317,7 +371,7 @@ def average_last_epochs(args, model, config, sp, dev, dev_refs, corpus_bleu, say
     chosen = last[-args.average:]
     avg = None
     for e in chosen:
-        sd = torch.load(os.path.join(args.out, f"epoch{e}.pt"))["model"]
+        sd = torch.load(os.path.join(args.out, f"epoch{e}.pt"), map_location="cpu")["model"]
         avg = {k: v.double().clone() for k, v in sd.items()} if avg is None else \
             {k: avg[k] + sd[k].double() for k in avg}
     avg = {k: (v / len(chosen)).float() for k, v in avg.items()}

@@ -43,12 +43,14 @@ class TrainModel(nn.Module):
         return self.drop(self.embed(ids) * math.sqrt(self.d) + self.pe[: ids.size(1)])
 
     def encode(self, src):
+        src = src.to(self.embed.weight.device)
         pad = src.eq(PAD)
         return self.encoder(self.embed_tokens(src), src_key_padding_mask=pad), pad
 
     def decode(self, tgt_in, memory, src_pad):
+        tgt_in = tgt_in.to(memory.device)
         t = tgt_in.size(1)
-        causal = torch.triu(torch.full((t, t), float("-inf")), diagonal=1)
+        causal = torch.triu(torch.full((t, t), float("-inf"), device=memory.device), diagonal=1)
         h = self.decoder(self.embed_tokens(tgt_in), memory, tgt_mask=causal,
                          tgt_key_padding_mask=tgt_in.eq(PAD), memory_key_padding_mask=src_pad)
         return h @ self.embed.weight.t()
@@ -61,8 +63,8 @@ class TrainModel(nn.Module):
 @torch.no_grad()
 def greedy(model, src, max_len):
     memory, src_pad = model.encode(src)
-    ys = torch.full((src.size(0), 1), BOS, dtype=torch.long)
-    done = torch.zeros(src.size(0), dtype=torch.bool)
+    ys = torch.full((src.size(0), 1), BOS, dtype=torch.long, device=memory.device)
+    done = torch.zeros(src.size(0), dtype=torch.bool, device=memory.device)
     for _ in range(max_len):
         logits = model.decode(ys, memory, src_pad)[:, -1]
         logits[:, PAD] = float("-inf")
@@ -101,7 +103,7 @@ def val_nll(model, val_pairs):
     for b in range(0, len(val_pairs), 100):
         src, tin, tout = collate(val_pairs, list(range(b, min(b + 100, len(val_pairs)))))
         lg = model(src, tin)
-        loss += F.cross_entropy(lg.reshape(-1, lg.size(-1)), tout.reshape(-1), ignore_index=PAD,
+        loss += F.cross_entropy(lg.reshape(-1, lg.size(-1)), tout.to(lg.device).reshape(-1), ignore_index=PAD,
                                 reduction="sum").item()
         tokens += tout.ne(PAD).sum().item()
     return loss / tokens

@@ -2,7 +2,7 @@
 
 state.pt holds the model, optimizer and scheduler states, the update count, the epoch and the position in
 that epoch's batch list, the batch RNG's state at the start of the epoch (the epoch's batch list is rebuilt
-from it), the torch RNG state (dropout) and the run's running totals. It is written to a temporary file and
+from it), the torch RNG states (dropout, on the CPU and on a GPU) and the run's running totals. It is written to a temporary file and
 renamed, so a run killed while saving leaves the previous state intact.
 """
 import os
@@ -19,6 +19,7 @@ def save_state(out_dir, model, opt, sched, config, progress, epoch_rng_state):
         "config": config, "model": model.state_dict(), "optimizer": opt.state_dict(),
         "scheduler": sched.state_dict(), "progress": dict(progress), "epoch_rng": epoch_rng_state,
         "torch_rng": torch.get_rng_state(), "python_rng": random.getstate(),
+        "cuda_rng": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None,
     }
     path = os.path.join(out_dir, STATE_FILE)
     torch.save(state, path + ".tmp")
@@ -30,7 +31,7 @@ def load_state(out_dir, model, opt, sched, config):
     path = os.path.join(out_dir, STATE_FILE)
     if not os.path.exists(path):
         return None
-    state = torch.load(path)
+    state = torch.load(path, map_location="cpu")  # load_state_dict moves each tensor to its parameter
     if state["config"] != config:
         raise SystemExit(f"{path}: saved with model {state['config']}, this run asks for {config}; "
                          f"use another --out or the same model options")
@@ -38,5 +39,7 @@ def load_state(out_dir, model, opt, sched, config):
     opt.load_state_dict(state["optimizer"])
     sched.load_state_dict(state["scheduler"])
     torch.set_rng_state(state["torch_rng"])
+    if state.get("cuda_rng") is not None and torch.cuda.is_available():  # dropout masks drawn on a GPU
+        torch.cuda.set_rng_state_all(state["cuda_rng"])
     random.setstate(state["python_rng"])
     return state["progress"], state["epoch_rng"]
