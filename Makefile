@@ -74,7 +74,10 @@ fixtures:
 # shipped as int8. Four stages: the main run; one epoch that starts from its weights with Multi30k weighted up;
 # distillation, from those weights, on the teacher's translations (kd.* in ../shared/data/general-en-de-extra)
 # beside the original pairs; then one epoch from stage 3 that adds back-translations of mono.de by the German->
-# English model (SYNTH_WORK/de-en, below). Stage 3 is also exported on its own (GENERAL_STAGE3):
+# English model (SYNTH_WORK/de-en, below); then stage 5, from stage 4's int8 export, many more updates of large
+# batches over every source with those back-translations and the mined pairs (GENERAL_LONG_ARGS: the shipped
+# weights were trained on a lent GPU, GENERAL_DEVICE=cuda; on 2 CPU cores it is the longest stage by far, its
+# card says how long). Stage 3 is also exported on its own (GENERAL_STAGE3):
 # data/general-de-en starts from it. GENERAL_DISTILL_INIT starts stage 3 from other weights
 # (tools/import_checkpoint.py turns a shipped model back into them). Resumable: each stage stops after
 # GENERAL_BUDGET_MIN minutes with its state saved (exit status 75) and the same command continues it; the
@@ -94,6 +97,9 @@ GENERAL_DISTILL_ARGS ?= --mix kd=1,multi30k=0.5,tatoeba=1,news=1 --dropout 0.2 -
 GENERAL_DISTILL_INIT ?= $(GENERAL_WORK)/finetune/avg.pt
 GENERAL_BACKTRANS_ARGS ?= --mix kd=0.5,tatoeba=1,multi30k=0.25,news=0.25,bt=0.3 --dropout 0.2 --label-smoothing 0.1 \
 	--lr 3e-4 --warmup 100 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
+GENERAL_LONG_ARGS ?= --mix multi30k=1,tatoeba=2,news=1,kd=1,bt=1,mined=2 --dropout 0.1 --label-smoothing 0.1 \
+	--lr 5e-4 --warmup 200 --max-tokens 32000 --steps 2036 --cooldown 0.5 --average 1 --bleu-every 0
+GENERAL_DEVICE ?= cpu
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 # Monolingual text and the teacher's translations (../shared/data/general-en-de-extra), and the command that
 # translates it into synthetic pairs (tools/synth_data.py: --model, --input, --out).
@@ -131,13 +137,22 @@ $(GENERAL_STAGE3)/model.json: | $(BUILD)/CMakeCache.txt
 	$(PYTHON) tools/export.py $(GENERAL_WORK)/distill/avg.pt --out $(GENERAL_WORK)/distill-f32 --dtype f32 \
 		$(GENERAL_EXPORT_ARGS)
 	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/distill-f32 -o $(GENERAL_STAGE3) --dtype int8 --force
-model: $(GENERAL_STAGE3)/model.json $(SYNTH_WORK)/de-en.en.gz
+$(GENERAL_WORK)/stage4/model.json: $(GENERAL_STAGE3)/model.json $(SYNTH_WORK)/de-en.en.gz
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/backtrans --init-from $(GENERAL_WORK)/distill/avg.pt \
 		--synthetic bt=$(SYNTH_WORK)/de-en $(GENERAL_BACKTRANS_ARGS)
 	$(PYTHON) tools/export.py $(GENERAL_WORK)/backtrans/avg.pt --out $(GENERAL_WORK)/f32 --dtype f32 \
 		$(GENERAL_EXPORT_ARGS)
-	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/f32 -o $(GENERAL_OUT) --dtype int8 --force
+	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/f32 -o $(GENERAL_WORK)/stage4 --dtype int8 --force
+model: $(GENERAL_WORK)/stage4/model.json $(SYNTH_WORK)/mined.en.gz
+	cmake --build $(BUILD) -j $(JOBS) --target nmt
+	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/stage4 -o $(GENERAL_WORK)/stage4-f32 --dtype f32 --force
+	$(PYTHON) tools/import_checkpoint.py $(GENERAL_WORK)/stage4-f32 --out $(GENERAL_WORK)/long-init/model.pt
+	$(GENERAL_TRAIN) --device $(GENERAL_DEVICE) --out $(GENERAL_WORK)/long --init-from $(GENERAL_WORK)/long-init/model.pt \
+		--synthetic bt=$(SYNTH_WORK)/de-en --synthetic mined=$(SYNTH_WORK)/mined $(GENERAL_LONG_ARGS)
+	$(PYTHON) tools/export.py $(GENERAL_WORK)/long/avg.pt --out $(GENERAL_WORK)/long-f32 --dtype f32 \
+		$(GENERAL_EXPORT_ARGS)
+	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/long-f32 -o $(GENERAL_OUT) --dtype int8 --force
 	du -sh $(GENERAL_OUT)
 	$(PYTHON) tools/eval_general.py --model $(GENERAL_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(GENERAL_WORK)/eval
@@ -148,8 +163,9 @@ model: $(GENERAL_STAGE3)/model.json $(SYNTH_WORK)/de-en.en.gz
 # starting from that model's weights and vocabulary (tools/import_checkpoint.py); then one more epoch from those
 # weights (DE_EN_MORE_INIT) with fresh back-translations of mono.en by the English->German default
 # (SYNTH_WORK/en-de) at a higher weight; then two epochs from stage 2 that add the mined human pairs
-# (SYNTH_WORK/mined). DE_EN_FROM is stage 3 of `make model`, which runs first where it is missing. Resumable as
-# `make model`.
+# (SYNTH_WORK/mined); then stage 4, from stage 3's int8 export, many more updates of large batches
+# (DE_EN_LONG_ARGS, on GENERAL_DEVICE as stage 5 of `make model`). DE_EN_FROM is stage 3 of `make model`, which
+# runs first where it is missing. Resumable as `make model`.
 DE_EN_FROM ?= $(GENERAL_STAGE3)
 DE_EN_WORK ?= build/train-de-en
 DE_EN_OUT ?= data/general-de-en
@@ -161,6 +177,8 @@ DE_EN_MORE_ARGS ?= --mix multi30k=1,tatoeba=1,news=0.5,kd=0.5,bt=0.6 --dropout 0
 	--warmup 200 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
 DE_EN_MINED_ARGS ?= --mix mined=2,tatoeba=1,kd=0.5,bt=0.15,multi30k=0.25,news=0.25 --dropout 0.2 \
 	--label-smoothing 0.1 --lr 5e-4 --warmup 200 --max-tokens 2500 --epochs 2 --cooldown 1.0 --average 1 --bleu-every 0
+DE_EN_LONG_ARGS ?= --mix multi30k=1,tatoeba=2,news=1,kd=1,bt=1,mined=2 --dropout 0.1 --label-smoothing 0.1 \
+	--lr 5e-4 --warmup 200 --max-tokens 32000 --steps 2069 --cooldown 0.5 --average 1 --bleu-every 0
 DE_EN_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
@@ -175,7 +193,15 @@ model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMake
 		--synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_MINED_ARGS)
 	$(PYTHON) tools/export.py $(DE_EN_WORK)/mined/avg.pt --out $(DE_EN_WORK)/f32 --dtype f32 --source-lang de \
 		--target-lang en $(DE_EN_EXPORT_ARGS)
-	$(BUILD)/nmt convert --from nmt $(DE_EN_WORK)/f32 -o $(DE_EN_OUT) --dtype int8 --force
+	$(BUILD)/nmt convert --from nmt $(DE_EN_WORK)/f32 -o $(DE_EN_WORK)/stage3 --dtype int8 --force
+	$(BUILD)/nmt convert --from nmt $(DE_EN_WORK)/stage3 -o $(DE_EN_WORK)/stage3-f32 --dtype f32 --force
+	$(PYTHON) tools/import_checkpoint.py $(DE_EN_WORK)/stage3-f32 --out $(DE_EN_WORK)/long-init/model.pt
+	$(GENERAL_TRAIN) --device $(GENERAL_DEVICE) --direction de-en --out $(DE_EN_WORK)/long \
+		--init-from $(DE_EN_WORK)/long-init/model.pt --synthetic bt=$(SYNTH_WORK)/en-de \
+		--synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_LONG_ARGS)
+	$(PYTHON) tools/export.py $(DE_EN_WORK)/long/avg.pt --out $(DE_EN_WORK)/long-f32 --dtype f32 --source-lang de \
+		--target-lang en $(DE_EN_EXPORT_ARGS)
+	$(BUILD)/nmt convert --from nmt $(DE_EN_WORK)/long-f32 -o $(DE_EN_OUT) --dtype int8 --force
 	du -sh $(DE_EN_OUT)
 	$(PYTHON) tools/eval_general.py --model $(DE_EN_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(DE_EN_WORK)/eval
@@ -190,7 +216,9 @@ model-de-en-smoke:
 		SYNTH_WORK=build/de-en-smoke/synth SYNTH_DE_EN_MODEL=$(DE_EN_OUT) SYNTH_ARGS="--beam 1 --limit 2000" \
 		DE_EN_BT_ARGS="--beam 1 --limit 2000" DE_EN_TRAIN_ARGS="--mix $(DE_EN_SMOKE_MIX) $(DE_EN_SMOKE_ARGS)" \
 		DE_EN_MORE_ARGS="--mix $(DE_EN_SMOKE_MIX) $(DE_EN_SMOKE_ARGS)" \
-		DE_EN_MINED_ARGS="--mix $(DE_EN_SMOKE_MIX),mined=1 $(DE_EN_SMOKE_ARGS)"
+		DE_EN_MINED_ARGS="--mix $(DE_EN_SMOKE_MIX),mined=1 $(DE_EN_SMOKE_ARGS)" \
+		DE_EN_LONG_ARGS="--mix $(DE_EN_SMOKE_MIX),mined=1 --lr 1e-4 --warmup 20 --steps 20 --cooldown 1.0 --average 1 \
+		--bleu-every 0"
 
 # The whole general recipe at toy scale (a tiny model, a few hundred updates on a sample of each source) into
 # build/general-smoke/model: checks the pipeline end to end, not the quality.
@@ -203,9 +231,11 @@ model-smoke:
 		--cooldown 1.0 --average 1 --bleu-every 0" \
 		GENERAL_DISTILL_ARGS="--mix kd=0.05,multi30k=0.05,tatoeba=0.1,news=0.05 --lr 1e-3 --warmup 20 --epochs 1 \
 		--cooldown 1.0 --average 1 --bleu-every 0" \
-		SYNTH_WORK=build/general-smoke/synth SYNTH_ARGS="--beam 1 --limit 2000" \
+		SYNTH_WORK=build/general-smoke/synth SYNTH_ARGS="--beam 1 --limit 2000" SYNTH_EN_DE_MODEL=$(GENERAL_OUT) \
 		GENERAL_BACKTRANS_ARGS="--mix kd=0.02,tatoeba=0.05,multi30k=0.02,news=0.02,bt=0.3 --lr 1e-3 --warmup 20 \
 		--epochs 1 --cooldown 1.0 --average 1 --bleu-every 0" \
+		GENERAL_LONG_ARGS="--mix kd=0.02,tatoeba=0.05,multi30k=0.02,news=0.02,bt=0.3,mined=1 --lr 1e-4 --warmup 20 \
+		--steps 20 --cooldown 1.0 --average 1 --bleu-every 0" \
 		GENERAL_EXPORT_ARGS="--beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 0"
 
 DATA ?= ../shared/data/multi30k
