@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-from bench_common import DEFAULT_INPUT, log, read_input, run_measured
+from bench_common import DEFAULT_INPUT, read_input, run_measured
 
 MARIAN = os.environ.get("NMT_BENCH_MARIAN", "/opt/marian")
 

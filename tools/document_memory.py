@@ -14,7 +14,6 @@ import argparse
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time

@@ -14,8 +14,6 @@ import collections
 import html.parser
 import os
 import random
-import resource
-import subprocess
 import sys
 import tempfile
 import time
