@@ -71,17 +71,17 @@ fixtures:
 	cd tools && $(PYTHON) attention_fixture.py --out ../tests/fixtures
 
 # The default model data/general-en-de (its card: data/general-en-de/README.md): Multi30k + Tatoeba + WMT news,
-# shipped as int8. Four stages: the main run; one epoch that starts from its weights with Multi30k weighted up;
+# shipped as int8. Five stages: the main run; one epoch that starts from its weights with Multi30k weighted up;
 # distillation, from those weights, on the teacher's translations (kd.* in ../shared/data/general-en-de-extra)
 # beside the original pairs; then one epoch from stage 3 that adds back-translations of mono.de by the German->
 # English model (SYNTH_WORK/de-en, below); then stage 5, from stage 4's int8 export, many more updates of large
 # batches over every source with those back-translations and the mined pairs (GENERAL_LONG_ARGS: the shipped
-# weights were trained on a lent GPU, GENERAL_DEVICE=cuda; on 2 CPU cores it is the longest stage by far, its
-# card says how long). Stage 3 is also exported on its own (GENERAL_STAGE3):
-# data/general-de-en starts from it. GENERAL_DISTILL_INIT starts stage 3 from other weights
-# (tools/import_checkpoint.py turns a shipped model back into them). Resumable: each stage stops after
-# GENERAL_BUDGET_MIN minutes with its state saved (exit status 75) and the same command continues it; the
-# export runs once every stage is done.
+# weights were trained on a lent GPU, GENERAL_DEVICE=cuda, each batch in one piece; on 2 CPU cores it is the
+# longest stage by far, its card says how long, and --accumulate 8 keeps its memory near 3 GB). Stage 3 is
+# also exported on its own (GENERAL_STAGE3): data/general-de-en starts from it. GENERAL_DISTILL_INIT starts
+# stage 3 from other weights (tools/import_checkpoint.py turns a shipped model back into them). Resumable: each
+# stage stops after GENERAL_BUDGET_MIN minutes with its state saved (exit status 75) and the same command
+# continues it; the export runs once every stage is done.
 GENERAL_BUDGET_MIN ?= 120
 GENERAL_WORK ?= build/train-general
 GENERAL_OUT ?= data/general-en-de
@@ -98,7 +98,7 @@ GENERAL_DISTILL_INIT ?= $(GENERAL_WORK)/finetune/avg.pt
 GENERAL_BACKTRANS_ARGS ?= --mix kd=0.5,tatoeba=1,multi30k=0.25,news=0.25,bt=0.3 --dropout 0.2 --label-smoothing 0.1 \
 	--lr 3e-4 --warmup 100 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
 GENERAL_LONG_ARGS ?= --mix multi30k=1,tatoeba=2,news=1,kd=1,bt=1,mined=2 --dropout 0.1 --label-smoothing 0.1 \
-	--lr 5e-4 --warmup 200 --max-tokens 32000 --steps 2036 --cooldown 0.5 --average 1 --bleu-every 0
+	--lr 5e-4 --warmup 200 --max-tokens 32000 --accumulate 8 --steps 2036 --cooldown 0.5 --average 1 --bleu-every 0
 GENERAL_DEVICE ?= cpu
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 # Monolingual text and the teacher's translations (../shared/data/general-en-de-extra), and the command that
@@ -178,7 +178,7 @@ DE_EN_MORE_ARGS ?= --mix multi30k=1,tatoeba=1,news=0.5,kd=0.5,bt=0.6 --dropout 0
 DE_EN_MINED_ARGS ?= --mix mined=2,tatoeba=1,kd=0.5,bt=0.15,multi30k=0.25,news=0.25 --dropout 0.2 \
 	--label-smoothing 0.1 --lr 5e-4 --warmup 200 --max-tokens 2500 --epochs 2 --cooldown 1.0 --average 1 --bleu-every 0
 DE_EN_LONG_ARGS ?= --mix multi30k=1,tatoeba=2,news=1,kd=1,bt=1,mined=2 --dropout 0.1 --label-smoothing 0.1 \
-	--lr 5e-4 --warmup 200 --max-tokens 32000 --steps 2069 --cooldown 0.5 --average 1 --bleu-every 0
+	--lr 5e-4 --warmup 200 --max-tokens 32000 --accumulate 8 --steps 2069 --cooldown 0.5 --average 1 --bleu-every 0
 DE_EN_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """tools/train.py's run length in updates: --steps N stops at update N whatever the epochs (crossing their
 ends), with the lr cooled down to 0 there; --steps-from-minutes M plans that count from the run's own speed,
-logs it and stops there, after about M minutes. A tiny model on a made-up corpus in a temp dir."""
+logs it and stops there, after about M minutes. A tiny model on a made-up corpus in a temp dir. And
+--accumulate's slices: a batch backpropagated in three slices gives the whole batch's loss and gradients."""
 import gzip
 import os
 import random
@@ -10,7 +11,8 @@ import subprocess
 import sys
 import tempfile
 
-TRAIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "train.py")
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools")
+TRAIN = os.path.join(TOOLS, "train.py")
 WORDS = [("the cat", "die Katze"), ("the dog", "der Hund"), ("a bird", "ein Vogel"), ("my friend", "mein Freund")]
 VERBS = [("sees", "sieht"), ("likes", "mag"), ("finds", "findet")]
 TINY = ["--corpus", "multi30k", "--vocab", "60", "--d-model", "16", "--heads", "2", "--enc-layers", "1",
@@ -55,8 +57,35 @@ def updates(log):
     return steps, [int(e) for e in re.findall(r"^END epoch (\d+)", log, re.M)]
 
 
-def main():
+def slice_failures():
+    """Gradients of one batch in one piece and in three slices (no dropout, fp32) must agree."""
+    sys.path.insert(0, TOOLS)
+    import torch
+    from train_model import TrainModel, backward_in_parts
+
+    torch.manual_seed(3)
+    model = TrainModel(30, 16, 2, 1, 1, 32, 0.0, "relu")
+    src = torch.randint(4, 30, (7, 9))
+    tgt = torch.randint(4, 30, (7, 6))
+    src[2, 5:] = 0  # PAD: rows of unequal length, as collate pads them
+    tgt[4, 3:] = 0
+    results = []
+    for parts in (1, 3):
+        model.zero_grad(set_to_none=True)
+        loss, ntok = backward_in_parts(model, src, tgt, tgt.roll(-1, 1), parts, 0.1, False)
+        results.append((loss, ntok, [p.grad.clone() for p in model.parameters()]))
+    (loss1, ntok1, grads1), (loss3, ntok3, grads3) = results
     failures = []
+    if ntok1 != ntok3 or abs(loss1 - loss3) > 1e-4 * abs(loss1):
+        failures.append(f"--accumulate 3: loss {loss3} over {ntok3} tokens, in one piece {loss1} over {ntok1}")
+    worst = max((g3 - g1).abs().max().item() / (g1.abs().max().item() + 1e-12) for g1, g3 in zip(grads1, grads3))
+    if worst > 1e-4:
+        failures.append(f"--accumulate 3: gradients differ from the whole batch's by up to {worst:.2e} (relative)")
+    return failures
+
+
+def main():
+    failures = slice_failures()
     with tempfile.TemporaryDirectory() as tmp:
         data = write_corpus(tmp)
         log = train(data, os.path.join(tmp, "steps"), "--steps", "25")

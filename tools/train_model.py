@@ -60,6 +60,26 @@ class TrainModel(nn.Module):
         return self.decode(tgt_in, memory, src_pad)
 
 
+def backward_in_parts(model, src, tin, tout, parts, label_smoothing, bf16):
+    """Backpropagate the batch's mean token loss in `parts` slices of its rows, whose gradients add up to the
+    whole batch's, so that peak memory is one slice's. Returns (the summed token loss, the target tokens)."""
+    device = model.embed.weight.device
+    ntok = tout.ne(PAD).sum().item()
+    rows, total = src.size(0), 0.0
+    for i in range(parts):
+        part = slice(i * rows // parts, (i + 1) * rows // parts)
+        if part.start == part.stop:
+            continue
+        s, ti, to = (t[part].to(device, non_blocking=True) for t in (src, tin, tout))
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
+            logits = model(s, ti)
+        loss = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), to.reshape(-1), ignore_index=PAD,
+                               label_smoothing=label_smoothing, reduction="sum")
+        (loss / ntok).backward()
+        total += loss.item()
+    return total, ntok
+
+
 @torch.no_grad()
 def greedy(model, src, max_len):
     memory, src_pad = model.encode(src)
