@@ -97,8 +97,10 @@ GENERAL_DISTILL_ARGS ?= --mix kd=1,multi30k=0.5,tatoeba=1,news=1 --dropout 0.2 -
 GENERAL_DISTILL_INIT ?= $(GENERAL_WORK)/finetune/avg.pt
 GENERAL_BACKTRANS_ARGS ?= --mix kd=0.5,tatoeba=1,multi30k=0.25,news=0.25,bt=0.3 --dropout 0.2 --label-smoothing 0.1 \
 	--lr 3e-4 --warmup 100 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
-GENERAL_LONG_ARGS ?= --mix multi30k=1,tatoeba=2,news=1,kd=1,bt=1,mined=2 --dropout 0.1 --label-smoothing 0.1 \
-	--lr 5e-4 --warmup 200 --max-tokens 32000 --accumulate 8 --steps 2036 --cooldown 0.5 --average 1 --bleu-every 0
+# The large-batch stage both recipes end with (stage 5 here, stage 4 of `make model-de-en`); each gives its length.
+LONG_STAGE_ARGS = --mix multi30k=1,tatoeba=2,news=1,kd=1,bt=1,mined=2 --dropout 0.1 --label-smoothing 0.1 \
+	--lr 5e-4 --warmup 200 --max-tokens 32000 --accumulate 8 --cooldown 0.5 --average 1 --bleu-every 0
+GENERAL_LONG_ARGS ?= $(LONG_STAGE_ARGS) --steps 2036
 GENERAL_DEVICE ?= cpu
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 # Monolingual text and the teacher's translations (../shared/data/general-en-de-extra), and the command that
@@ -125,6 +127,17 @@ $(SYNTH_WORK)/en-de.en.gz: | $(BUILD)/CMakeCache.txt
 $(SYNTH_WORK)/mined.en.gz: $(SYNTH_WORK)/de-en.en.gz $(SYNTH_WORK)/en-de.en.gz
 	nice -n 19 $(PYTHON) tools/mine_pairs.py --en-side $(SYNTH_WORK)/en-de --de-side $(SYNTH_WORK)/de-en \
 		--exclude tests/everyday/everyday --out $(SYNTH_WORK)/mined
+# $(call ship_int8,CHECKPOINT,F32_DIR,OUT_DIR,EXPORT_ARGS): a train.py checkpoint exported as shipped (int8).
+define ship_int8
+$(PYTHON) tools/export.py $(1) --out $(2) --dtype f32 $(4)
+$(BUILD)/nmt convert --from nmt $(2) -o $(3) --dtype int8 --force
+endef
+# $(call import_int8,MODEL_DIR,F32_DIR,OUT_PT): a shipped model back into a train.py checkpoint (its weights as
+# shipped, int8 rounding included), the start of a later stage.
+define import_int8
+$(BUILD)/nmt convert --from nmt $(1) -o $(2) --dtype f32 --force
+$(PYTHON) tools/import_checkpoint.py $(2) --out $(3)
+endef
 GENERAL_TRAIN = nice -n 19 $(PYTHON) tools/train.py --corpus general --data $(GENERAL_DATA) --resume \
 	--time-budget-min $(GENERAL_BUDGET_MIN) --checkpoint-every-min 10 $(GENERAL_MODEL_ARGS)
 # Stages 1-3, exported as shipped (int8). The export marks them done: delete GENERAL_STAGE3 to run them again
@@ -134,25 +147,18 @@ $(GENERAL_STAGE3)/model.json: | $(BUILD)/CMakeCache.txt
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK) $(GENERAL_TRAIN_ARGS)
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/finetune --init-from $(GENERAL_WORK)/avg.pt $(GENERAL_FINETUNE_ARGS)
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/distill --init-from $(GENERAL_DISTILL_INIT) $(GENERAL_DISTILL_ARGS)
-	$(PYTHON) tools/export.py $(GENERAL_WORK)/distill/avg.pt --out $(GENERAL_WORK)/distill-f32 --dtype f32 \
-		$(GENERAL_EXPORT_ARGS)
-	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/distill-f32 -o $(GENERAL_STAGE3) --dtype int8 --force
+	$(call ship_int8,$(GENERAL_WORK)/distill/avg.pt,$(GENERAL_WORK)/distill-f32,$(GENERAL_STAGE3),$(GENERAL_EXPORT_ARGS))
 $(GENERAL_WORK)/stage4/model.json: $(GENERAL_STAGE3)/model.json $(SYNTH_WORK)/de-en.en.gz
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/backtrans --init-from $(GENERAL_WORK)/distill/avg.pt \
 		--synthetic bt=$(SYNTH_WORK)/de-en $(GENERAL_BACKTRANS_ARGS)
-	$(PYTHON) tools/export.py $(GENERAL_WORK)/backtrans/avg.pt --out $(GENERAL_WORK)/f32 --dtype f32 \
-		$(GENERAL_EXPORT_ARGS)
-	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/f32 -o $(GENERAL_WORK)/stage4 --dtype int8 --force
+	$(call ship_int8,$(GENERAL_WORK)/backtrans/avg.pt,$(GENERAL_WORK)/f32,$(GENERAL_WORK)/stage4,$(GENERAL_EXPORT_ARGS))
 model: $(GENERAL_WORK)/stage4/model.json $(SYNTH_WORK)/mined.en.gz
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
-	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/stage4 -o $(GENERAL_WORK)/stage4-f32 --dtype f32 --force
-	$(PYTHON) tools/import_checkpoint.py $(GENERAL_WORK)/stage4-f32 --out $(GENERAL_WORK)/long-init/model.pt
+	$(call import_int8,$(GENERAL_WORK)/stage4,$(GENERAL_WORK)/stage4-f32,$(GENERAL_WORK)/long-init/model.pt)
 	$(GENERAL_TRAIN) --device $(GENERAL_DEVICE) --out $(GENERAL_WORK)/long --init-from $(GENERAL_WORK)/long-init/model.pt \
 		--synthetic bt=$(SYNTH_WORK)/de-en --synthetic mined=$(SYNTH_WORK)/mined $(GENERAL_LONG_ARGS)
-	$(PYTHON) tools/export.py $(GENERAL_WORK)/long/avg.pt --out $(GENERAL_WORK)/long-f32 --dtype f32 \
-		$(GENERAL_EXPORT_ARGS)
-	$(BUILD)/nmt convert --from nmt $(GENERAL_WORK)/long-f32 -o $(GENERAL_OUT) --dtype int8 --force
+	$(call ship_int8,$(GENERAL_WORK)/long/avg.pt,$(GENERAL_WORK)/long-f32,$(GENERAL_OUT),$(GENERAL_EXPORT_ARGS))
 	du -sh $(GENERAL_OUT)
 	$(PYTHON) tools/eval_general.py --model $(GENERAL_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(GENERAL_WORK)/eval
@@ -177,13 +183,12 @@ DE_EN_MORE_ARGS ?= --mix multi30k=1,tatoeba=1,news=0.5,kd=0.5,bt=0.6 --dropout 0
 	--warmup 200 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
 DE_EN_MINED_ARGS ?= --mix mined=2,tatoeba=1,kd=0.5,bt=0.15,multi30k=0.25,news=0.25 --dropout 0.2 \
 	--label-smoothing 0.1 --lr 5e-4 --warmup 200 --max-tokens 2500 --epochs 2 --cooldown 1.0 --average 1 --bleu-every 0
-DE_EN_LONG_ARGS ?= --mix multi30k=1,tatoeba=2,news=1,kd=1,bt=1,mined=2 --dropout 0.1 --label-smoothing 0.1 \
-	--lr 5e-4 --warmup 200 --max-tokens 32000 --accumulate 8 --steps 2069 --cooldown 0.5 --average 1 --bleu-every 0
-DE_EN_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
+DE_EN_LONG_ARGS ?= $(LONG_STAGE_ARGS) --steps 2069
+DE_EN_EXPORT_ARGS ?= --source-lang de --target-lang en --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 \
+	--alignment-layer 1
 model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
-	$(BUILD)/nmt convert --from nmt $(DE_EN_FROM) -o $(DE_EN_WORK)/en-de-f32 --dtype f32 --force
-	$(PYTHON) tools/import_checkpoint.py $(DE_EN_WORK)/en-de-f32 --out $(DE_EN_WORK)/init/model.pt
+	$(call import_int8,$(DE_EN_FROM),$(DE_EN_WORK)/en-de-f32,$(DE_EN_WORK)/init/model.pt)
 	$(SYNTH_DATA) --model $(DE_EN_FROM) --input $(GENERAL_EXTRA)/mono.en.gz --out $(DE_EN_WORK)/bt-en $(DE_EN_BT_ARGS)
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/train --init-from $(DE_EN_WORK)/init/model.pt \
 		--synthetic bt=$(DE_EN_WORK)/bt-en $(DE_EN_TRAIN_ARGS)
@@ -191,17 +196,12 @@ model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMake
 		--synthetic bt=$(SYNTH_WORK)/en-de $(DE_EN_MORE_ARGS)
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/mined --init-from $(DE_EN_WORK)/more/avg.pt \
 		--synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_MINED_ARGS)
-	$(PYTHON) tools/export.py $(DE_EN_WORK)/mined/avg.pt --out $(DE_EN_WORK)/f32 --dtype f32 --source-lang de \
-		--target-lang en $(DE_EN_EXPORT_ARGS)
-	$(BUILD)/nmt convert --from nmt $(DE_EN_WORK)/f32 -o $(DE_EN_WORK)/stage3 --dtype int8 --force
-	$(BUILD)/nmt convert --from nmt $(DE_EN_WORK)/stage3 -o $(DE_EN_WORK)/stage3-f32 --dtype f32 --force
-	$(PYTHON) tools/import_checkpoint.py $(DE_EN_WORK)/stage3-f32 --out $(DE_EN_WORK)/long-init/model.pt
+	$(call ship_int8,$(DE_EN_WORK)/mined/avg.pt,$(DE_EN_WORK)/f32,$(DE_EN_WORK)/stage3,$(DE_EN_EXPORT_ARGS))
+	$(call import_int8,$(DE_EN_WORK)/stage3,$(DE_EN_WORK)/stage3-f32,$(DE_EN_WORK)/long-init/model.pt)
 	$(GENERAL_TRAIN) --device $(GENERAL_DEVICE) --direction de-en --out $(DE_EN_WORK)/long \
 		--init-from $(DE_EN_WORK)/long-init/model.pt --synthetic bt=$(SYNTH_WORK)/en-de \
 		--synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_LONG_ARGS)
-	$(PYTHON) tools/export.py $(DE_EN_WORK)/long/avg.pt --out $(DE_EN_WORK)/long-f32 --dtype f32 --source-lang de \
-		--target-lang en $(DE_EN_EXPORT_ARGS)
-	$(BUILD)/nmt convert --from nmt $(DE_EN_WORK)/long-f32 -o $(DE_EN_OUT) --dtype int8 --force
+	$(call ship_int8,$(DE_EN_WORK)/long/avg.pt,$(DE_EN_WORK)/long-f32,$(DE_EN_OUT),$(DE_EN_EXPORT_ARGS))
 	du -sh $(DE_EN_OUT)
 	$(PYTHON) tools/eval_general.py --model $(DE_EN_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(DE_EN_WORK)/eval

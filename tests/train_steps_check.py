@@ -111,7 +111,7 @@ def main():
             failures.append("--steps-from-minutes: no avg.pt")
     for line in failures:
         print(line)
-    print("train.py run length:", "FAIL" if failures else "ok")
+    print("train.py run length and batch slices:", "FAIL" if failures else "ok")
     return 1 if failures else 0
 
 

@@ -2,8 +2,8 @@
 
 state.pt holds the model, optimizer and scheduler states, the update count, the epoch and the position in
 that epoch's batch list, the batch RNG's state at the start of the epoch (the epoch's batch list is rebuilt
-from it), the torch RNG states (dropout, on the CPU and on a GPU) and the run's running totals. It is written to a temporary file and
-renamed, so a run killed while saving leaves the previous state intact.
+from it), the torch RNG states (dropout, on the CPU and on a GPU) and the run's running totals. It is written
+to a temporary file and renamed, so a run killed while saving leaves the previous state intact.
 """
 import os
 import random
