@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """tools/train.py's run length in updates: --steps N stops at update N whatever the epochs (crossing their
 ends), with the lr cooled down to 0 there; --steps-from-minutes M plans that count from the run's own speed,
-logs it and stops there, after about M minutes. A tiny model on a made-up corpus in a temp dir. And
+logs it and stops there, after about M minutes, and refuses a cooldown that would begin before that count is
+known. A tiny model on a made-up corpus in a temp dir. And
 --accumulate's slices: a batch backpropagated in three slices gives the whole batch's loss and gradients."""
 import gzip
 import os
@@ -39,8 +40,12 @@ def write_corpus(root):
     return data
 
 
+def command(data, out, *extra):
+    return [sys.executable, TRAIN, "--data", data, "--out", out, *TINY, *extra]
+
+
 def train(data, out, *extra):
-    cmd = [sys.executable, TRAIN, "--data", data, "--out", out, *TINY, *extra]
+    cmd = command(data, out, *extra)
     try:
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:
@@ -99,7 +104,12 @@ def main():
         if not os.path.exists(os.path.join(tmp, "steps", "avg.pt")):
             failures.append("--steps 25: no avg.pt")
 
-        log = train(data, os.path.join(tmp, "minutes"), "--steps-from-minutes", "0.1")
+        refused = subprocess.run(command(data, os.path.join(tmp, "refused"), "--steps-from-minutes", "0.1"),
+                                 capture_output=True, text=True, timeout=60)
+        if refused.returncode != 2 or "--cooldown" not in refused.stderr:
+            failures.append(f"--steps-from-minutes with --cooldown 1.0: exit {refused.returncode}, expected a usage "
+                            f"error naming --cooldown")
+        log = train(data, os.path.join(tmp, "minutes"), "--steps-from-minutes", "0.1", "--cooldown", "0.5")
         steps, _ = updates(log)
         planned = re.findall(r"^planned_steps (\d+)", log, re.M)
         if len(planned) != 1:

@@ -45,6 +45,10 @@ from train_model import TrainModel, backward_in_parts, swapped_in, val_bleu, val
 from train_state import load_state, save_state  # noqa: E402
 
 EXIT_BUDGET_USED = 75   # EX_TEMPFAIL: rerun with --resume to continue
+# --steps-from-minutes times its updates from this share of the minutes (once every run sharing the machine is
+# past its start-up) for this share more; its first plan comes at their sum.
+SPEED_FROM, SPEED_OVER = 0.3, 0.1
+PLAN_KNOWN_AT = SPEED_FROM + SPEED_OVER
 
 
 def parse_args():
@@ -118,6 +122,11 @@ def parse_args():
         ap.error("--ema is not part of the saved state: it cannot be combined with --resume")
     if args.steps and args.steps_from_minutes:
         ap.error("--steps and --steps-from-minutes both set the run's length: give one")
+    if args.steps_from_minutes and args.cooldown > 1 - PLAN_KNOWN_AT:
+        # A cooldown that should have begun before the length is known would start with a jump in the lr, a
+        # schedule that no rerun with --steps follows.
+        ap.error(f"--steps-from-minutes knows the run's length only after {PLAN_KNOWN_AT:.0%} of the minutes: "
+                 f"give a --cooldown of at most {1 - PLAN_KNOWN_AT:.1f}")
     return args
 
 
@@ -239,10 +248,10 @@ def main():
     speed_mark = []  # (step, minutes) where --steps-from-minutes starts timing
 
     def plan_from_speed(step):
-        """Set the run's length from its speed since 30% of the minutes (once every run sharing the machine is
-        past its start-up), again at each update until the cooldown begins, keeping 3% in reserve."""
+        """Set the run's length from its speed since SPEED_FROM of the minutes, again at each update until the
+        cooldown begins, keeping 3% in reserve."""
         minutes, budget = run_minutes(), args.steps_from_minutes
-        if minutes < 0.3 * budget:
+        if minutes < SPEED_FROM * budget:
             return
         if not speed_mark:
             speed_mark.append((step, minutes))
@@ -252,7 +261,7 @@ def main():
                 plan["fixed"] = True
                 say(f"planned_steps {plan['steps']} ({plan['rate']:.1f} updates/min when the cooldown began)")
             return
-        if minutes - speed_mark[0][1] < 0.1 * budget:
+        if minutes - speed_mark[0][1] < SPEED_OVER * budget:
             return
         plan["rate"] = (step - speed_mark[0][0]) / (minutes - speed_mark[0][1])
         plan["steps"] = step + int(0.97 * plan["rate"] * (budget - minutes))
