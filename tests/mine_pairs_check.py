@@ -2,7 +2,8 @@
 """tools/mine_pairs.py on a handful of lines: it pairs translations, only mutual best matches, never lines
 whose numbers differ or where one side says "not", never an excluded sentence, and nothing below the scores
 (the trains: each the other's best, both halves wrong). A pair whose word the German->English model copied
-("Akku") is found through the dictionary's entry and not without it."""
+("Akku") is found through the dictionary's entry and not without it; one whose idiom both models translated word
+for word ("What time is it?", "Wie spät ist es?") through the dictionary's phrase and not without it."""
 import gzip
 import os
 import subprocess
@@ -24,7 +25,11 @@ ENGLISH = [
     ("The train is late.", "Der Zug ist spät."),
     ("My battery is flat.", "Mein Batteriemann ist flach."),
     ("Tom is not hungry.", "Tom ist nicht hungrig."),
-]
+    ("What time is it now?", "Was Zeit ist es jetzt?"),
+    ("Is it cold in Tokyo now?", "Ist es jetzt kalt in Tokio?"),
+] + [(f"How late is the {place} open now?", f"Wie spät ist der {place} jetzt offen?")  # nearer its translation
+     for place in ("shop", "bank", "museum", "pool", "zoo", "bakery", "library", "office", "cafe", "park", "bar",
+                   "market")]
 # (human German, a German->English model's English)
 GERMAN = [
     ("Wo ist denn der Hund?", "Where is the dog?"),
@@ -35,11 +40,15 @@ GERMAN = [
     ("Der Zug fährt um acht.", "The train leaves at eight."),
     ("Mein Akku ist leer.", "My akku is empty."),
     ("Tom ist hungrig.", "Tom is hungry."),
+    ("Wie spät ist es jetzt?", "How late is it now?"),
 ]
 WANT = {("Where is the dog?", "Wo ist denn der Hund?"),
         ("She reads a green book in the garden.", "Sie liest im Garten ein grünes Buch."),
-        ("My battery is flat.", "Mein Akku ist leer.")}
+        ("My battery is flat.", "Mein Akku ist leer."),
+        ("What time is it now?", "Wie spät ist es jetzt?")}
 BATTERY = ("My battery is flat.", "Mein Akku ist leer.")
+TIME = ("What time is it now?", "Wie spät ist es jetzt?")
+PHRASE = ("What time is it?", "Wie spät ist es?, Wieviel Uhr ist es? [ugs.]")
 
 
 def write(path, lines):
@@ -91,13 +100,18 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("the weather is nice today\n")
     with open(f"{tmp}/judged.de", "w", encoding="utf-8") as f:
         f.write("Ein anderer Satz.\n")
-    write_dictionary(f"{tmp}/dict", [("battery", "Akkumulator <masc>, Akku <masc> [electr.]"),
-                                     ("flat", "flach, leer [electr.]")])
-    write_dictionary(f"{tmp}/no-battery", [("flat", "flach, leer [electr.]")])
+    battery = ("battery", "Akkumulator <masc>, Akku <masc> [electr.]")
+    flat = ("flat", "flach, leer [electr.]")
+    write_dictionary(f"{tmp}/dict", [battery, flat, PHRASE])
+    write_dictionary(f"{tmp}/no-battery", [flat, PHRASE])
+    write_dictionary(f"{tmp}/no-phrase", [battery, flat])
     got = mine(tmp, f"{tmp}/dict")
-    without = mine(tmp, f"{tmp}/no-battery")
+    without_battery = mine(tmp, f"{tmp}/no-battery")
+    without_phrase = mine(tmp, f"{tmp}/no-phrase")
 
-if got != WANT or without != WANT - {BATTERY}:
-    print(f"mined {sorted(got)}\nwant  {sorted(WANT)}\nwithout the entry {sorted(without)}")
+if got != WANT or without_battery != WANT - {BATTERY} or without_phrase != WANT - {TIME}:
+    print(f"mined {sorted(got)}\nwant  {sorted(WANT)}\nwithout the word {sorted(without_battery)}\n"
+          f"without the phrase {sorted(without_phrase)}")
     sys.exit(1)
-print(f"ok: {len(got)} pairs as expected, {len(without)} without the dictionary's entry")
+print(f"ok: {len(got)} pairs as expected; without the word's entry {len(without_battery)}, "
+      f"without the phrase's {len(without_phrase)}")

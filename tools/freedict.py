@@ -11,6 +11,7 @@ DICT = "/usr/share/dictd/freedict-eng-deu"
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 TAGS = re.compile(r"<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\([^)]*\)")
 WORD = re.compile(r"\w+")
+PHRASE_WORDS = 6  # longer entries are explanations, not phrases a sentence holds word for word
 
 
 def b64(s):
@@ -48,3 +49,18 @@ def word_pairs(path=DICT):
             if len(found) == 1:
                 table[english].add(found[0])
     return table
+
+
+def phrase_pairs(path=DICT, longest=PHRASE_WORDS):
+    """(English words, German words) of every entry where a side has two to `longest` words, both lower-cased
+    word tuples in order: the idioms a word table misses ("What time is it?": "Wie spät ist es?")."""
+    pairs = set()
+    for word, _, line in entries(path):
+        english = tuple(WORD.findall(word.lower()))
+        if not 1 <= len(english) <= longest:
+            continue
+        for german in translations(line):
+            found = tuple(WORD.findall(german.lower()))
+            if 1 <= len(found) <= longest and max(len(english), len(found)) >= 2:
+                pairs.add((english, found))
+    return sorted(pairs)

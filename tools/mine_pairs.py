@@ -12,9 +12,11 @@ values for the two sides:
 - overlap: the IDF-weighted Dice coefficient of the lower-cased word sets, e against g's English translation
   and g against e's German translation;
 - coverage: the IDF-weighted share of e's words found in g's English translation or among the dictionary's
-  English words for g's words, and the same for g through e. The dictionary (--dictionary, Debian's
-  dict-freedict-eng-deu) finds the pairs whose words a model does not know ("Akku" for "battery").
-Each German line scores the CANDIDATES English lines nearest its translation. A pair needs overlap >=
+  English words for g's words and for the phrases g holds word for word, and the same for g through e. The
+  dictionary (--dictionary, Debian's dict-freedict-eng-deu) finds the pairs whose words a model does not know
+  ("Akku" for "battery") and whose idioms both models translate word for word ("Wie spät ist es?" for "What
+  time is it?").
+Each German line scores the CANDIDATES English lines nearest its translation and its phrases' English words. A pair needs overlap >=
 --min-overlap or coverage >= --min-coverage, the same numbers on both sides, a negation on both sides or on
 neither, and no side in an --exclude file (PREFIX.en / PREFIX.de, compared lower-cased without punctuation),
 so that a judged set stays unseen. OUT.en.gz / OUT.de.gz hold the pairs, human on both sides, for
@@ -81,6 +83,27 @@ def glosses(word_set, table):
     return found
 
 
+class PhraseTable:
+    """Dictionary phrases of two or more words found word for word in a line, and the other language's words
+    they translate to. One-word sources are left to the word table: their many-word glosses ("verschieben":
+    "put off", "smite sb") would cover a line's "the" and "to" by chance."""
+
+    def __init__(self, pairs):
+        self.by_start = collections.defaultdict(list)  # keyed by the first two words: a line looks up few
+        for source, target in pairs:
+            if len(source) >= 2:
+                self.by_start[source[:2]].append((source, frozenset(target)))
+
+    def glosses(self, line):
+        tokens = WORD.findall(line.lower())
+        found = set()
+        for i in range(len(tokens) - 1):
+            for source, target in self.by_start.get((tokens[i], tokens[i + 1]), ()):
+                if tuple(tokens[i:i + len(source)]) == source:
+                    found |= target
+        return found
+
+
 def negated_en(line):
     return NEGATION_EN.search(TAG_QUESTION_EN.sub("", line)) is not None
 
@@ -115,9 +138,9 @@ def nearest_english(queries, en_words, idf_en):
     return found
 
 
-def mine(en_pairs, de_pairs, en_to_de, min_overlap, min_coverage):
+def mine(en_pairs, de_pairs, en_to_de, phrases, min_overlap, min_coverage):
     """[(score, english, german)] of mutual best matches; en_pairs (human en, MT de), de_pairs (human de, MT en),
-    en_to_de the dictionary (English word -> German words)."""
+    en_to_de the dictionary (English word -> German words), phrases its (English words, German words) phrases."""
     en_words = [words(e) for e, _ in en_pairs]
     en_mt_words = [words(d) for _, d in en_pairs]
     de_words = [words(g) for g, _ in de_pairs]
@@ -128,16 +151,23 @@ def mine(en_pairs, de_pairs, en_to_de, min_overlap, min_coverage):
     for english, germans in en_to_de.items():
         for german in germans:
             de_to_en[german].add(english)
+    en_phrases = PhraseTable(phrases)
+    de_phrases = PhraseTable((german, english) for english, german in phrases)
+    de_phrase_glosses = [de_phrases.glosses(g) for g, _ in de_pairs]
+    # A German idiom's English words join the lookup, so that "Wie spät ist es?" finds "What time is it?"
+    # where its translation ("How late is it?") shares little with it.
+    queries = [mt | glossed for mt, glossed in zip(de_mt_words, de_phrase_glosses)]
     en_glosses = {}
 
     # Each German line's best match as (score, English line, overlap, coverage); each English line's as
     # (score, German line).
     best_for_de, best_for_en = {}, {}
-    for i, ranked in enumerate(nearest_english(de_mt_words, en_words, idf_en)):
-        de_found = de_mt_words[i] | glosses(de_words[i], de_to_en)
+    for i, ranked in enumerate(nearest_english(queries, en_words, idf_en)):
+        de_found = de_mt_words[i] | glosses(de_words[i], de_to_en) | de_phrase_glosses[i]
         for j in ranked:
             if j not in en_glosses:
-                en_glosses[j] = en_mt_words[j] | glosses(en_words[j], en_to_de)
+                en_glosses[j] = (en_mt_words[j] | glosses(en_words[j], en_to_de)
+                                 | en_phrases.glosses(en_pairs[j][0]))
             overlap = min(dice(de_mt_words[i], en_words[j], idf_en), dice(de_words[i], en_mt_words[j], idf_de))
             covered = min(coverage(en_words[j], de_found, idf_en), coverage(de_words[i], en_glosses[j], idf_de))
             score = max(overlap, covered)
@@ -175,11 +205,12 @@ def main():
     if not os.path.exists(args.dictionary + ".index"):
         sys.exit(f"mine_pairs: {args.dictionary}.index: no such dictionary (apt-get install dict-freedict-eng-deu)")
     en_to_de = freedict.word_pairs(args.dictionary)
+    phrases = freedict.phrase_pairs(args.dictionary)
     en_pairs = read_pairs(args.en_side)
     de_pairs = [(german, english) for english, german in read_pairs(args.de_side)]
     excluded = {plain(line) for prefix in args.exclude for lang in ("en", "de")
                 for line in read_lines(f"{prefix}.{lang}")}
-    mined = [m for m in mine(en_pairs, de_pairs, en_to_de, args.min_overlap, args.min_coverage)
+    mined = [m for m in mine(en_pairs, de_pairs, en_to_de, phrases, args.min_overlap, args.min_coverage)
              if plain(m[1]) not in excluded and plain(m[2]) not in excluded]
     mined.sort(key=lambda m: -m[0])
     write_pairs(args.out, {"en": [m[1] for m in mined], "de": [m[2] for m in mined]})
