@@ -37,30 +37,20 @@ def translations(line):
     return [t.strip() for t in TAGS.sub("", line).split(",") if t.strip()]
 
 
-def word_pairs(path=DICT):
-    """English word -> the set of German single-word translations, both lower-cased: the one-word entries only."""
-    table = collections.defaultdict(set)
+def translation_tables(path=DICT, longest=PHRASE_WORDS):
+    """Both tables from one read of the dictionary, every word lower-cased:
+    - English word -> the set of its German single-word translations (one-word entries only);
+    - the sorted (English words, German words) pairs, word tuples in order, of every entry where a side has two
+      to `longest` words: the idioms a word table misses ("What time is it?": "Wie spät ist es?")."""
+    words, phrases = collections.defaultdict(set), set()
     for word, _, line in entries(path):
-        english = word.lower()
-        if not WORD.fullmatch(english):
-            continue
-        for german in translations(line):
-            found = WORD.findall(german.lower())
-            if len(found) == 1:
-                table[english].add(found[0])
-    return table
-
-
-def phrase_pairs(path=DICT, longest=PHRASE_WORDS):
-    """(English words, German words) of every entry where a side has two to `longest` words, both lower-cased
-    word tuples in order: the idioms a word table misses ("What time is it?": "Wie spät ist es?")."""
-    pairs = set()
-    for word, _, line in entries(path):
-        english = tuple(WORD.findall(word.lower()))
-        if not 1 <= len(english) <= longest:
-            continue
+        headword = word.lower()
+        english = tuple(WORD.findall(headword))
+        one_word = WORD.fullmatch(headword) is not None
         for german in translations(line):
             found = tuple(WORD.findall(german.lower()))
-            if 1 <= len(found) <= longest and max(len(english), len(found)) >= 2:
-                pairs.add((english, found))
-    return sorted(pairs)
+            if one_word and len(found) == 1:
+                words[headword].add(found[0])
+            if 1 <= len(english) <= longest and 1 <= len(found) <= longest and max(len(english), len(found)) >= 2:
+                phrases.add((english, found))
+    return words, sorted(phrases)

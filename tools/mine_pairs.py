@@ -204,8 +204,7 @@ def main():
 
     if not os.path.exists(args.dictionary + ".index"):
         sys.exit(f"mine_pairs: {args.dictionary}.index: no such dictionary (apt-get install dict-freedict-eng-deu)")
-    en_to_de = freedict.word_pairs(args.dictionary)
-    phrases = freedict.phrase_pairs(args.dictionary)
+    en_to_de, phrases = freedict.translation_tables(args.dictionary)
     en_pairs = read_pairs(args.en_side)
     de_pairs = [(german, english) for english, german in read_pairs(args.de_side)]
     excluded = {plain(line) for prefix in args.exclude for lang in ("en", "de")
