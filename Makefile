@@ -98,7 +98,7 @@ GENERAL_DISTILL_ARGS ?= --mix kd=1,multi30k=0.5,tatoeba=1,news=1 --dropout 0.2 -
 GENERAL_DISTILL_INIT ?= $(GENERAL_WORK)/finetune/avg.pt
 GENERAL_BACKTRANS_ARGS ?= --mix kd=0.5,tatoeba=1,multi30k=0.25,news=0.25,bt=0.3 --dropout 0.2 --label-smoothing 0.1 \
 	--lr 3e-4 --warmup 100 --max-tokens 2500 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
-# The large-batch stage both recipes end with (stage 5 here, stage 4 of `make model-de-en`); each gives its length.
+# The large-batch stage of both recipes (stage 5 here, stage 4 of `make model-de-en`); each gives its length.
 LONG_STAGE_ARGS = --mix multi30k=1,tatoeba=2,news=1,kd=1,bt=1,mined=2 --dropout 0.1 --label-smoothing 0.1 \
 	--lr 5e-4 --warmup 200 --max-tokens 32000 --accumulate 8 --cooldown 0.5 --average 1 --bleu-every 0
 GENERAL_LONG_ARGS ?= $(LONG_STAGE_ARGS) --steps 2036
