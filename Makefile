@@ -116,8 +116,9 @@ SYNTH_DATA = nice -n 19 $(PYTHON) tools/synth_data.py --nmt $(BUILD)/nmt
 # Pairs made by the bundled models, for both recipes, cached under SYNTH_WORK: mono.de translated by the
 # German->English model (SYNTH_WORK/de-en: back-translations for English->German), mono.en by the
 # English->German one (SYNTH_WORK/en-de: back-translations for German->English), and the human pairs mined from
-# the two files through those translations (SYNTH_WORK/mined, tools/mine_pairs.py), none of them an everyday
-# sentence the cards judge. Delete SYNTH_WORK to make them again with newer bundled models.
+# the two files through those translations (SYNTH_WORK/mined, tools/mine_pairs.py). tools/train.py drops every
+# pair, of these and of the given corpora, that holds an everyday sentence the cards judge. Delete SYNTH_WORK to
+# make them again with newer bundled models.
 SYNTH_WORK ?= build/synth
 SYNTH_DE_EN_MODEL ?= $(DE_EN_OUT)
 SYNTH_EN_DE_MODEL ?= $(GENERAL_OUT)

@@ -5,10 +5,10 @@
 
 Dev splits are tools/train_data.py's (Multi30k val, Tatoeba dev, newstest2018); test_2016_flickr is for the
 report only. tests/everyday/everyday.{en,de} are 20 everyday sentences with our own reference translations
-(none of their English sides occurs in the training data); their BLEU is a rough figure, the card judges
-each translation by hand. A German->English model (model.json's source_lang "de") is scored on the same sets
-with their sides swapped. Translations go to OUT/NAME.hyp.<target language>, one BLEU per line to stdout and
-OUT/bleu.tsv.
+(tools/train_data.py keeps every pair holding one of them out of training); their BLEU is a rough figure, the
+card judges each translation by hand. A German->English model (model.json's source_lang "de") is scored on the
+same sets with their sides swapped. Translations go to OUT/NAME.hyp.<target language>, one BLEU per line to
+stdout and OUT/bleu.tsv.
 """
 import argparse
 import os
@@ -19,9 +19,7 @@ import time
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TOOLS)
 from checkpoint import model_languages  # noqa: E402
-from train_data import load_corpus, read_lines, test_sets  # noqa: E402
-
-EVERYDAY = os.path.join(TOOLS, "..", "tests", "everyday", "everyday")
+from train_data import JUDGED, load_corpus, read_lines, test_sets  # noqa: E402
 
 
 def eval_sets(multi30k_dir, general_dir):
@@ -30,7 +28,7 @@ def eval_sets(multi30k_dir, general_dir):
     sets = {"tatoeba_dev": corpus["tatoeba"]["dev"], "news_dev": corpus["news"]["dev"],
             "multi30k_val": corpus["multi30k"]["dev"]}
     sets.update(test_sets(multi30k_dir))
-    sets["everyday"] = list(zip(read_lines(EVERYDAY + ".en"), read_lines(EVERYDAY + ".de")))
+    sets["everyday"] = list(zip(read_lines(JUDGED + ".en"), read_lines(JUDGED + ".de")))
     return sets
 
 

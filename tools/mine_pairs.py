@@ -33,9 +33,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import freedict  # noqa: E402
-from train_data import read_lines, read_pairs, write_pairs  # noqa: E402
+from train_data import WORD, plain, read_lines, read_pairs, write_pairs  # noqa: E402
 
-WORD = re.compile(r"\w+")
 NUMBER = re.compile(r"\d+")
 # A sentence says "not" when it holds one of these; English tag questions ("isn't it?") do not count.
 NEGATION_EN = re.compile(r"\b(not|never|no|nobody|nothing|none|neither|nor|nowhere)\b|n't\b", re.I)
@@ -47,10 +46,6 @@ MAX_POSTINGS = 20000    # a word on more English lines than this is too common t
 
 def words(line):
     return frozenset(WORD.findall(line.lower()))
-
-
-def plain(line):
-    return " ".join(WORD.findall(line.lower()))
 
 
 def weight(word_set, idf):

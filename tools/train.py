@@ -39,8 +39,8 @@ import sentencepiece as spm
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_data import add_synthetic, collate, encode_pairs, epoch_pairs, load_corpus, make_batches, \
-    parse_weights, reversed_corpus, train_spm  # noqa: E402
+from train_data import add_synthetic, collate, drop_judged, encode_pairs, epoch_pairs, judged_sentences, \
+    load_corpus, make_batches, parse_weights, reversed_corpus, train_spm  # noqa: E402
 from train_model import TrainModel, backward_in_parts, swapped_in, val_bleu, val_nll  # noqa: E402
 from train_state import load_state, save_state  # noqa: E402
 
@@ -160,6 +160,7 @@ def main():
     extra_dir = (args.extra_data or os.path.join(shared_dir, "general-en-de-extra")) if "kd" in weights else None
     corpus = load_corpus(args.corpus, args.data, general_dir, extra_dir)
     add_synthetic(corpus, args.data, args.synthetic)
+    judged_dropped = drop_judged(corpus, judged_sentences())
     if args.direction == "de-en":
         corpus = reversed_corpus(corpus)
     spm_prefix = os.path.join(args.out, "spm")
@@ -224,6 +225,7 @@ def main():
               for name, p in sources.items()}
     say(f"config {json.dumps(config)} params {n_params} planned_steps {plan['steps'] or 'from speed'} "
         f"train pairs/src tokens/tgt tokens {json.dumps(counts)} args {json.dumps(vars(args))}")
+    say(f"pairs dropped for holding a judged everyday sentence: {json.dumps(judged_dropped)}")
     # The EMA copy of the parameters (buffers are fixed tables); saved beside each epoch's weights.
     ema = [p.detach().clone() for p in model.parameters()] if args.ema > 0 else None
     start, cpu_start, run_tokens = time.time(), time.process_time(), [0]

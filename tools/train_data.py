@@ -12,12 +12,16 @@ Two corpora:
   ../shared/data/general-en-de-extra) as a fourth training source with no dev split; a kd pair whose English
   or German side is a dev or test sentence is dropped, as Tatoeba's training pairs are. --synthetic NAME=PREFIX
   adds tools/synth_data.py's pairs the same way.
+Every source, synthetic ones too, also loses each training pair with a side that is one of the everyday
+sentences the model cards judge by hand (JUDGED, either language, compared as plain() words), so that those
+judgements stay on unseen sentences.
 Training mixes the sources with per-source weights: weight 2.5 takes every pair twice and a fresh random half
 once more in each epoch; weight 0.5 a fresh random half.
 """
 import gzip
 import os
 import random
+import re
 
 import sentencepiece as spm
 import torch
@@ -27,6 +31,8 @@ NEWS_DEV_LINES = 2998       # newstest2018, the last year of news2008-2018
 TATOEBA_DEV_PAIRS = 500
 SPLIT_SEED = 36             # fixes the Tatoeba dev draw whatever --seed trains with
 SOURCES = ("multi30k", "tatoeba", "news", "kd")
+JUDGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "everyday", "everyday")
+WORD = re.compile(r"\w+")
 
 
 def read_lines(path):
@@ -37,6 +43,26 @@ def read_lines(path):
 
 def read_pairs(prefix):
     return list(zip(read_lines(prefix + ".en.gz"), read_lines(prefix + ".de.gz")))
+
+
+def plain(line):
+    """A sentence's lower-cased words: how training sides are compared with judged sentences."""
+    return " ".join(WORD.findall(line.lower()))
+
+
+def judged_sentences(prefix=JUDGED):
+    """PREFIX.en and PREFIX.de as plain() lines."""
+    return {plain(line) for lang in ("en", "de") for line in read_lines(f"{prefix}.{lang}")}
+
+
+def drop_judged(corpus, judged):
+    """Each source's training pairs less those with a side in judged; returns {name: pairs dropped}."""
+    dropped = {}
+    for name, c in corpus.items():
+        kept = [p for p in c["train"] if plain(p[0]) not in judged and plain(p[1]) not in judged]
+        dropped[name] = len(c["train"]) - len(kept)
+        c["train"] = kept
+    return dropped
 
 
 def write_pairs(prefix, sides):
