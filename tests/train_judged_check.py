@@ -10,7 +10,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_steps_check import train, write_corpus  # noqa: E402
+from train_steps_check import report, train, write_corpus  # noqa: E402
 
 # (English, German, judged?): tests/everyday/everyday's 1 and 18, as a corpus might spell them.
 TRAIN_EXTRA = [("WHERE is the train station", "Wo ist der Hauptbahnhof?", True),
@@ -42,10 +42,7 @@ def main():
         trained = {name: c[0] for name, c in json.loads(counts.group(1)).items()} if counts else None
         if trained != kept:
             failures.append(f"training pairs per source: {trained}, expected {kept}")
-    for line in failures:
-        print(line)
-    print("train.py keeps judged sentences out:", "FAIL" if failures else "ok")
-    return 1 if failures else 0
+    return report(failures, "train.py keeps judged sentences out")
 
 
 if __name__ == "__main__":

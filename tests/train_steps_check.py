@@ -62,6 +62,14 @@ def updates(log):
     return steps, [int(e) for e in re.findall(r"^END epoch (\d+)", log, re.M)]
 
 
+def report(failures, what):
+    """Each failure on a line, then WHAT: ok or FAIL; the exit status."""
+    for line in failures:
+        print(line)
+    print(f"{what}:", "FAIL" if failures else "ok")
+    return 1 if failures else 0
+
+
 def slice_failures():
     """Gradients of one batch in one piece and in three slices (no dropout, fp32) must agree."""
     sys.path.insert(0, TOOLS)
@@ -119,10 +127,7 @@ def main():
                             f"planned {planned[0]}")
         if not os.path.exists(os.path.join(tmp, "minutes", "avg.pt")):
             failures.append("--steps-from-minutes: no avg.pt")
-    for line in failures:
-        print(line)
-    print("train.py run length and batch slices:", "FAIL" if failures else "ok")
-    return 1 if failures else 0
+    return report(failures, "train.py run length and batch slices")
 
 
 if __name__ == "__main__":
