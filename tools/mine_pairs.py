@@ -16,11 +16,11 @@ values for the two sides:
   dictionary (--dictionary, Debian's dict-freedict-eng-deu) finds the pairs whose words a model does not know
   ("Akku" for "battery") and whose idioms both models translate word for word ("Wie spät ist es?" for "What
   time is it?").
-Each German line scores the CANDIDATES English lines nearest its translation and its phrases' English words. A pair needs overlap >=
---min-overlap or coverage >= --min-coverage, the same numbers on both sides, a negation on both sides or on
-neither, and no side in an --exclude file (PREFIX.en / PREFIX.de, compared lower-cased without punctuation),
-so that a judged set stays unseen. OUT.en.gz / OUT.de.gz hold the pairs, human on both sides, for
-tools/train.py --synthetic NAME=OUT.
+Each German line scores the CANDIDATES English lines nearest its translation and its phrases' English words.
+A pair needs overlap >= --min-overlap or coverage >= --min-coverage, the same numbers on both sides, a negation
+on both sides or on neither, and no side in an --exclude file (PREFIX.en / PREFIX.de, compared lower-cased
+without punctuation), so that a judged set stays unseen. OUT.en.gz / OUT.de.gz hold the pairs, human on both
+sides, for tools/train.py --synthetic NAME=OUT.
 """
 import argparse
 import collections
@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import freedict  # noqa: E402
-from train_data import WORD, plain, read_lines, read_pairs, write_pairs  # noqa: E402
+from train_data import WORD, holds_judged, judged_sentences, read_pairs, write_pairs  # noqa: E402
 
 NUMBER = re.compile(r"\d+")
 # A sentence says "not" when it holds one of these; English tag questions ("isn't it?") do not count.
@@ -202,10 +202,9 @@ def main():
     en_to_de, phrases = freedict.translation_tables(args.dictionary)
     en_pairs = read_pairs(args.en_side)
     de_pairs = [(german, english) for english, german in read_pairs(args.de_side)]
-    excluded = {plain(line) for prefix in args.exclude for lang in ("en", "de")
-                for line in read_lines(f"{prefix}.{lang}")}
+    excluded = set().union(*(judged_sentences(prefix) for prefix in args.exclude))
     mined = [m for m in mine(en_pairs, de_pairs, en_to_de, phrases, args.min_overlap, args.min_coverage)
-             if plain(m[1]) not in excluded and plain(m[2]) not in excluded]
+             if not holds_judged(m[1:], excluded)]
     mined.sort(key=lambda m: -m[0])
     write_pairs(args.out, {"en": [m[1] for m in mined], "de": [m[2] for m in mined]})
     print(f"mine_pairs: {len(mined)} pairs from {len(en_pairs)} English and {len(de_pairs)} German lines "

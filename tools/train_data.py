@@ -55,11 +55,16 @@ def judged_sentences(prefix=JUDGED):
     return {plain(line) for lang in ("en", "de") for line in read_lines(f"{prefix}.{lang}")}
 
 
+def holds_judged(pair, judged):
+    """Whether a side of the pair, as plain() words, is in judged (judged_sentences())."""
+    return plain(pair[0]) in judged or plain(pair[1]) in judged
+
+
 def drop_judged(corpus, judged):
-    """Each source's training pairs less those with a side in judged; returns {name: pairs dropped}."""
+    """Each source's training pairs less those holding a judged sentence; returns {name: pairs dropped}."""
     dropped = {}
     for name, c in corpus.items():
-        kept = [p for p in c["train"] if plain(p[0]) not in judged and plain(p[1]) not in judged]
+        kept = [p for p in c["train"] if not holds_judged(p, judged)]
         dropped[name] = len(c["train"]) - len(kept)
         c["train"] = kept
     return dropped
