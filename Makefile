@@ -71,14 +71,15 @@ fixtures:
 	cd tools && $(PYTHON) attention_fixture.py --out ../tests/fixtures
 
 # The default model data/general-en-de (its card: data/general-en-de/README.md): Multi30k + Tatoeba + WMT news,
-# shipped as int8. Five stages: the main run; one epoch that starts from its weights with Multi30k weighted up;
+# shipped as int8. Seven stages: the main run; one epoch that starts from its weights with Multi30k weighted up;
 # distillation, from those weights, on the teacher's translations (kd.* in ../shared/data/general-en-de-extra)
 # beside the original pairs; then one epoch from stage 3 that adds back-translations of mono.de by the German->
 # English model (SYNTH_WORK/de-en, below); then stage 5, from stage 4's int8 export, many more updates of large
 # batches over every source with those back-translations and the mined pairs (GENERAL_LONG_ARGS: the shipped
 # weights were trained on a lent GPU, GENERAL_DEVICE=cuda, each batch in one piece; on 2 CPU cores it is the
 # longest stage by far, its card says how long, and --accumulate 8 keeps its memory near 3 GB); then stage 6,
-# from stage 5's int8 export, an hour on one CPU core with the mined human pairs weighted up (GENERAL_TAIL_ARGS).
+# from stage 5's int8 export, an hour on one CPU core with the mined human pairs weighted up (GENERAL_TAIL_ARGS);
+# then stage 7, from stage 6's int8 export, the same at a higher lr with Tatoeba weighted up too (GENERAL_LAST_ARGS).
 # Stage 3 is also exported on its own (GENERAL_STAGE3): data/general-de-en starts from it. GENERAL_DISTILL_INIT
 # starts stage 3 from other weights (tools/import_checkpoint.py turns a shipped model back into them). Resumable: each
 # stage stops after GENERAL_BUDGET_MIN minutes with its state saved (exit status 75) and the same command
@@ -102,11 +103,17 @@ GENERAL_BACKTRANS_ARGS ?= --mix kd=0.5,tatoeba=1,multi30k=0.25,news=0.25,bt=0.3 
 LONG_STAGE_ARGS = --mix multi30k=1,tatoeba=2,news=1,kd=1,bt=1,mined=2 --dropout 0.1 --label-smoothing 0.1 \
 	--lr 5e-4 --warmup 200 --max-tokens 32000 --accumulate 8 --cooldown 0.5 --average 1 --bleu-every 0
 GENERAL_LONG_ARGS ?= $(LONG_STAGE_ARGS) --steps 2036
-# The stage both recipes end with (stage 6 here, stage 5 of `make model-de-en`): small batches, the mined human
-# pairs three times over, the sentences an everyday user types most.
+# The small-batch stage of both recipes (stage 6 here, stage 5 of `make model-de-en`): the mined human pairs three
+# times over, the sentences an everyday user types most.
 TAIL_STAGE_ARGS = --mix mined=3,tatoeba=2,kd=0.5,bt=0.3,multi30k=0.3,news=0.3 --dropout 0.1 --label-smoothing 0.1 \
 	--lr 2e-4 --warmup 100 --max-tokens 6000 --cooldown 1.0 --average 1 --bleu-every 0
 GENERAL_TAIL_ARGS ?= $(TAIL_STAGE_ARGS) --steps 1107
+# The last stage of both recipes (stage 7 here, stage 6 of `make model-de-en`): the tail stage's kind at a higher
+# lr, the mined pairs five times over and Tatoeba three; each recipe adds its back-translations' weight and length.
+LAST_STAGE_MIX = mined=5,tatoeba=3,kd=0.5,multi30k=0.3,news=0.2
+LAST_STAGE_ARGS = --dropout 0.1 --label-smoothing 0.1 --lr 5e-4 --warmup 200 --max-tokens 6000 --cooldown 0.5 \
+	--average 1 --bleu-every 0
+GENERAL_LAST_ARGS ?= --mix $(LAST_STAGE_MIX),bt=0.5 $(LAST_STAGE_ARGS) --steps 1800
 GENERAL_DEVICE ?= cpu
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 # Monolingual text and the teacher's translations (../shared/data/general-en-de-extra), and the command that
@@ -169,7 +176,11 @@ model: $(GENERAL_WORK)/stage4/model.json $(SYNTH_WORK)/mined.en.gz
 	$(call import_int8,$(GENERAL_WORK)/stage5,$(GENERAL_WORK)/stage5-f32,$(GENERAL_WORK)/tail-init/model.pt)
 	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/tail --init-from $(GENERAL_WORK)/tail-init/model.pt \
 		--synthetic bt=$(SYNTH_WORK)/de-en --synthetic mined=$(SYNTH_WORK)/mined $(GENERAL_TAIL_ARGS)
-	$(call ship_int8,$(GENERAL_WORK)/tail/avg.pt,$(GENERAL_WORK)/tail-f32,$(GENERAL_OUT),$(GENERAL_EXPORT_ARGS))
+	$(call ship_int8,$(GENERAL_WORK)/tail/avg.pt,$(GENERAL_WORK)/tail-f32,$(GENERAL_WORK)/stage6,$(GENERAL_EXPORT_ARGS))
+	$(call import_int8,$(GENERAL_WORK)/stage6,$(GENERAL_WORK)/stage6-f32,$(GENERAL_WORK)/last-init/model.pt)
+	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/last --init-from $(GENERAL_WORK)/last-init/model.pt \
+		--synthetic bt=$(SYNTH_WORK)/de-en --synthetic mined=$(SYNTH_WORK)/mined $(GENERAL_LAST_ARGS)
+	$(call ship_int8,$(GENERAL_WORK)/last/avg.pt,$(GENERAL_WORK)/last-f32,$(GENERAL_OUT),$(GENERAL_EXPORT_ARGS))
 	du -sh $(GENERAL_OUT)
 	$(PYTHON) tools/eval_general.py --model $(GENERAL_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(GENERAL_WORK)/eval
@@ -182,7 +193,8 @@ model: $(GENERAL_WORK)/stage4/model.json $(SYNTH_WORK)/mined.en.gz
 # (SYNTH_WORK/en-de) at a higher weight; then two epochs from stage 2 that add the mined human pairs
 # (SYNTH_WORK/mined); then stage 4, from stage 3's int8 export, many more updates of large batches
 # (DE_EN_LONG_ARGS, on GENERAL_DEVICE as stage 5 of `make model`); then stage 5, from stage 4's int8 export, as
-# stage 6 of `make model` (DE_EN_TAIL_ARGS). DE_EN_FROM is stage 3 of `make model`, which runs first where it is
+# stage 6 of `make model` (DE_EN_TAIL_ARGS); then stage 6, from stage 5's int8 export, as stage 7 of `make model`
+# (DE_EN_LAST_ARGS). DE_EN_FROM is stage 3 of `make model`, which runs first where it is
 # missing. Resumable as `make model`.
 DE_EN_FROM ?= $(GENERAL_STAGE3)
 DE_EN_WORK ?= build/train-de-en
@@ -197,6 +209,7 @@ DE_EN_MINED_ARGS ?= --mix mined=2,tatoeba=1,kd=0.5,bt=0.15,multi30k=0.25,news=0.
 	--label-smoothing 0.1 --lr 5e-4 --warmup 200 --max-tokens 2500 --epochs 2 --cooldown 1.0 --average 1 --bleu-every 0
 DE_EN_LONG_ARGS ?= $(LONG_STAGE_ARGS) --steps 2069
 DE_EN_TAIL_ARGS ?= $(TAIL_STAGE_ARGS) --steps 1409
+DE_EN_LAST_ARGS ?= --mix $(LAST_STAGE_MIX),bt=0.3 $(LAST_STAGE_ARGS) --steps 1800
 DE_EN_EXPORT_ARGS ?= --source-lang de --target-lang en --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 \
 	--alignment-layer 1
 model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMakeCache.txt
@@ -218,7 +231,11 @@ model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMake
 	$(call import_int8,$(DE_EN_WORK)/stage4,$(DE_EN_WORK)/stage4-f32,$(DE_EN_WORK)/tail-init/model.pt)
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/tail --init-from $(DE_EN_WORK)/tail-init/model.pt \
 		--synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_TAIL_ARGS)
-	$(call ship_int8,$(DE_EN_WORK)/tail/avg.pt,$(DE_EN_WORK)/tail-f32,$(DE_EN_OUT),$(DE_EN_EXPORT_ARGS))
+	$(call ship_int8,$(DE_EN_WORK)/tail/avg.pt,$(DE_EN_WORK)/tail-f32,$(DE_EN_WORK)/stage5,$(DE_EN_EXPORT_ARGS))
+	$(call import_int8,$(DE_EN_WORK)/stage5,$(DE_EN_WORK)/stage5-f32,$(DE_EN_WORK)/last-init/model.pt)
+	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/last --init-from $(DE_EN_WORK)/last-init/model.pt \
+		--synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_LAST_ARGS)
+	$(call ship_int8,$(DE_EN_WORK)/last/avg.pt,$(DE_EN_WORK)/last-f32,$(DE_EN_OUT),$(DE_EN_EXPORT_ARGS))
 	du -sh $(DE_EN_OUT)
 	$(PYTHON) tools/eval_general.py --model $(DE_EN_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(DE_EN_WORK)/eval
@@ -228,7 +245,7 @@ model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMake
 # the quality.
 DE_EN_SMOKE_MIX = multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2
 DE_EN_SMOKE_ARGS = --lr 1e-4 --warmup 20 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
-# The last two stages of either smoke run: 20 updates each.
+# The last three stages of either smoke run: 20 updates each.
 SMOKE_STEPS_ARGS = --lr 1e-4 --warmup 20 --steps 20 --cooldown 1.0 --average 1 --bleu-every 0
 model-de-en-smoke:
 	$(MAKE) model-de-en DE_EN_FROM=$(GENERAL_OUT) DE_EN_WORK=build/de-en-smoke DE_EN_OUT=build/de-en-smoke/model \
@@ -237,7 +254,8 @@ model-de-en-smoke:
 		DE_EN_MORE_ARGS="--mix $(DE_EN_SMOKE_MIX) $(DE_EN_SMOKE_ARGS)" \
 		DE_EN_MINED_ARGS="--mix $(DE_EN_SMOKE_MIX),mined=1 $(DE_EN_SMOKE_ARGS)" \
 		DE_EN_LONG_ARGS="--mix $(DE_EN_SMOKE_MIX),mined=1 $(SMOKE_STEPS_ARGS)" \
-		DE_EN_TAIL_ARGS="--mix $(DE_EN_SMOKE_MIX),mined=1 $(SMOKE_STEPS_ARGS)"
+		DE_EN_TAIL_ARGS="--mix $(DE_EN_SMOKE_MIX),mined=1 $(SMOKE_STEPS_ARGS)" \
+		DE_EN_LAST_ARGS="--mix $(DE_EN_SMOKE_MIX),mined=1 $(SMOKE_STEPS_ARGS)"
 
 # The whole general recipe at toy scale (a tiny model, a few hundred updates on a sample of each source) into
 # build/general-smoke/model: checks the pipeline end to end, not the quality.
@@ -256,6 +274,7 @@ model-smoke:
 		--epochs 1 --cooldown 1.0 --average 1 --bleu-every 0" \
 		GENERAL_LONG_ARGS="--mix $(GENERAL_SMOKE_LAST_MIX) $(SMOKE_STEPS_ARGS)" \
 		GENERAL_TAIL_ARGS="--mix $(GENERAL_SMOKE_LAST_MIX) $(SMOKE_STEPS_ARGS)" \
+		GENERAL_LAST_ARGS="--mix $(GENERAL_SMOKE_LAST_MIX) $(SMOKE_STEPS_ARGS)" \
 		GENERAL_EXPORT_ARGS="--beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 0"
 
 DATA ?= ../shared/data/multi30k
