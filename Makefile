@@ -115,6 +115,8 @@ LAST_STAGE_ARGS = --dropout 0.1 --label-smoothing 0.1 --lr 5e-4 --warmup 200 --m
 	--average 1 --bleu-every 0
 GENERAL_LAST_ARGS ?= --mix $(LAST_STAGE_MIX),bt=0.5 $(LAST_STAGE_ARGS) --steps 1800
 GENERAL_DEVICE ?= cpu
+# The synthetic sources of stages 5-7 (SYNTH_WORK, below).
+GENERAL_SYNTH = --synthetic bt=$(SYNTH_WORK)/de-en --synthetic mined=$(SYNTH_WORK)/mined
 GENERAL_EXPORT_ARGS ?= --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 --alignment-layer 1
 # Monolingual text and the teacher's translations (../shared/data/general-en-de-extra), and the command that
 # translates it into synthetic pairs (tools/synth_data.py: --model, --input, --out).
@@ -154,6 +156,13 @@ $(PYTHON) tools/import_checkpoint.py $(2) --out $(3)
 endef
 GENERAL_TRAIN = nice -n 19 $(PYTHON) tools/train.py --corpus general --data $(GENERAL_DATA) --resume \
 	--time-budget-min $(GENERAL_BUDGET_MIN) --checkpoint-every-min 10 $(GENERAL_MODEL_ARGS)
+# $(call int8_stage,FROM_DIR,RUN_DIR,TRAIN_ARGS,OUT_DIR,EXPORT_ARGS): a stage that starts from a shipped-as-int8
+# model (FROM_DIR), trains into RUN_DIR and is exported as shipped into OUT_DIR.
+define int8_stage
+$(call import_int8,$(1),$(1)-f32,$(2)-init/model.pt)
+$(GENERAL_TRAIN) --out $(2) --init-from $(2)-init/model.pt $(3)
+$(call ship_int8,$(2)/avg.pt,$(2)-f32,$(4),$(5))
+endef
 # Stages 1-3, exported as shipped (int8). The export marks them done: delete GENERAL_STAGE3 to run them again
 # with other settings.
 $(GENERAL_STAGE3)/model.json: | $(BUILD)/CMakeCache.txt
@@ -169,18 +178,12 @@ $(GENERAL_WORK)/stage4/model.json: $(GENERAL_STAGE3)/model.json $(SYNTH_WORK)/de
 	$(call ship_int8,$(GENERAL_WORK)/backtrans/avg.pt,$(GENERAL_WORK)/f32,$(GENERAL_WORK)/stage4,$(GENERAL_EXPORT_ARGS))
 model: $(GENERAL_WORK)/stage4/model.json $(SYNTH_WORK)/mined.en.gz
 	cmake --build $(BUILD) -j $(JOBS) --target nmt
-	$(call import_int8,$(GENERAL_WORK)/stage4,$(GENERAL_WORK)/stage4-f32,$(GENERAL_WORK)/long-init/model.pt)
-	$(GENERAL_TRAIN) --device $(GENERAL_DEVICE) --out $(GENERAL_WORK)/long --init-from $(GENERAL_WORK)/long-init/model.pt \
-		--synthetic bt=$(SYNTH_WORK)/de-en --synthetic mined=$(SYNTH_WORK)/mined $(GENERAL_LONG_ARGS)
-	$(call ship_int8,$(GENERAL_WORK)/long/avg.pt,$(GENERAL_WORK)/long-f32,$(GENERAL_WORK)/stage5,$(GENERAL_EXPORT_ARGS))
-	$(call import_int8,$(GENERAL_WORK)/stage5,$(GENERAL_WORK)/stage5-f32,$(GENERAL_WORK)/tail-init/model.pt)
-	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/tail --init-from $(GENERAL_WORK)/tail-init/model.pt \
-		--synthetic bt=$(SYNTH_WORK)/de-en --synthetic mined=$(SYNTH_WORK)/mined $(GENERAL_TAIL_ARGS)
-	$(call ship_int8,$(GENERAL_WORK)/tail/avg.pt,$(GENERAL_WORK)/tail-f32,$(GENERAL_WORK)/stage6,$(GENERAL_EXPORT_ARGS))
-	$(call import_int8,$(GENERAL_WORK)/stage6,$(GENERAL_WORK)/stage6-f32,$(GENERAL_WORK)/last-init/model.pt)
-	$(GENERAL_TRAIN) --out $(GENERAL_WORK)/last --init-from $(GENERAL_WORK)/last-init/model.pt \
-		--synthetic bt=$(SYNTH_WORK)/de-en --synthetic mined=$(SYNTH_WORK)/mined $(GENERAL_LAST_ARGS)
-	$(call ship_int8,$(GENERAL_WORK)/last/avg.pt,$(GENERAL_WORK)/last-f32,$(GENERAL_OUT),$(GENERAL_EXPORT_ARGS))
+	$(call int8_stage,$(GENERAL_WORK)/stage4,$(GENERAL_WORK)/long,--device $(GENERAL_DEVICE) $(GENERAL_SYNTH) \
+		$(GENERAL_LONG_ARGS),$(GENERAL_WORK)/stage5,$(GENERAL_EXPORT_ARGS))
+	$(call int8_stage,$(GENERAL_WORK)/stage5,$(GENERAL_WORK)/tail,$(GENERAL_SYNTH) $(GENERAL_TAIL_ARGS),\
+		$(GENERAL_WORK)/stage6,$(GENERAL_EXPORT_ARGS))
+	$(call int8_stage,$(GENERAL_WORK)/stage6,$(GENERAL_WORK)/last,$(GENERAL_SYNTH) $(GENERAL_LAST_ARGS),\
+		$(GENERAL_OUT),$(GENERAL_EXPORT_ARGS))
 	du -sh $(GENERAL_OUT)
 	$(PYTHON) tools/eval_general.py --model $(GENERAL_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(GENERAL_WORK)/eval
@@ -210,6 +213,8 @@ DE_EN_MINED_ARGS ?= --mix mined=2,tatoeba=1,kd=0.5,bt=0.15,multi30k=0.25,news=0.
 DE_EN_LONG_ARGS ?= $(LONG_STAGE_ARGS) --steps 2069
 DE_EN_TAIL_ARGS ?= $(TAIL_STAGE_ARGS) --steps 1409
 DE_EN_LAST_ARGS ?= --mix $(LAST_STAGE_MIX),bt=0.3 $(LAST_STAGE_ARGS) --steps 1800
+# The direction and synthetic sources of stages 4-6.
+DE_EN_SYNTH = --direction de-en --synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined
 DE_EN_EXPORT_ARGS ?= --source-lang de --target-lang en --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 \
 	--alignment-layer 1
 model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMakeCache.txt
@@ -223,19 +228,12 @@ model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMake
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/mined --init-from $(DE_EN_WORK)/more/avg.pt \
 		--synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_MINED_ARGS)
 	$(call ship_int8,$(DE_EN_WORK)/mined/avg.pt,$(DE_EN_WORK)/f32,$(DE_EN_WORK)/stage3,$(DE_EN_EXPORT_ARGS))
-	$(call import_int8,$(DE_EN_WORK)/stage3,$(DE_EN_WORK)/stage3-f32,$(DE_EN_WORK)/long-init/model.pt)
-	$(GENERAL_TRAIN) --device $(GENERAL_DEVICE) --direction de-en --out $(DE_EN_WORK)/long \
-		--init-from $(DE_EN_WORK)/long-init/model.pt --synthetic bt=$(SYNTH_WORK)/en-de \
-		--synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_LONG_ARGS)
-	$(call ship_int8,$(DE_EN_WORK)/long/avg.pt,$(DE_EN_WORK)/long-f32,$(DE_EN_WORK)/stage4,$(DE_EN_EXPORT_ARGS))
-	$(call import_int8,$(DE_EN_WORK)/stage4,$(DE_EN_WORK)/stage4-f32,$(DE_EN_WORK)/tail-init/model.pt)
-	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/tail --init-from $(DE_EN_WORK)/tail-init/model.pt \
-		--synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_TAIL_ARGS)
-	$(call ship_int8,$(DE_EN_WORK)/tail/avg.pt,$(DE_EN_WORK)/tail-f32,$(DE_EN_WORK)/stage5,$(DE_EN_EXPORT_ARGS))
-	$(call import_int8,$(DE_EN_WORK)/stage5,$(DE_EN_WORK)/stage5-f32,$(DE_EN_WORK)/last-init/model.pt)
-	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/last --init-from $(DE_EN_WORK)/last-init/model.pt \
-		--synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_LAST_ARGS)
-	$(call ship_int8,$(DE_EN_WORK)/last/avg.pt,$(DE_EN_WORK)/last-f32,$(DE_EN_OUT),$(DE_EN_EXPORT_ARGS))
+	$(call int8_stage,$(DE_EN_WORK)/stage3,$(DE_EN_WORK)/long,--device $(GENERAL_DEVICE) $(DE_EN_SYNTH) \
+		$(DE_EN_LONG_ARGS),$(DE_EN_WORK)/stage4,$(DE_EN_EXPORT_ARGS))
+	$(call int8_stage,$(DE_EN_WORK)/stage4,$(DE_EN_WORK)/tail,$(DE_EN_SYNTH) $(DE_EN_TAIL_ARGS),\
+		$(DE_EN_WORK)/stage5,$(DE_EN_EXPORT_ARGS))
+	$(call int8_stage,$(DE_EN_WORK)/stage5,$(DE_EN_WORK)/last,$(DE_EN_SYNTH) $(DE_EN_LAST_ARGS),\
+		$(DE_EN_OUT),$(DE_EN_EXPORT_ARGS))
 	du -sh $(DE_EN_OUT)
 	$(PYTHON) tools/eval_general.py --model $(DE_EN_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
 		--out $(DE_EN_WORK)/eval
