@@ -108,8 +108,9 @@ GENERAL_LONG_ARGS ?= $(LONG_STAGE_ARGS) --steps 2036
 TAIL_STAGE_ARGS = --mix mined=3,tatoeba=2,kd=0.5,bt=0.3,multi30k=0.3,news=0.3 --dropout 0.1 --label-smoothing 0.1 \
 	--lr 2e-4 --warmup 100 --max-tokens 6000 --cooldown 1.0 --average 1 --bleu-every 0
 GENERAL_TAIL_ARGS ?= $(TAIL_STAGE_ARGS) --steps 1107
-# The last stage of both recipes (stage 7 here, stage 6 of `make model-de-en`): the tail stage's kind at a higher
-# lr, the mined pairs five times over and Tatoeba three; each recipe adds its back-translations' weight and length.
+# The last stage of both recipes (stage 7 here, stages 6 and 7 of `make model-de-en`): the tail stage's kind at a
+# higher lr, the mined pairs five times over and Tatoeba three; each recipe adds its back-translations' weight and
+# length.
 LAST_STAGE_MIX = mined=5,tatoeba=3,kd=0.5,multi30k=0.3,news=0.2
 LAST_STAGE_ARGS = --dropout 0.1 --label-smoothing 0.1 --lr 5e-4 --warmup 200 --max-tokens 6000 --cooldown 0.5 \
 	--average 1 --bleu-every 0
@@ -196,9 +197,9 @@ model: $(GENERAL_WORK)/stage4/model.json $(SYNTH_WORK)/mined.en.gz
 # (SYNTH_WORK/en-de) at a higher weight; then two epochs from stage 2 that add the mined human pairs
 # (SYNTH_WORK/mined); then stage 4, from stage 3's int8 export, many more updates of large batches
 # (DE_EN_LONG_ARGS, on GENERAL_DEVICE as stage 5 of `make model`); then stage 5, from stage 4's int8 export, as
-# stage 6 of `make model` (DE_EN_TAIL_ARGS); then stage 6, from stage 5's int8 export, as stage 7 of `make model`
-# (DE_EN_LAST_ARGS). DE_EN_FROM is stage 3 of `make model`, which runs first where it is
-# missing. Resumable as `make model`.
+# stage 6 of `make model` (DE_EN_TAIL_ARGS); then stages 6 and 7, each from the one before as exported in int8,
+# both as stage 7 of `make model` (DE_EN_LAST_ARGS). DE_EN_FROM is stage 3 of `make model`, which runs first where
+# it is missing. Resumable as `make model`.
 DE_EN_FROM ?= $(GENERAL_STAGE3)
 DE_EN_WORK ?= build/train-de-en
 DE_EN_OUT ?= data/general-de-en
@@ -213,7 +214,7 @@ DE_EN_MINED_ARGS ?= --mix mined=2,tatoeba=1,kd=0.5,bt=0.15,multi30k=0.25,news=0.
 DE_EN_LONG_ARGS ?= $(LONG_STAGE_ARGS) --steps 2069
 DE_EN_TAIL_ARGS ?= $(TAIL_STAGE_ARGS) --steps 1409
 DE_EN_LAST_ARGS ?= --mix $(LAST_STAGE_MIX),bt=0.3 $(LAST_STAGE_ARGS) --steps 1800
-# The direction and synthetic sources of stages 4-6.
+# The direction and synthetic sources of stages 4-7.
 DE_EN_SYNTH = --direction de-en --synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined
 DE_EN_EXPORT_ARGS ?= --source-lang de --target-lang en --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 \
 	--alignment-layer 1
@@ -233,6 +234,8 @@ model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMake
 	$(call int8_stage,$(DE_EN_WORK)/stage4,$(DE_EN_WORK)/tail,$(DE_EN_SYNTH) $(DE_EN_TAIL_ARGS),\
 		$(DE_EN_WORK)/stage5,$(DE_EN_EXPORT_ARGS))
 	$(call int8_stage,$(DE_EN_WORK)/stage5,$(DE_EN_WORK)/last,$(DE_EN_SYNTH) $(DE_EN_LAST_ARGS),\
+		$(DE_EN_WORK)/stage6,$(DE_EN_EXPORT_ARGS))
+	$(call int8_stage,$(DE_EN_WORK)/stage6,$(DE_EN_WORK)/last-again,$(DE_EN_SYNTH) $(DE_EN_LAST_ARGS),\
 		$(DE_EN_OUT),$(DE_EN_EXPORT_ARGS))
 	du -sh $(DE_EN_OUT)
 	$(PYTHON) tools/eval_general.py --model $(DE_EN_OUT) --nmt $(BUILD)/nmt --data $(GENERAL_DATA) \
@@ -243,7 +246,7 @@ model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMake
 # the quality.
 DE_EN_SMOKE_MIX = multi30k=0.02,tatoeba=0.05,news=0.01,kd=0.02,bt=0.2
 DE_EN_SMOKE_ARGS = --lr 1e-4 --warmup 20 --epochs 1 --cooldown 1.0 --average 1 --bleu-every 0
-# The last three stages of either smoke run: 20 updates each.
+# The stages of either smoke run from its large-batch stage on: 20 updates each.
 SMOKE_STEPS_ARGS = --lr 1e-4 --warmup 20 --steps 20 --cooldown 1.0 --average 1 --bleu-every 0
 model-de-en-smoke:
 	$(MAKE) model-de-en DE_EN_FROM=$(GENERAL_OUT) DE_EN_WORK=build/de-en-smoke DE_EN_OUT=build/de-en-smoke/model \
