@@ -214,7 +214,7 @@ DE_EN_MINED_ARGS ?= --mix mined=2,tatoeba=1,kd=0.5,bt=0.15,multi30k=0.25,news=0.
 DE_EN_LONG_ARGS ?= $(LONG_STAGE_ARGS) --steps 2069
 DE_EN_TAIL_ARGS ?= $(TAIL_STAGE_ARGS) --steps 1409
 DE_EN_LAST_ARGS ?= --mix $(LAST_STAGE_MIX),bt=0.3 $(LAST_STAGE_ARGS) --steps 1800
-# The direction and synthetic sources of stages 4-7.
+# The direction and synthetic sources of stages 3-7.
 DE_EN_SYNTH = --direction de-en --synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined
 DE_EN_EXPORT_ARGS ?= --source-lang de --target-lang en --beam 5 --length-penalty 1.0 --no-repeat-ngram-size 4 \
 	--alignment-layer 1
@@ -226,8 +226,8 @@ model-de-en: $(DE_EN_FROM)/model.json $(SYNTH_WORK)/mined.en.gz | $(BUILD)/CMake
 		--synthetic bt=$(DE_EN_WORK)/bt-en $(DE_EN_TRAIN_ARGS)
 	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/more --init-from $(DE_EN_MORE_INIT) \
 		--synthetic bt=$(SYNTH_WORK)/en-de $(DE_EN_MORE_ARGS)
-	$(GENERAL_TRAIN) --direction de-en --out $(DE_EN_WORK)/mined --init-from $(DE_EN_WORK)/more/avg.pt \
-		--synthetic bt=$(SYNTH_WORK)/en-de --synthetic mined=$(SYNTH_WORK)/mined $(DE_EN_MINED_ARGS)
+	$(GENERAL_TRAIN) --out $(DE_EN_WORK)/mined --init-from $(DE_EN_WORK)/more/avg.pt $(DE_EN_SYNTH) \
+		$(DE_EN_MINED_ARGS)
 	$(call ship_int8,$(DE_EN_WORK)/mined/avg.pt,$(DE_EN_WORK)/f32,$(DE_EN_WORK)/stage3,$(DE_EN_EXPORT_ARGS))
 	$(call int8_stage,$(DE_EN_WORK)/stage3,$(DE_EN_WORK)/long,--device $(GENERAL_DEVICE) $(DE_EN_SYNTH) \
 		$(DE_EN_LONG_ARGS),$(DE_EN_WORK)/stage4,$(DE_EN_EXPORT_ARGS))
